@@ -1,0 +1,40 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "evidence",
+    products: [
+        .executable(name: "evidence", targets: ["evidence"]),
+        .library(name: "EvidenceStore", targets: ["EvidenceStore"]),
+    ],
+    targets: [
+        // The system SQLite, found through pkg-config; Debian ships it as libsqlite3-dev.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Turns migrations/*.sql and seed/* into Swift source, so the binary carries them.
+        .executableTarget(name: "embed-resources"),
+        .plugin(
+            name: "EmbedResources",
+            capability: .buildTool(),
+            dependencies: ["embed-resources"]
+        ),
+        .target(
+            name: "EvidenceStore",
+            dependencies: ["CSQLite"],
+            plugins: ["EmbedResources"]
+        ),
+        .executableTarget(
+            name: "evidence",
+            dependencies: ["EvidenceStore"]
+        ),
+        .testTarget(
+            name: "EvidenceStoreTests",
+            dependencies: ["EvidenceStore", "evidence"],
+            exclude: ["Golden"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,215 @@
+import CSQLite
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An evidence store: one SQLite file, recognised by its application id, kept in
+/// WAL mode with full syncs, its schema brought up to date by the migrator.
+public final class Store {
+    public let database: Database
+    /// The store's absolute path.
+    public let path: String
+
+    /// What `evidence init` did.
+    public enum InitOutcome: Equatable, Sendable {
+        case created(version: Int)
+        case upgraded(from: Int, to: Int, applied: [String])
+        case upToDate(version: Int)
+    }
+
+    public enum Access: Sendable {
+        /// Reads and writes; pending migrations are applied on open.
+        case readWrite
+        /// Reads only, through a read-only connection; the schema must be current.
+        case readOnly
+        /// Reads only, whatever the schema version (for `migrate --list`, `check`).
+        case inspect
+    }
+
+    private init(database: Database, path: String) {
+        self.database = database
+        self.path = path
+    }
+
+    /// The folder that holds the store; attachments are kept relative to it.
+    public var folder: URL {
+        URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+
+    /// Turns a path given by the user into an absolute one, relative to the current folder.
+    public static func absolutePath(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") {
+            return URL(fileURLWithPath: expanded).standardizedFileURL.path
+        }
+        let base = FileManager.default.currentDirectoryPath
+        return URL(fileURLWithPath: base).appendingPathComponent(expanded).standardizedFileURL.path
+    }
+
+    // MARK: - Opening
+
+    /// Opens an existing store. A missing file, a file that is not an evidence
+    /// store, or a store newer than this binary is refused and left untouched.
+    public static func open(
+        at path: String, access: Access = .readWrite, migrator: Migrator = Migrator()
+    ) throws -> Store {
+        let absolute = absolutePath(path)
+        try refuseNetworkFilesystem(absolute)
+        try StoreFile.probe(absolute)
+        let database: Database
+        do {
+            database = try Database(path: absolute, mode: access == .readWrite ? .readWrite : .readOnly)
+        } catch let error as DatabaseError {
+            throw EvidenceError.notAStore(path: absolute, reason: "SQLite cannot open it (\(error.message))")
+        }
+        let store = Store(database: database, path: absolute)
+        try store.verify(access: access, migrator: migrator)
+        return store
+    }
+
+    /// Creates the store when there is no file, or upgrades an existing one; a
+    /// second call changes nothing.
+    public static func initialize(
+        at path: String, migrator: Migrator = Migrator()
+    ) throws -> (Store, InitOutcome) {
+        let absolute = absolutePath(path)
+        try refuseNetworkFilesystem(absolute)
+        if FileManager.default.fileExists(atPath: absolute) {
+            try StoreFile.probe(absolute)
+            let writable = try openForUpgrade(absolute, migrator: migrator)
+            let before = try migrator.currentVersion(of: writable.database)
+            let applied = try migrator.migrate(writable.database, path: absolute)
+            if applied.isEmpty {
+                return (writable, .upToDate(version: before))
+            }
+            return (writable, .upgraded(from: before, to: migrator.latestVersion, applied: applied.map(\.fileName)))
+        }
+        return try create(absolute, migrator: migrator)
+    }
+
+    private static func openForUpgrade(_ path: String, migrator: Migrator) throws -> Store {
+        let database: Database
+        do {
+            database = try Database(path: path, mode: .readWrite)
+        } catch let error as DatabaseError {
+            throw EvidenceError.notAStore(path: path, reason: "SQLite cannot open it (\(error.message))")
+        }
+        let store = Store(database: database, path: path)
+        try store.verifyIdentity()
+        let version = try migrator.currentVersion(of: database)
+        if version > migrator.latestVersion {
+            throw EvidenceError.storeTooNew(path: path, version: version, supported: migrator.latestVersion)
+        }
+        // init restores WAL if someone switched the journal mode away from it.
+        if try store.journalMode() != "wal" {
+            try store.setWAL()
+        }
+        try store.database.execute("PRAGMA synchronous = FULL")
+        return store
+    }
+
+    private static func create(_ path: String, migrator: Migrator) throws -> (Store, InitOutcome) {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw EvidenceError.io(path: path, reason: "cannot create the store: the folder \(folder) does not exist")
+        }
+        // Claim the path exclusively, so two processes never initialise one file twice.
+        let descriptor = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST {
+                return try initialize(at: path, migrator: migrator)
+            }
+            throw EvidenceError.io(path: path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+        }
+        Glibc.close(descriptor)
+        do {
+            let database = try Database(path: path, mode: .readWrite)
+            let store = Store(database: database, path: path)
+            // The application id goes in before WAL is on, so it is written to the
+            // main file's header at once and the probe of later opens can read it.
+            try database.execute("PRAGMA application_id = \(Int32(bitPattern: StoreFile.applicationID))")
+            try store.setWAL()
+            try database.execute("PRAGMA synchronous = FULL")
+            try migrator.migrate(database, path: path)
+            return (store, .created(version: migrator.latestVersion))
+        } catch {
+            // Nothing half-made is left behind.
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+            throw error
+        }
+    }
+
+    private static func refuseNetworkFilesystem(_ path: String) throws {
+        if let name = StoreFile.networkFilesystem(containing: path) {
+            throw EvidenceError.networkFilesystem(path: path, filesystem: name)
+        }
+    }
+
+    // MARK: - Checks made on every open
+
+    private func verify(access: Access, migrator: Migrator) throws {
+        try verifyIdentity()
+        let version = try migrator.currentVersion(of: database)
+        if version > migrator.latestVersion {
+            throw EvidenceError.storeTooNew(path: path, version: version, supported: migrator.latestVersion)
+        }
+        let mode = try journalMode()
+        if mode != "wal" {
+            throw EvidenceError.storeNotWAL(path: path, journalMode: mode)
+        }
+        switch access {
+        case .readWrite:
+            try database.execute("PRAGMA synchronous = FULL")
+            if version < migrator.latestVersion {
+                try migrator.migrate(database, path: path)
+            }
+        case .readOnly:
+            if version < migrator.latestVersion {
+                throw EvidenceError.storeNeedsUpgrade(path: path, version: version, latest: migrator.latestVersion)
+            }
+        case .inspect:
+            break
+        }
+    }
+
+    /// Reads the schema through SQLite, which catches damage the header probe cannot see.
+    private func verifyIdentity() throws {
+        do {
+            _ = try database.scalar("SELECT count(*) FROM sqlite_schema")
+            let application = try database.scalar("PRAGMA application_id").int64 ?? 0
+            guard UInt32(truncatingIfNeeded: application) == StoreFile.applicationID else {
+                throw EvidenceError.notAStore(
+                    path: path, reason: "it is an SQLite database of another application")
+            }
+        } catch let error as DatabaseError where error.isCorrupt {
+            throw EvidenceError.notAStore(path: path, reason: "SQLite reports it damaged (\(error.message))")
+        }
+    }
+
+    func journalMode() throws -> String {
+        try database.scalar("PRAGMA journal_mode").string?.lowercased() ?? ""
+    }
+
+    private func setWAL() throws {
+        let mode = try database.scalar("PRAGMA journal_mode = WAL").string?.lowercased()
+        guard mode == "wal" else {
+            throw EvidenceError.io(path: path, reason: "cannot switch the store to WAL (journal mode stays '\(mode ?? "?")')")
+        }
+    }
+
+    // MARK: - Facts about the store
+
+    public var schemaVersion: Int {
+        get throws { try Migrator().currentVersion(of: database) }
+    }
+
+    /// Closes the connection; the store is unusable afterwards.
+    public func close() {
+        database.close()
+    }
+}

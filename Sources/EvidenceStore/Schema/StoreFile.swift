@@ -1,0 +1,198 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Looks at a file before SQLite touches it, so that an empty file, a picture or
+/// another application's database is refused with a clear reason and left
+/// byte-identical (SQLite would happily turn an empty file into a database).
+enum StoreFile {
+    /// The header field SQLite reserves for the application, set by `evidence init`.
+    static let applicationID: UInt32 = 0x4556_4944  // "EVID"
+
+    static let sqliteMagic = Array("SQLite format 3\u{0}".utf8)
+
+    /// The network filesystem the store's folder lives on, or nil for a local one.
+    /// SQLite's locks and WAL shared memory cannot be trusted on those.
+    static func networkFilesystem(containing path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        let resolved = URL(fileURLWithPath: folder.isEmpty ? "." : folder).resolvingSymlinksInPath().path
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8),
+            let type = MountTable(table).filesystemType(of: resolved)
+        else { return nil }
+        return networkFilesystem(type: type)
+    }
+
+    /// A readable name when `type` (as /proc/self/mountinfo names it) is a network
+    /// or FUSE filesystem.
+    static func networkFilesystem(type: String) -> String? {
+        let names: [String: String] = [
+            "nfs": "NFS", "nfs4": "NFS", "cifs": "SMB/CIFS", "smb3": "SMB/CIFS", "smbfs": "SMB/CIFS",
+            "9p": "9P", "afs": "AFS", "ceph": "Ceph", "glusterfs": "GlusterFS", "lustre": "Lustre",
+            "gpfs": "GPFS", "coda": "Coda", "fuse": "FUSE",
+        ]
+        if let name = names[type] { return name }
+        if type.hasPrefix("fuse.") { return "FUSE (\(type.dropFirst(5)))" }
+        return nil
+    }
+
+    /// Throws `notAStore` when the file cannot be an evidence store; `storeMissing`
+    /// when there is no file.
+    static func probe(_ path: String) throws {
+        var attributes = stat()
+        guard lstat(path, &attributes) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR {
+                throw EvidenceError.storeMissing(path: path)
+            }
+            throw EvidenceError.io(path: path, reason: String(cString: strerror(errno)))
+        }
+        let type = attributes.st_mode & S_IFMT
+        if type == S_IFDIR {
+            throw EvidenceError.notAStore(path: path, reason: "it is a folder")
+        }
+        if type == S_IFLNK {
+            // Follow a symbolic link once, to judge what it points to.
+            guard stat(path, &attributes) == 0 else {
+                throw EvidenceError.storeMissing(path: path)
+            }
+        }
+        guard attributes.st_mode & S_IFMT == S_IFREG else {
+            throw EvidenceError.notAStore(path: path, reason: "it is not a regular file")
+        }
+        // Judge twice if the first look is inconsistent: a checkpoint by another
+        // process writes page 1 before it extends the file.
+        do {
+            try judge(path)
+        } catch EvidenceError.notAStore(_, let reason) where reason.contains("truncated") {
+            try judge(path)
+        }
+    }
+
+    private static func judge(_ path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw EvidenceError.io(path: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        let size = (try? handle.seekToEnd()).map(Int.init) ?? header.count
+        if size == 0 {
+            throw EvidenceError.notAStore(path: path, reason: "the file is empty (0 bytes)")
+        }
+        guard header.starts(with: sqliteMagic) else {
+            throw EvidenceError.notAStore(path: path, reason: describe(header))
+        }
+        guard header.count == 100 else {
+            throw EvidenceError.notAStore(path: path, reason: "the SQLite file is truncated (\(size) bytes)")
+        }
+        let rawPageSize = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+        guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else {
+            throw EvidenceError.notAStore(path: path, reason: "the SQLite header is damaged (page size \(rawPageSize))")
+        }
+        let walExists = FileManager.default.fileExists(atPath: path + "-wal")
+        if !walExists {
+            if size % pageSize != 0 {
+                throw EvidenceError.notAStore(
+                    path: path, reason: "the SQLite file is truncated (\(size) bytes is not a whole number of pages)")
+            }
+            let pageCount = Int(bigEndian32(header, at: 28))
+            let changeCounter = bigEndian32(header, at: 24)
+            let validFor = bigEndian32(header, at: 92)
+            if pageCount > 0, changeCounter == validFor, pageCount * pageSize > size {
+                throw EvidenceError.notAStore(
+                    path: path,
+                    reason: "the SQLite file is truncated (\(size) of \(pageCount * pageSize) bytes)")
+            }
+        }
+        let application = bigEndian32(header, at: 68)
+        guard application == applicationID else {
+            let shown = application == 0 ? "none" : String(format: "0x%08X", application)
+            throw EvidenceError.notAStore(
+                path: path,
+                reason: "it is an SQLite database of another application (application_id \(shown), expected 0x45564944)")
+        }
+    }
+
+    static func bigEndian32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Names what a non-SQLite file looks like, for the error message.
+    static func describe(_ header: [UInt8]) -> String {
+        let signatures: [([UInt8], String)] = [
+            ([0x89, 0x50, 0x4E, 0x47], "it is a PNG image"),
+            ([0xFF, 0xD8, 0xFF], "it is a JPEG image"),
+            (Array("GIF8".utf8), "it is a GIF image"),
+            (Array("%PDF".utf8), "it is a PDF document"),
+            ([0x50, 0x4B, 0x03, 0x04], "it is a ZIP archive"),
+            ([0x1F, 0x8B], "it is a gzip archive"),
+            (Array("bplist".utf8), "it is a binary property list"),
+        ]
+        for (magic, name) in signatures where header.starts(with: magic) {
+            return name
+        }
+        if header.starts(with: Array("SQLite format".utf8)) {
+            return "the SQLite header is damaged"
+        }
+        // The first 100 bytes may end inside a multi-byte character.
+        for cut in 0...3 where header.count > cut {
+            if let text = String(bytes: header.dropLast(cut), encoding: .utf8), !text.contains("\u{0}") {
+                return "it is a text file"
+            }
+        }
+        return "it is not an SQLite database"
+    }
+}
+
+/// The mounts of /proc/self/mountinfo: which filesystem holds a path.
+struct MountTable {
+    struct Mount {
+        var point: String
+        var type: String
+    }
+
+    var mounts: [Mount] = []
+
+    init(_ text: String) {
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            // id parent major:minor root mount-point options [optional...] - type source super-options
+            guard fields.count >= 10, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
+            mounts.append(Mount(point: Self.unescape(String(fields[4])), type: String(fields[dash + 1])))
+        }
+    }
+
+    /// The type of the deepest mount that contains `path` (the last one mounted wins).
+    func filesystemType(of path: String) -> String? {
+        var best: Mount?
+        for mount in mounts where Self.contains(mount.point, path) {
+            if let current = best, current.point.count > mount.point.count { continue }
+            best = mount
+        }
+        return best?.type
+    }
+
+    private static func contains(_ point: String, _ path: String) -> Bool {
+        point == "/" || path == point || path.hasPrefix(point.hasSuffix("/") ? point : point + "/")
+    }
+
+    /// mountinfo writes space, tab, newline and backslash as octal escapes: `\040`.
+    static func unescape(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        let raw = Array(text.utf8)
+        var index = 0
+        while index < raw.count {
+            if raw[index] == UInt8(ascii: "\\"), index + 3 < raw.count,
+                let value = UInt8(String(decoding: raw[index + 1...index + 3], as: UTF8.self), radix: 8)
+            {
+                bytes.append(value)
+                index += 4
+            } else {
+                bytes.append(raw[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

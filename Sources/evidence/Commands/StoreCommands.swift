@@ -1,0 +1,122 @@
+import EvidenceStore
+import Foundation
+
+/// init, migrate, check, query: making, upgrading and inspecting the store.
+enum StoreCommands {
+    static let specs: [CommandSpec] = [
+        CommandSpec(
+            name: "init",
+            abstract: "Create the store, or upgrade it to this version's schema.",
+            discussion: "Running it again changes nothing. It also restores WAL mode if someone switched it off.",
+            build: { .initialize(store: CommandTree.storePath($0)) }
+        ),
+        CommandSpec(
+            name: "migrate",
+            abstract: "Apply pending migrations, or list them.",
+            options: [
+                OptionSpec(name: "list", help: "List applied and pending migrations; change nothing."),
+                CommandTree.formatOption,
+            ],
+            build: {
+                .migrate(store: CommandTree.storePath($0), list: $0.flag("list"), format: try CommandTree.format($0))
+            }
+        ),
+        CommandSpec(
+            name: "check",
+            abstract: "Check the store: SQLite's integrity and foreign keys, the schema version, and attachments.",
+            discussion: "Exits with 1 when anything is wrong.",
+            build: { .check(store: CommandTree.storePath($0)) }
+        ),
+        CommandSpec(
+            name: "query",
+            abstract: "Run one read-only SQL statement against the store.",
+            discussion: "The connection is read-only; a statement that would write is refused. Tables and views are described in the README.",
+            arguments: [ArgumentSpec(name: "sql", help: "The SQL statement, such as \"SELECT key, state FROM claim_state\".")],
+            options: [CommandTree.formatOption],
+            build: {
+                .query(store: CommandTree.storePath($0), sql: $0.required("sql"), format: try CommandTree.format($0))
+            }
+        ),
+        CommandSpec(
+            name: "demo",
+            abstract: "Create a store with the bundled iPhone Duo data set and print its evidence report.",
+            discussion: "Uses a fresh temporary store unless --store is given.",
+            build: { .demo(store: $0.value("store")) }
+        ),
+    ]
+}
+
+extension Runner {
+    func initialize(store path: String) throws -> Int32 {
+        let (store, outcome) = try Store.initialize(at: path)
+        defer { store.close() }
+        switch outcome {
+        case .created(let version):
+            output.message("Created store \(store.path) (schema version \(version)).")
+        case .upgraded(let from, let to, let applied):
+            output.message(
+                "Upgraded store \(store.path) from schema version \(from) to \(to) (applied \(applied.joined(separator: ", "))).")
+        case .upToDate(let version):
+            output.message("Store \(store.path) is up to date (schema version \(version)); nothing changed.")
+        }
+        return ExitCode.ok
+    }
+
+    func migrate(store path: String, list: Bool, format: OutputFormat) throws -> Int32 {
+        if !list {
+            return try initialize(store: path)
+        }
+        let store = try Store.open(at: path, access: .inspect)
+        defer { store.close() }
+        let rows = try Migrator().status(of: store.database).map { entry -> [SQLValue] in
+            [
+                .integer(Int64(entry.migration.version)), .text(entry.migration.name),
+                .text(entry.appliedAt == nil ? "pending" : "applied"), SQLValue(entry.appliedAt),
+            ]
+        }
+        output.write(Tabular(columns: ["version", "name", "status", "applied_at"], rows: rows).render(format))
+        return ExitCode.ok
+    }
+
+    func check(store path: String) throws -> Int32 {
+        let store = try Store.open(at: path, access: .inspect)
+        defer { store.close() }
+        let result = try StoreCheck.run(store)
+        let width = result.items.map(\.name.count).max() ?? 0
+        for item in result.items {
+            output.write((item.ok ? "ok    " : "FAIL  ") + item.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                + "  " + item.detail + "\n")
+        }
+        return result.ok ? ExitCode.ok : ExitCode.failure
+    }
+
+    func query(store path: String, sql: String, format: OutputFormat) throws -> Int32 {
+        let store = try Store.open(at: path, access: .inspect)
+        defer { store.close() }
+        let table = try ReadOnlyQuery.run(sql, in: store)
+        output.write(table.render(format))
+        return ExitCode.ok
+    }
+}
+
+extension Runner {
+    func demo(store path: String?) throws -> Int32 {
+        let target: String
+        if let path {
+            target = path
+        } else {
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("evidence-demo-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            target = folder.appendingPathComponent("evidence.sqlite").path
+        }
+        let (store, _) = try Store.initialize(at: target)
+        defer { store.close() }
+        output.message("Demo store: \(store.path)")
+        let result = try StoreCheck.run(store)
+        for item in result.items {
+            output.write("\(item.name): \(item.detail)\n")
+        }
+        return ExitCode.ok
+    }
+}

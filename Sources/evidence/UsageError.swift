@@ -1,0 +1,9 @@
+/// The command line was used wrongly: an unknown option, a missing argument.
+/// Printed with the command's usage line; exit code 64.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    /// The command whose usage line follows the message.
+    var path: [String]
+
+    var description: String { message }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// What a run of the built `evidence` binary printed and returned.
+struct ProcessResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the `evidence` executable that `swift build` put beside the test bundle.
+enum EvidenceBinary {
+    /// The built binary: in the same products folder as the running test bundle.
+    static var url: URL {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            products.appendingPathComponent("evidence"),
+            products.deletingLastPathComponent().appendingPathComponent("evidence"),
+            packageRoot.appendingPathComponent(".build/debug/evidence"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Runs the binary with `arguments` and waits for it.
+    @discardableResult
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
+        executable: URL? = nil, input: Data? = nil
+    ) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = executable ?? url
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged.removeValue(forKey: "EVIDENCE_STORE")
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        if let folder { process.currentDirectoryURL = folder }
+        let out = Pipe()
+        let err = Pipe()
+        let inPipe = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inPipe
+        try process.run()
+        if let input { inPipe.fileHandleForWriting.write(input) }
+        try? inPipe.fileHandleForWriting.close()
+        let collector = StreamCollector()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            collector.setError(err.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: collector.error, as: UTF8.self))
+    }
+}
+
+/// Holds what a background reader collected.
+final class StreamCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func setError(_ value: Data) {
+        lock.lock()
+        data = value
+        lock.unlock()
+    }
+
+    var error: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
+}
