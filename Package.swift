@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(
             name: "EvidenceStoreTests",
             dependencies: ["EvidenceStore", "evidence"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

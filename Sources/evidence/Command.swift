@@ -1,13 +1,41 @@
 import EvidenceStore
 
+/// How a `show` command prints one record: readable text or a JSON object.
+enum DetailFormat: Equatable {
+    case text
+    case json
+}
+
 /// A fully parsed command line, ready to run. Building one reads nothing but
 /// the words and the environment it was given.
 enum Command: Equatable {
     case help(String)
     case version
+    // The store
     case initialize(store: String)
     case migrate(store: String, list: Bool, format: OutputFormat)
     case check(store: String)
     case query(store: String, sql: String, format: OutputFormat)
     case demo(store: String?)
+    // Claims, sources, capabilities, environments
+    case claimAdd(store: String, draft: ClaimDraft, by: String)
+    case claimList(store: String, filter: ClaimFilter, format: OutputFormat)
+    case claimShow(store: String, key: String, format: DetailFormat)
+    case claimEdit(store: String, key: String, changes: ClaimChanges)
+    case claimLabel(store: String, key: String, label: Label, reason: String, by: String)
+    case sourceAdd(store: String, draft: SourceDraft)
+    case sourceList(store: String, format: OutputFormat)
+    case sourceShow(store: String, url: String, format: DetailFormat)
+    case capabilityAdd(store: String, name: String, description: String)
+    case capabilityList(store: String, format: OutputFormat)
+    case envLacks(store: String, draft: LackDraft)
+    case envList(store: String, format: OutputFormat)
+    // Runs and results
+    case runStart(store: String, draft: RunDraft)
+    case runList(store: String, format: OutputFormat)
+    case runShow(store: String, reference: String, format: DetailFormat)
+    case log(store: String, observation: Observation, run: RunChoice)
+    case measurements(store: String, filter: MeasurementFilter, format: OutputFormat)
+    case attachmentsList(store: String, format: OutputFormat)
+    case attachmentsVerify(store: String, format: OutputFormat)
 }

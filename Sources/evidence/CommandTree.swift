@@ -12,10 +12,16 @@ enum CommandTree {
         name: "format", valueName: "format",
         help: "Output format: table, json or csv (default: table).")
 
+    static let detailFormatOption = OptionSpec(
+        name: "format", valueName: "format", help: "Output format: table (readable text) or json (default: table).")
+
     static let root = CommandSpec(
         name: "evidence",
         abstract: "Track the evidence behind technical documentation: claims, sources, test runs and measurements, in one SQLite store.",
-        subcommands: StoreCommands.specs
+        subcommands: StoreCommands.specs + [
+            ClaimCommands.spec, SourceCommands.source, SourceCommands.capability, SourceCommands.environment,
+            RunCommands.run, RunCommands.log, RunCommands.measurements, RunCommands.attachments,
+        ]
     )
 
     static let parser = Parser(root: root, globalOptions: [storeOption])
@@ -35,5 +41,14 @@ enum CommandTree {
 
     static func format(_ values: ParsedValues) throws -> OutputFormat {
         try values.value("format").map(OutputFormat.init(parsing:)) ?? .table
+    }
+
+    static func detailFormat(_ values: ParsedValues) throws -> DetailFormat {
+        switch values.value("format")?.lowercased() {
+        case nil, "table": return .text
+        case "json": return .json
+        case let other?:
+            throw EvidenceError.invalidValue(field: "format", value: other, expected: "one of: table, json")
+        }
     }
 }

@@ -22,6 +22,44 @@ struct Runner {
             return try query(store: store, sql: sql, format: format)
         case .demo(let store):
             return try demo(store: store)
+        case .claimAdd(let store, let draft, let author):
+            return try claimAdd(store: store, draft: draft, by: author)
+        case .claimList(let store, let filter, let format):
+            return try claimList(store: store, filter: filter, format: format)
+        case .claimShow(let store, let key, let format):
+            return try claimShow(store: store, key: key, format: format)
+        case .claimEdit(let store, let key, let changes):
+            return try claimEdit(store: store, key: key, changes: changes)
+        case .claimLabel(let store, let key, let label, let reason, let author):
+            return try claimLabel(store: store, key: key, label: label, reason: reason, by: author)
+        case .sourceAdd(let store, let draft):
+            return try sourceAdd(store: store, draft: draft)
+        case .sourceList(let store, let format):
+            return try listing(store: store, format: format) { try $0.sourceList() }
+        case .sourceShow(let store, let url, let format):
+            return try sourceShow(store: store, url: url, format: format)
+        case .capabilityAdd(let store, let name, let description):
+            return try capabilityAdd(store: store, name: name, description: description)
+        case .capabilityList(let store, let format):
+            return try listing(store: store, format: format) { try $0.capabilityList() }
+        case .envLacks(let store, let draft):
+            return try envLacks(store: store, draft: draft)
+        case .envList(let store, let format):
+            return try listing(store: store, format: format) { try $0.environmentList() }
+        case .runStart(let store, let draft):
+            return try runStart(store: store, draft: draft)
+        case .runList(let store, let format):
+            return try listing(store: store, format: format) { try $0.runList() }
+        case .runShow(let store, let reference, let format):
+            return try runShow(store: store, reference: reference, format: format)
+        case .log(let store, let observation, let choice):
+            return try log(store: store, observation: observation, run: choice)
+        case .measurements(let store, let filter, let format):
+            return try listing(store: store, format: format) { try $0.measurementList(filter) }
+        case .attachmentsList(let store, let format):
+            return try listing(store: store, format: format) { try $0.attachmentList() }
+        case .attachmentsVerify(let store, let format):
+            return try attachmentsVerify(store: store, format: format)
         }
     }
 }

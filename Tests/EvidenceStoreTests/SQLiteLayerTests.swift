@@ -157,8 +157,8 @@ import Testing
 
     @Test func aPathBeginningWithFileIsAPathNotAURI() throws {
         let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(folder.url.path)
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        _ = FileManager.default.changeCurrentDirectoryPath(folder.url.path)
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let uri = try Database(path: "file:odd.sqlite?mode=memory", mode: .readWriteCreate)
         try uri.execute("CREATE TABLE t (x)")
         uri.close()

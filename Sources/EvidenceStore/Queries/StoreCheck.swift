@@ -42,6 +42,14 @@ public struct StoreCheck: Sendable, Equatable {
         }
         items.append(Item(name: "schema", ok: schemaOK, detail: schemaDetail))
 
+        let (checked, problems) = try store.verifyAttachments()
+        items.append(Item(
+            name: "attachments", ok: problems.isEmpty,
+            detail: problems.isEmpty
+                ? "\(checked) files unchanged"
+                : problems.prefix(5).map { "\($0.path) \($0.kind.rawValue)" }.joined(separator: "; ")
+                    + (problems.count > 5 ? "; and \(problems.count - 5) more" : "")))
+
         let mode = try store.journalMode()
         items.append(Item(name: "journal_mode", ok: mode == "wal", detail: mode))
         return StoreCheck(items: items)

@@ -18,6 +18,7 @@ public enum TableRenderer {
                 if index > 0 { text += "  " }
                 text += index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }
+            while text.hasSuffix(" ") { text.removeLast() }
             out += text + "\n"
         }
         line(header)

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The output of `xcodebuild -version`: `Xcode 27.1` and `Build version 27A9275`,
+/// possibly after warning lines (objc class clashes and the like).
+public struct XcodeVersion: Equatable, Sendable {
+    public var version: String
+    public var build: String
+
+    public init(version: String, build: String) {
+        self.version = version
+        self.build = build
+    }
+
+    public static func read(path: String) throws -> XcodeVersion {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw EvidenceError.fileMissing(path: path)
+        }
+        guard data.count <= 1 << 20, let text = String(data: data, encoding: .utf8) else {
+            throw EvidenceError.badFile(path: path, location: nil, reason: "not the UTF-8 text of `xcodebuild -version`")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws -> XcodeVersion {
+        var version: String?
+        var build: String?
+        for line in text.split(whereSeparator: \.isNewline) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if version == nil, trimmed.hasPrefix("Xcode ") {
+                version = String(trimmed.dropFirst("Xcode ".count)).trimmingCharacters(in: .whitespaces)
+            } else if version != nil, build == nil, trimmed.hasPrefix("Build version ") {
+                build = String(trimmed.dropFirst("Build version ".count)).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        guard let version, !version.isEmpty, let build else {
+            throw EvidenceError.badFile(
+                path: path, location: nil, reason: "no 'Xcode <version>' line followed by 'Build version <build>'")
+        }
+        guard AppleBuild(build) != nil else {
+            throw EvidenceError.badFile(path: path, location: nil, reason: "'\(build)' is not an Apple build number")
+        }
+        return XcodeVersion(version: version, build: build)
+    }
+}

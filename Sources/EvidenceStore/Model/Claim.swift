@@ -1,0 +1,126 @@
+import Foundation
+
+/// One statement a document makes, with its stable key.
+public struct Claim: Equatable, Sendable {
+    public var id: Int64
+    public var key: String
+    public var statement: String
+    public var document: String
+    public var area: String
+    public var label: Label
+    public var asOf: String?
+}
+
+/// What `evidence claim add` needs to create a claim.
+public struct ClaimDraft: Equatable, Sendable {
+    public var key: String
+    public var statement: String
+    public var document: String
+    public var area: String
+    public var label: Label
+    public var asOf: String?
+    /// Source references, `URL` or `URL#locator` / `URL?time=94`.
+    public var sources: [String]
+    /// Capability names the claim needs.
+    public var needs: [String]
+
+    public init(
+        key: String, statement: String, document: String, area: String, label: Label, asOf: String? = nil,
+        sources: [String] = [], needs: [String] = []
+    ) {
+        self.key = key
+        self.statement = statement
+        self.document = document
+        self.area = area
+        self.label = label
+        self.asOf = asOf
+        self.sources = sources
+        self.needs = needs
+    }
+}
+
+/// What `evidence claim edit` changes; nil leaves a field as it is.
+public struct ClaimChanges: Equatable, Sendable {
+    public var statement: String?
+    public var document: String?
+    public var area: String?
+    /// `.some(nil)` clears the date.
+    public var asOf: String??
+    public var addSources: [String]
+    public var removeSources: [String]
+    public var addNeeds: [String]
+    public var removeNeeds: [String]
+
+    public init(
+        statement: String? = nil, document: String? = nil, area: String? = nil, asOf: String?? = nil,
+        addSources: [String] = [], removeSources: [String] = [], addNeeds: [String] = [], removeNeeds: [String] = []
+    ) {
+        self.statement = statement
+        self.document = document
+        self.area = area
+        self.asOf = asOf
+        self.addSources = addSources
+        self.removeSources = removeSources
+        self.addNeeds = addNeeds
+        self.removeNeeds = removeNeeds
+    }
+
+    public var isEmpty: Bool {
+        statement == nil && document == nil && area == nil && asOf == nil && addSources.isEmpty
+            && removeSources.isEmpty && addNeeds.isEmpty && removeNeeds.isEmpty
+    }
+}
+
+/// Checks the free-text and key fields every writer of claims shares.
+public enum Validate {
+    /// A key: letters, digits, `.`, `-`, `_`, starting with a letter or digit.
+    public static func key(_ text: String, field: String = "claim key") throws -> String {
+        let ok = !text.isEmpty && text.count <= 200
+            && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSetASCII.alphanumeric($0) || "._-".unicodeScalars.contains($0)) }
+            && text.unicodeScalars.first.map(CharacterSetASCII.alphanumeric) == true
+        guard ok else {
+            throw EvidenceError.invalidValue(
+                field: field, value: text,
+                expected: "letters, digits, '.', '-' and '_', starting with a letter or digit (island.clock-offset.closed)")
+        }
+        return text
+    }
+
+    /// A capability name: lower-case letters, digits and '-'.
+    public static func capabilityName(_ text: String) throws -> String {
+        let ok = !text.isEmpty && text.count <= 100
+            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+            && text.first != "-"
+        guard ok else {
+            throw EvidenceError.invalidValue(
+                field: "capability", value: text, expected: "lower-case letters, digits and '-' (standby, app-extension)")
+        }
+        return text
+    }
+
+    /// Text that must say something: not empty, not only spaces.
+    public static func nonEmpty(_ text: String, field: String) throws -> String {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw EvidenceError.invalidValue(field: field, value: text, expected: "a non-empty text")
+        }
+        return text
+    }
+
+    /// An http(s) URL without white space.
+    public static func url(_ text: String) throws -> String {
+        let lower = text.lowercased()
+        let ok = (lower.hasPrefix("https://") && text.count > 8 || lower.hasPrefix("http://") && text.count > 7)
+            && !text.unicodeScalars.contains { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+            && text.hasPrefix("http")
+        guard ok else {
+            throw EvidenceError.invalidValue(field: "source URL", value: text, expected: "an http:// or https:// URL")
+        }
+        return text
+    }
+}
+
+enum CharacterSetASCII {
+    static func alphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
+}

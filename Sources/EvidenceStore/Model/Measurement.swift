@@ -1,0 +1,117 @@
+import Foundation
+
+/// A named number with an explicit unit, and the baseline it moved from:
+/// `status-bar clock y=171pt from 87pt` is 171 pt from 87 pt, so +84 pt.
+public struct MeasurementDraft: Equatable, Sendable {
+    public var name: String
+    public var value: Double
+    public var unit: MeasurementUnit
+    public var baseline: Double?
+    /// The posture it was taken in, when it differs from its result's.
+    public var posture: Posture?
+
+    public init(name: String, value: Double, unit: MeasurementUnit, baseline: Double? = nil, posture: Posture? = nil) {
+        self.name = name
+        self.value = value
+        self.unit = unit
+        self.baseline = baseline
+        self.posture = posture
+    }
+
+    public var delta: Double? { baseline.map { value - $0 } }
+
+    public static let form = "NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'"
+
+    /// Parses the command line's form of a measurement.
+    public init(parsing text: String) throws {
+        func invalid() -> EvidenceError {
+            EvidenceError.invalidValue(field: "measurement", value: text, expected: Self.form)
+        }
+        guard let equals = text.firstIndex(of: "=") else { throw invalid() }
+        let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw invalid() }
+        var words = text[text.index(after: equals)...].split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)[...]
+
+        // VALUE UNIT, written together (171pt) or apart (171 pt).
+        func quantity(unitRequired: Bool) throws -> (Double, MeasurementUnit?) {
+            guard let word = words.popFirst() else { throw invalid() }
+            let numberEnd = word.firstIndex { !($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") } ?? word.endIndex
+            guard let number = Self.number(String(word[..<numberEnd])) else { throw invalid() }
+            var unitText = String(word[numberEnd...])
+            if unitText.isEmpty, let next = words.first, next != "from", next != "at" {
+                unitText = next
+                words = words.dropFirst()
+            }
+            if unitText.isEmpty {
+                if unitRequired { throw invalid() }
+                return (number, nil)
+            }
+            guard let unit = MeasurementUnit(rawValue: unitText) else {
+                throw EvidenceError.invalidValue(
+                    field: "measurement", value: text,
+                    expected: Self.form + "; the unit '\(unitText)' is not one of "
+                        + MeasurementUnit.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return (number, unit)
+        }
+
+        let (value, parsedUnit) = try quantity(unitRequired: true)
+        guard let unit = parsedUnit else { throw invalid() }
+        var baseline: Double?
+        var posture: Posture?
+        while let word = words.popFirst() {
+            switch word {
+            case "from" where baseline == nil:
+                let (number, baselineUnit) = try quantity(unitRequired: false)
+                if let baselineUnit, baselineUnit != unit {
+                    throw EvidenceError.invalidValue(
+                        field: "measurement", value: text,
+                        expected: "the baseline in the value's unit (\(unit.rawValue)), not \(baselineUnit.rawValue)")
+                }
+                baseline = number
+            case "at" where posture == nil:
+                guard let name = words.popFirst() else { throw invalid() }
+                guard let parsed = try? Posture(parsing: name) else {
+                    throw EvidenceError.invalidValue(
+                        field: "measurement", value: text,
+                        expected: Self.form + "; the posture '\(name)' is not " + Posture.acceptedValues)
+                }
+                posture = parsed
+            default:
+                throw invalid()
+            }
+        }
+        self.init(name: name, value: value, unit: unit, baseline: baseline, posture: posture)
+    }
+
+    /// A plain decimal number: `171`, `-84`, `0.5`. No exponents, no separators.
+    static func number(_ text: String) -> Double? {
+        var body = Substring(text)
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard !body.isEmpty, parts.count <= 2, parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            parts.contains(where: { !$0.isEmpty })
+        else { return nil }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// "171 pt from 87 pt (+84 pt)"
+    public var summary: String {
+        Self.summary(value: value, unit: unit.rawValue, baseline: baseline)
+    }
+
+    public static func summary(value: Double, unit: String, baseline: Double?) -> String {
+        let separator = unit == "%" ? "" : " "
+        let shown = SQLValue.format(value) + separator + unit
+        guard let baseline else { return shown }
+        return SQLValue.format(baseline) + separator + unit + " → " + shown
+            + " (Δ " + signed(value - baseline) + separator + unit + ")"
+    }
+
+    /// "+84", "-84", "0".
+    public static func signed(_ number: Double) -> String {
+        let text = SQLValue.format(abs(number))
+        return number > 0 ? "+" + text : number < 0 ? "-" + text : text
+    }
+}

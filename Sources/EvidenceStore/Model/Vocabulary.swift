@@ -1,0 +1,108 @@
+import Foundation
+
+/// A closed set of words the store accepts for one column, with the error that
+/// lists them when a value is outside the set.
+public protocol Vocabulary: CaseIterable, RawRepresentable, Hashable, Sendable where RawValue == String {
+    /// How the field is named in errors: "label", "result".
+    static var field: String { get }
+}
+
+extension Vocabulary {
+    /// Parses a value, ignoring case; an unknown one throws with the accepted values.
+    public init(parsing text: String) throws {
+        let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let value = Self.allCases.first(where: { $0.rawValue.lowercased() == wanted }) else {
+            throw EvidenceError.invalidValue(field: Self.field, value: text, expected: Self.acceptedValues)
+        }
+        self = value
+    }
+
+    /// "one of: a, b, c"
+    public static var acceptedValues: String {
+        "one of: " + allCases.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+/// What a document says about a claim.
+public enum Label: String, Vocabulary {
+    case measured
+    case unverified
+    case notPublished = "not-published"
+    case sourced
+
+    public static let field = "label"
+}
+
+/// The outcome of checking a claim.
+public enum Outcome: String, Vocabulary {
+    case pass
+    case fail
+    case blocked
+    case inconclusive
+    case skipped
+
+    public static let field = "result"
+}
+
+/// How the device was held or folded.
+public enum Posture: String, Vocabulary {
+    case closed
+    case open
+    case openWide = "open-wide"
+    case book
+    case portrait
+    case landscape
+
+    public static let field = "posture"
+}
+
+public enum SourceKind: String, Vocabulary {
+    case newsroom
+    case doc
+    case hig
+    case video
+    case techTalk = "tech-talk"
+    case specs
+    case releaseNotes = "release-notes"
+    case article
+    case other
+
+    public static let field = "source kind"
+}
+
+public enum EnvironmentKind: String, Vocabulary {
+    case device
+    case simulator
+
+    public static let field = "environment kind"
+}
+
+/// The units a measurement may carry; values are never parsed out of prose.
+/// Units match exactly, case included: `ms` and `MS` must not be confused.
+public enum MeasurementUnit: String, Vocabulary {
+    case pt
+    case px
+    case mm
+    case ms
+    case s
+    case percent = "%"
+    case count
+    case fps
+    case bytes = "B"
+    case kilobytes = "KB"
+    case megabytes = "MB"
+
+    public static let field = "unit"
+}
+
+/// The derived verification state of a claim (computed by the `claim_state` view).
+public enum VerificationState: String, Vocabulary {
+    case verifiedOnDevice = "verified-on-device"
+    case verifiedInSimulator = "verified-in-simulator"
+    case stale
+    case needsDevice = "needs-device"
+    case failing
+    case untested
+
+    public static let field = "state"
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Plain text and JSON for the `show` commands. Text is for a terminal: every
+/// value is flattened to one line, so nothing in the data can fake a heading.
+public enum DetailRenderer {
+    // MARK: - Claims
+
+    public static func text(_ detail: ClaimDetail) -> String {
+        let claim = detail.claim
+        var out = flat(claim.key) + "\n"
+        var fields: [(String, String)] = [
+            ("statement", claim.statement), ("document", claim.document), ("area", claim.area),
+            ("label", claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? "")),
+            ("state", "\(detail.state): \(detail.reason)"),
+        ]
+        if !detail.checklistItems.isEmpty {
+            fields.append(("checklist", detail.checklistItems.joined(separator: ", ")))
+        }
+        out += aligned(fields)
+        out += section("Sources", detail.sources.map { "\($0.title) (\($0.publisher), \($0.kind)) <\($0.fullURL)>" })
+        out += section("Needs", detail.needs.map { need in
+            need.capability + (need.lackedBy.isEmpty ? "" : " (lacked by " + need.lackedBy.joined(separator: "; ") + ")")
+        })
+        out += resultsSection(detail.results, claimKeys: nil)
+        out += section("Label history", detail.history.map { change in
+            "\(change.changedAt)  \(change.changedBy)  \(change.oldLabel ?? "(new)") → \(change.newLabel): \(change.reason)"
+        })
+        return out
+    }
+
+    public static func json(_ detail: ClaimDetail) -> JSONValue {
+        let claim = detail.claim
+        return .object([
+            ("key", .string(claim.key)), ("statement", .string(claim.statement)), ("document", .string(claim.document)),
+            ("area", .string(claim.area)), ("label", .string(claim.label.rawValue)), ("as_of", JSONValue(claim.asOf)),
+            ("state", .string(detail.state)), ("reason", .string(detail.reason)),
+            ("sources", .array(detail.sources.map { source in
+                .object([
+                    ("url", .string(source.url)), ("locator", .string(source.locator)), ("title", .string(source.title)),
+                    ("publisher", .string(source.publisher)), ("kind", .string(source.kind)),
+                ])
+            })),
+            ("needs", .array(detail.needs.map { need in
+                .object([("capability", .string(need.capability)), ("lacked_by", .array(need.lackedBy.map(JSONValue.string)))])
+            })),
+            ("results", .array(detail.results.map { resultJSON($0, claimKey: nil) })),
+            ("label_history", .array(detail.history.map { change in
+                .object([
+                    ("old_label", JSONValue(change.oldLabel)), ("new_label", .string(change.newLabel)),
+                    ("changed_by", .string(change.changedBy)), ("changed_at", .string(change.changedAt)),
+                    ("reason", .string(change.reason)),
+                ])
+            })),
+            ("checklist_items", .array(detail.checklistItems.map(JSONValue.string))),
+        ])
+    }
+
+    // MARK: - Runs
+
+    public static func text(_ detail: RunDetail) -> String {
+        var out = "run \(detail.run.shortName) (#\(detail.run.id))\n"
+        var fields: [(String, String)] = [
+            ("uuid", detail.run.uuid), ("started", detail.run.startedAt), ("environment", detail.environment),
+            ("tester", detail.run.tester.isEmpty ? "(not recorded)" : detail.run.tester),
+        ]
+        if !detail.run.note.isEmpty { fields.append(("note", detail.run.note)) }
+        if let file = detail.sourceFile { fields.append(("ingested from", file)) }
+        out += aligned(fields)
+        out += resultsSection(detail.results, claimKeys: detail.claimKeys)
+        return out
+    }
+
+    public static func json(_ detail: RunDetail) -> JSONValue {
+        .object([
+            ("id", .integer(detail.run.id)), ("uuid", .string(detail.run.uuid)),
+            ("started_at", .string(detail.run.startedAt)), ("environment", .string(detail.environment)),
+            ("tester", .string(detail.run.tester)), ("note", .string(detail.run.note)),
+            ("ingested_from", JSONValue(detail.sourceFile)),
+            ("results", .array(detail.results.map { resultJSON($0, claimKey: detail.claimKeys[$0.resultID]) })),
+        ])
+    }
+
+    // MARK: - Sources
+
+    public static func text(_ detail: SourceDetail) -> String {
+        var out = flat(detail.url) + "\n"
+        var fields: [(String, String)] = [
+            ("title", detail.title), ("publisher", detail.publisher), ("kind", detail.kind),
+        ]
+        if let date = detail.published { fields.append(("published", date)) }
+        if let date = detail.updated { fields.append(("updated", date)) }
+        if let date = detail.retrieved { fields.append(("retrieved", date)) }
+        out += aligned(fields)
+        out += section("Cited by", detail.citations.map { $0.0 + ($0.1.isEmpty ? "" : " at \($0.1)") })
+        out += section("Says", detail.lacks)
+        return out
+    }
+
+    public static func json(_ detail: SourceDetail) -> JSONValue {
+        .object([
+            ("url", .string(detail.url)), ("title", .string(detail.title)), ("publisher", .string(detail.publisher)),
+            ("kind", .string(detail.kind)), ("published", JSONValue(detail.published)),
+            ("updated", JSONValue(detail.updated)), ("retrieved", JSONValue(detail.retrieved)),
+            ("cited_by", .array(detail.citations.map { .object([("claim", .string($0.0)), ("locator", .string($0.1))]) })),
+            ("lacks", .array(detail.lacks.map(JSONValue.string))),
+        ])
+    }
+
+    // MARK: - Pieces
+
+    private static func resultsSection(_ results: [ClaimDetail.ResultEntry], claimKeys: [Int64: String]?) -> String {
+        section("Results", results.map { entry in
+            var line = "\(entry.checkedAt)  \(entry.outcome)"
+            if let posture = entry.posture { line += "  \(posture)" }
+            if let claimKeys {
+                line += "  " + (claimKeys[entry.resultID] ?? "(no claim)")
+                if let test = entry.testID { line += "  test \(test)" }
+            } else {
+                line += "  on \(entry.environment), run \(entry.runUUID.prefix(8))"
+                if !entry.tester.isEmpty { line += " by \(entry.tester)" }
+                if let test = entry.testID { line += ", test \(test)" }
+            }
+            var lines = [flat(line)]
+            if !entry.note.isEmpty { lines.append("    note: " + flat(entry.note)) }
+            if let message = entry.message, !message.isEmpty { lines.append("    message: " + flat(message)) }
+            lines += entry.measurements.map { "    measured: " + flat($0) }
+            lines += entry.attachments.map { "    attached: " + flat($0) }
+            return lines.joined(separator: "\n")
+        })
+    }
+
+    private static func resultJSON(_ entry: ClaimDetail.ResultEntry, claimKey: String?) -> JSONValue {
+        var fields: [(String, JSONValue)] = []
+        if claimKey != nil || entry.testID != nil { fields.append(("claim", JSONValue(claimKey))) }
+        fields += [
+            ("run", .string(entry.runUUID)), ("environment", .string(entry.environment)), ("tester", .string(entry.tester)),
+            ("checked_at", .string(entry.checkedAt)), ("result", .string(entry.outcome)),
+            ("posture", JSONValue(entry.posture)), ("note", .string(entry.note)), ("test_id", JSONValue(entry.testID)),
+            ("duration", JSONValue(entry.duration)), ("message", JSONValue(entry.message)),
+            ("measurements", .array(entry.measurements.map(JSONValue.string))),
+            ("attachments", .array(entry.attachments.map(JSONValue.string))),
+        ]
+        return .object(fields)
+    }
+
+    private static func aligned(_ fields: [(String, String)]) -> String {
+        let width = (fields.map(\.0.count).max() ?? 0) + 1
+        return fields.map { "  " + ($0.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + " " + flat($0.1) + "\n" }
+            .joined()
+    }
+
+    private static func section(_ title: String, _ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "" }
+        return "\n" + title + "\n" + lines.map { line in
+            line.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    private static func flat(_ text: String) -> String {
+        TableRenderer.flatten(text)
+    }
+}

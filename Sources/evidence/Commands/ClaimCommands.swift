@@ -1,0 +1,160 @@
+import EvidenceStore
+
+/// claim add, list, show, edit, label.
+enum ClaimCommands {
+    static let spec = CommandSpec(
+        name: "claim",
+        abstract: "Add, list, show, edit and relabel claims.",
+        subcommands: [
+            CommandSpec(
+                name: "add",
+                abstract: "Add a claim a document makes.",
+                arguments: [ArgumentSpec(name: "key", help: "The claim's stable key, such as island.clock-offset.closed.")],
+                options: [
+                    OptionSpec(name: "statement", valueName: "text", help: "What the document says.", isRequired: true),
+                    OptionSpec(name: "document", valueName: "document", help: "The document it belongs to.", isRequired: true),
+                    OptionSpec(name: "area", valueName: "area", help: "The section, such as \"Live Activities\".", isRequired: true),
+                    OptionSpec(
+                        name: "label", valueName: "label",
+                        help: "What the document says it is: measured, unverified, not-published or sourced.",
+                        isRequired: true),
+                    OptionSpec(name: "as-of", valueName: "date", help: "The date the label holds as of (YYYY-MM-DD)."),
+                    OptionSpec(
+                        name: "source", valueName: "url", help: "A source it cites, with an optional locator (URL#StandBy, URL?time=94).",
+                        isRepeatable: true),
+                    OptionSpec(name: "needs", valueName: "capability", help: "A capability checking it needs.", isRepeatable: true),
+                    SharedOptions.by,
+                ],
+                build: { values in
+                    .claimAdd(
+                        store: CommandTree.storePath(values),
+                        draft: ClaimDraft(
+                            key: values.required("key"), statement: values.required("statement"),
+                            document: values.required("document"), area: values.required("area"),
+                            label: try Label(parsing: values.required("label")), asOf: values.value("as-of"),
+                            sources: values.values("source"), needs: values.values("needs")),
+                        by: SharedOptions.author(values))
+                }
+            ),
+            CommandSpec(
+                name: "list",
+                abstract: "List claims with their label and derived state.",
+                options: [
+                    OptionSpec(name: "document", valueName: "document", help: "Only claims of this document."),
+                    OptionSpec(name: "area", valueName: "area", help: "Only claims of this area."),
+                    OptionSpec(name: "label", valueName: "label", help: "Only claims with this label."),
+                    OptionSpec(
+                        name: "state", valueName: "state",
+                        help: "Only claims in this state: verified-on-device, verified-in-simulator, stale, needs-device, failing or untested."),
+                    CommandTree.formatOption,
+                ],
+                build: { values in
+                    .claimList(
+                        store: CommandTree.storePath(values),
+                        filter: ClaimFilter(
+                            document: values.value("document"), area: values.value("area"),
+                            label: try values.value("label").map(Label.init(parsing:)),
+                            state: try values.value("state").map(VerificationState.init(parsing:))),
+                        format: try CommandTree.format(values))
+                }
+            ),
+            CommandSpec(
+                name: "show",
+                abstract: "Show a claim: its sources, every result with its environment and measurements, its label history and its state.",
+                arguments: [ArgumentSpec(name: "key", help: "The claim's key.")],
+                options: [CommandTree.detailFormatOption],
+                build: { values in
+                    .claimShow(
+                        store: CommandTree.storePath(values), key: values.required("key"),
+                        format: try CommandTree.detailFormat(values))
+                }
+            ),
+            CommandSpec(
+                name: "edit",
+                abstract: "Change a claim's statement, document, area, date, sources or needed capabilities.",
+                discussion: "The label changes only through 'evidence claim label', which records why.",
+                arguments: [ArgumentSpec(name: "key", help: "The claim's key.")],
+                options: [
+                    OptionSpec(name: "statement", valueName: "text", help: "The new statement."),
+                    OptionSpec(name: "document", valueName: "document", help: "The new document."),
+                    OptionSpec(name: "area", valueName: "area", help: "The new area."),
+                    OptionSpec(name: "as-of", valueName: "date", help: "The new as-of date (YYYY-MM-DD)."),
+                    OptionSpec(name: "clear-as-of", help: "Remove the as-of date."),
+                    OptionSpec(name: "source", valueName: "url", help: "Cite another source (URL[#locator]).", isRepeatable: true),
+                    OptionSpec(name: "remove-source", valueName: "url", help: "Stop citing a source (URL[#locator]).", isRepeatable: true),
+                    OptionSpec(name: "needs", valueName: "capability", help: "Add a needed capability.", isRepeatable: true),
+                    OptionSpec(name: "remove-needs", valueName: "capability", help: "Remove a needed capability.", isRepeatable: true),
+                ],
+                build: { values in
+                    if values.value("as-of") != nil && values.flag("clear-as-of") {
+                        throw UsageError(message: "Give either --as-of or --clear-as-of, not both.", path: values.path)
+                    }
+                    let asOf: String?? = values.flag("clear-as-of") ? .some(nil) : values.value("as-of").map { .some($0) }
+                    return .claimEdit(
+                        store: CommandTree.storePath(values), key: values.required("key"),
+                        changes: ClaimChanges(
+                            statement: values.value("statement"), document: values.value("document"),
+                            area: values.value("area"), asOf: asOf, addSources: values.values("source"),
+                            removeSources: values.values("remove-source"), addNeeds: values.values("needs"),
+                            removeNeeds: values.values("remove-needs")))
+                }
+            ),
+            CommandSpec(
+                name: "label",
+                abstract: "Change a claim's label, recording who, when and why in its history.",
+                arguments: [
+                    ArgumentSpec(name: "key", help: "The claim's key."),
+                    ArgumentSpec(name: "label", help: "The new label: measured, unverified, not-published or sourced."),
+                ],
+                options: [
+                    OptionSpec(name: "reason", valueName: "text", help: "Why the label changes.", isRequired: true),
+                    SharedOptions.by,
+                ],
+                build: { values in
+                    .claimLabel(
+                        store: CommandTree.storePath(values), key: values.required("key"),
+                        label: try Label(parsing: values.argument("label") ?? ""),
+                        reason: values.required("reason"), by: SharedOptions.author(values))
+                }
+            ),
+        ]
+    )
+}
+
+extension Runner {
+    func claimAdd(store path: String, draft: ClaimDraft, by author: String) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        let claim = try store.addClaim(draft, by: author)
+        output.message("Added claim \(claim.key) (\(claim.label.rawValue)).")
+        return ExitCode.ok
+    }
+
+    func claimList(store path: String, filter: ClaimFilter, format: OutputFormat) throws -> Int32 {
+        try listing(store: path, format: format) { try $0.claimList(filter) }
+    }
+
+    func claimShow(store path: String, key: String, format: DetailFormat) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        let detail = try store.claimDetail(key: key)
+        output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
+        return ExitCode.ok
+    }
+
+    func claimEdit(store path: String, key: String, changes: ClaimChanges) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        try store.editClaim(key: key, changes)
+        output.message("Edited claim \(key).")
+        return ExitCode.ok
+    }
+
+    func claimLabel(store path: String, key: String, label: Label, reason: String, by author: String) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        try store.relabelClaim(key: key, to: label, reason: reason, by: author)
+        output.message("Relabelled claim \(key) as \(label.rawValue).")
+        return ExitCode.ok
+    }
+}

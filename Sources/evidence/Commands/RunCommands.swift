@@ -1,0 +1,166 @@
+import EvidenceStore
+
+/// run start, list, show; log; measurements; attachments.
+enum RunCommands {
+    static let run = CommandSpec(
+        name: "run",
+        abstract: "Start, list and show runs: sittings on one device or simulator.",
+        subcommands: [
+            CommandSpec(
+                name: "start",
+                abstract: "Start a run and print its id.",
+                options: SharedOptions.environment + [
+                    SharedOptions.tester, SharedOptions.date,
+                    OptionSpec(name: "note", valueName: "text", help: "A note about the run."),
+                ],
+                build: { values in
+                    .runStart(
+                        store: CommandTree.storePath(values),
+                        draft: RunDraft(
+                            environment: try SharedOptions.requireEnvironment(values), tester: SharedOptions.tester(values),
+                            startedAt: values.value("date"), note: values.value("note") ?? ""))
+                }
+            ),
+            CommandSpec(
+                name: "list",
+                abstract: "List runs with their environment and number of results.",
+                options: [CommandTree.formatOption],
+                build: { .runList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
+            ),
+            CommandSpec(
+                name: "show",
+                abstract: "Show a run and every result in it.",
+                arguments: [ArgumentSpec(name: "id", help: "The run's number, UUID, or the first 8 characters of its UUID.")],
+                options: [CommandTree.detailFormatOption],
+                build: {
+                    .runShow(
+                        store: CommandTree.storePath($0), reference: $0.required("id"),
+                        format: try CommandTree.detailFormat($0))
+                }
+            ),
+        ]
+    )
+
+    static let log = CommandSpec(
+        name: "log",
+        abstract: "Log one result for a claim, with its measurements and attachments.",
+        discussion: "Without --run, the result joins the run of the same environment, tester and day, or starts one. Measurements take the form NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'; units: pt, px, mm, ms, s, %, count, fps, B, KB, MB.",
+        arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
+        options: [
+            OptionSpec(
+                name: "result", valueName: "result", help: "pass, fail, blocked, inconclusive or skipped.", isRequired: true),
+            OptionSpec(name: "run", valueName: "id", help: "The run to add it to (number or UUID)."),
+        ] + SharedOptions.environment + [
+            SharedOptions.tester, SharedOptions.date,
+            OptionSpec(
+                name: "posture", valueName: "posture", help: "closed, open, open-wide, book, portrait or landscape."),
+            OptionSpec(name: "note", valueName: "text", help: "What was seen."),
+            OptionSpec(name: "measure", valueName: "measurement", help: "A measurement (see above).", isRepeatable: true),
+            OptionSpec(
+                name: "attach", valueName: "file", help: "A file inside the store's folder to attach.", isRepeatable: true),
+        ],
+        build: { values in
+            let environment = try SharedOptions.environment(values, requireAll: true)
+            let choice: RunChoice
+            switch (values.value("run"), environment) {
+            case (let run?, nil):
+                choice = .existing(run)
+            case (nil, let environment?):
+                choice = .matching(environment, tester: SharedOptions.tester(values))
+            case (.some, .some):
+                throw UsageError(message: "Give either --run or the environment options, not both.", path: values.path)
+            case (nil, nil):
+                throw UsageError(
+                    message: "Missing expected argument '--run <id>' or '--device <model>' or '--simulator <model>'.",
+                    path: values.path)
+            }
+            return .log(
+                store: CommandTree.storePath(values),
+                observation: Observation(
+                    claimKey: values.required("claim"), outcome: try Outcome(parsing: values.required("result")),
+                    posture: try values.value("posture").map(Posture.init(parsing:)), note: values.value("note") ?? "",
+                    measurements: try values.values("measure").map(MeasurementDraft.init(parsing:)),
+                    attachments: values.values("attach"), checkedAt: values.value("date")),
+                run: choice)
+        }
+    )
+
+    static let measurements = CommandSpec(
+        name: "measurements",
+        abstract: "List measurements with their baseline and delta.",
+        options: [
+            OptionSpec(name: "name", valueName: "name", help: "Only measurements with this name."),
+            OptionSpec(name: "claim", valueName: "key", help: "Only measurements of this claim."),
+            OptionSpec(name: "model", valueName: "model", help: "Only measurements on this model."),
+            CommandTree.formatOption,
+        ],
+        build: { values in
+            .measurements(
+                store: CommandTree.storePath(values),
+                filter: MeasurementFilter(name: values.value("name"), claimKey: values.value("claim"), model: values.value("model")),
+                format: try CommandTree.format(values))
+        }
+    )
+
+    static let attachments = CommandSpec(
+        name: "attachments",
+        abstract: "List attachments, or verify that their files are unchanged.",
+        subcommands: [
+            CommandSpec(
+                name: "list",
+                abstract: "List attachments with their size and SHA-256.",
+                options: [CommandTree.formatOption],
+                build: { .attachmentsList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
+            ),
+            CommandSpec(
+                name: "verify",
+                abstract: "List attachments whose files changed or vanished; exit 1 when there are any.",
+                options: [CommandTree.formatOption],
+                build: { .attachmentsVerify(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
+            ),
+        ]
+    )
+}
+
+extension Runner {
+    func runStart(store path: String, draft: RunDraft) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        let run = try store.startRun(draft)
+        output.write("\(run.id)\n")
+        output.message("Started run \(run.id) (\(run.uuid)) on \(draft.environment.description).")
+        return ExitCode.ok
+    }
+
+    func runShow(store path: String, reference: String, format: DetailFormat) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        let detail = try store.runDetail(reference: reference)
+        output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
+        return ExitCode.ok
+    }
+
+    func log(store path: String, observation: Observation, run choice: RunChoice) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        let logged = try store.log(observation, run: choice)
+        let runText = logged.startedRun ? "new run \(logged.run.id) (\(logged.run.shortName))" : "run \(logged.run.id) (\(logged.run.shortName))"
+        var text = "Logged \(observation.outcome.rawValue) for \(observation.claimKey) in \(runText)"
+        if !observation.measurements.isEmpty { text += ", \(observation.measurements.count) measurements" }
+        if !observation.attachments.isEmpty { text += ", \(observation.attachments.count) attachments" }
+        output.message(text + ".")
+        return ExitCode.ok
+    }
+
+    func attachmentsVerify(store path: String, format: OutputFormat) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        let (checked, problems) = try store.verifyAttachments()
+        let table = Tabular(
+            columns: ["path", "problem", "claim", "run"],
+            rows: problems.map { [.text($0.path), .text($0.kind.rawValue), SQLValue($0.claimKey), .text(String($0.runUUID.prefix(8)))] })
+        output.write(table.render(format))
+        output.message("Checked \(checked) attachments: \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed or vanished").")
+        return problems.isEmpty ? ExitCode.ok : ExitCode.failure
+    }
+}

@@ -1,0 +1,60 @@
+import EvidenceStore
+
+/// Options several commands share, and how they are read.
+enum SharedOptions {
+    static let environment: [OptionSpec] = [
+        OptionSpec(name: "device", valueName: "model", help: "A run on a real device of this model, such as \"iPhone Duo\"."),
+        OptionSpec(name: "simulator", valueName: "model", help: "A run on a simulator of this model."),
+        OptionSpec(name: "os", valueName: "os", help: "The OS name and version, such as \"iOS 27.1\"."),
+        OptionSpec(name: "os-build", valueName: "build", help: "The OS build, such as 23B85."),
+        OptionSpec(name: "xcode", valueName: "version", help: "The Xcode version, such as 27.1."),
+        OptionSpec(name: "xcode-build", valueName: "build", help: "The Xcode build, such as 27A9275."),
+    ]
+
+    static let tester = OptionSpec(name: "tester", valueName: "name", help: "Who ran it (default: $USER).")
+    static let date = OptionSpec(
+        name: "date", valueName: "date", help: "When, as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: now).")
+    static let by = OptionSpec(name: "by", valueName: "name", help: "Who makes the change (default: $USER).")
+
+    /// The environment named by --device or --simulator, or nil when neither is given.
+    /// With `requireAll`, --os and --xcode must be given too.
+    static func environment(_ values: ParsedValues, requireAll: Bool) throws -> EnvironmentSpec? {
+        let device = values.value("device")
+        let simulator = values.value("simulator")
+        if device != nil && simulator != nil {
+            throw UsageError(message: "Give either --device or --simulator, not both.", path: values.path)
+        }
+        guard let model = device ?? simulator else {
+            for name in ["os", "os-build", "xcode", "xcode-build"] where values.value(name) != nil {
+                throw UsageError(message: "--\(name) needs --device or --simulator.", path: values.path)
+            }
+            return nil
+        }
+        if requireAll {
+            for name in ["os", "xcode"] where values.value(name) == nil {
+                throw UsageError(message: "Missing expected argument '--\(name) <\(name == "os" ? "os" : "version")>'.", path: values.path)
+            }
+        }
+        return try EnvironmentSpec(
+            kind: device != nil ? .device : .simulator, model: model, os: values.value("os"),
+            osBuild: values.value("os-build"), xcode: values.value("xcode"), xcodeBuild: values.value("xcode-build"))
+    }
+
+    /// --tester, else $USER, else empty.
+    static func tester(_ values: ParsedValues) -> String {
+        values.value("tester") ?? values.environment["USER"] ?? ""
+    }
+
+    /// --by, else $USER, else "unknown".
+    static func author(_ values: ParsedValues) -> String {
+        values.value("by") ?? values.environment["USER"] ?? "unknown"
+    }
+
+    /// Rejects an empty environment for commands that need one.
+    static func requireEnvironment(_ values: ParsedValues) throws -> EnvironmentSpec {
+        guard let spec = try environment(values, requireAll: true) else {
+            throw UsageError(message: "Missing expected argument '--device <model>' or '--simulator <model>'.", path: values.path)
+        }
+        return spec
+    }
+}
