@@ -175,8 +175,10 @@ CREATE TABLE runs (
                             AND substr(uuid, 9, 1) = '-' AND substr(uuid, 14, 1) = '-'
                             AND substr(uuid, 19, 1) = '-' AND substr(uuid, 24, 1) = '-'),
     environment_id   INTEGER NOT NULL REFERENCES environments (id) ON DELETE RESTRICT,
-    started_at       TEXT NOT NULL
-                     CHECK ((started_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
+    -- NULL when the document that reports the run gives no date.
+    started_at       TEXT
+                     CHECK (started_at IS NULL
+                         OR (started_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
                              AND date(julianday(started_at)) = started_at)
                          OR (started_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
                              AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(started_at)) = started_at)),
@@ -186,7 +188,7 @@ CREATE TABLE runs (
 ) STRICT;
 
 CREATE INDEX runs_by_environment ON runs (environment_id, tester, started_at);
-CREATE INDEX runs_by_start ON runs (started_at);
+CREATE INDEX runs_by_start ON runs (started_at, uuid);
 CREATE INDEX runs_by_ingested_file ON runs (ingested_file_id);
 
 -- The outcome of checking one claim in one run. An automated test that maps to
@@ -200,8 +202,10 @@ CREATE TABLE results (
     posture    TEXT CHECK (posture IS NULL
                            OR posture IN ('closed', 'open', 'open-wide', 'book', 'portrait', 'landscape')),
     note       TEXT NOT NULL DEFAULT '',
-    checked_at TEXT NOT NULL
-               CHECK ((checked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
+    -- NULL when the document that reports the result gives no date.
+    checked_at TEXT
+               CHECK (checked_at IS NULL
+                   OR (checked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
                        AND date(julianday(checked_at)) = checked_at)
                    OR (checked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
                        AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(checked_at)) = checked_at)),
@@ -437,13 +441,16 @@ SELECT
             THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; no result yet'
         WHEN f.latest_result_id IS NULL THEN 'no result yet'
         WHEN latest.result = 'fail'
-            THEN 'failed on ' || latest.checked_at || ' in run ' || substr(latest_run.uuid, 1, 8)
+            THEN 'failed ' || coalesce('on ' || latest.checked_at, 'on an unrecorded date')
+                 || ' in run ' || substr(latest_run.uuid, 1, 8)
                  || ' on ' || latest_env.description
         WHEN f.device_pass_id IS NOT NULL OR f.simulator_pass_id IS NOT NULL
-            THEN 'passed on ' || verified.checked_at || ' in run ' || substr(verified_run.uuid, 1, 8)
+            THEN 'passed ' || coalesce('on ' || verified.checked_at, 'on an unrecorded date')
+                 || ' in run ' || substr(verified_run.uuid, 1, 8)
                  || ' on ' || verified_env.description
         WHEN f.capable_pass_id IS NOT NULL
-            THEN 'last verified on ' || verified_env.description || ' on ' || verified.checked_at
+            THEN 'last verified on ' || verified_env.description
+                 || coalesce(' on ' || verified.checked_at, ' on an unrecorded date')
                  || '; newer builds recorded for ' || verified_env.model || ' ' || verified_env.kind || ':'
                  || CASE WHEN verified_env.os_build <> '' AND verified_env.newest_os_build <> verified_env.os_build
                          THEN ' OS ' || verified_env.newest_os_build ELSE '' END
@@ -455,8 +462,8 @@ SELECT
                  || CASE WHEN f.simulator_lacks IS NOT NULL THEN ' (' || f.simulator_lacks || ')' ELSE '' END
         WHEN f.simulator_lacks IS NOT NULL
             THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; latest result '
-                 || latest.result || ' on ' || latest.checked_at
-        ELSE 'no pass or fail yet; latest result ' || latest.result || ' on ' || latest.checked_at
+                 || latest.result || coalesce(' on ' || latest.checked_at, '')
+        ELSE 'no pass or fail yet; latest result ' || latest.result || coalesce(' on ' || latest.checked_at, '')
     END AS reason,
     f.latest_result_id,
     coalesce(f.device_pass_id, f.simulator_pass_id, f.capable_pass_id) AS verified_result_id,

@@ -38,4 +38,8 @@ enum Command: Equatable {
     case measurements(store: String, filter: MeasurementFilter, format: OutputFormat)
     case attachmentsList(store: String, format: OutputFormat)
     case attachmentsVerify(store: String, format: OutputFormat)
+    // The text format
+    case export(store: String, folder: String)
+    case importFolder(store: String, folder: String, replace: Bool)
+    case seed(store: String, folder: String?)
 }

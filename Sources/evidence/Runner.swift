@@ -60,6 +60,12 @@ struct Runner {
             return try listing(store: store, format: format) { try $0.attachmentList() }
         case .attachmentsVerify(let store, let format):
             return try attachmentsVerify(store: store, format: format)
+        case .export(let store, let folder):
+            return try export(store: store, folder: folder)
+        case .importFolder(let store, let folder, let replace):
+            return try importFolder(store: store, folder: folder, replace: replace)
+        case .seed(let store, let folder):
+            return try seed(store: store, folder: folder)
         }
     }
 }

@@ -5,7 +5,8 @@ public struct RunRecord: Equatable, Sendable {
     public var id: Int64
     public var uuid: String
     public var environmentID: Int64
-    public var startedAt: String
+    /// Nil when the document that reports the run gives no date.
+    public var startedAt: String?
     public var tester: String
     public var note: String
 
@@ -37,14 +38,14 @@ extension Store {
         }
     }
 
-    func insertRun(_ draft: RunDraft, startedAt: String, uuid: String? = nil, ingestedFileID: Int64? = nil) throws
+    func insertRun(_ draft: RunDraft, startedAt: String?, uuid: String? = nil, ingestedFileID: Int64? = nil) throws
         -> RunRecord
     {
         let environment = try environmentID(draft.environment)
         let uuid = uuid ?? UUID().uuidString.lowercased()
         try database.execute(
             "INSERT INTO runs (uuid, environment_id, started_at, tester, note, ingested_file_id) VALUES (?, ?, ?, ?, ?, ?)",
-            .text(uuid), .integer(environment), .text(startedAt), .text(draft.tester), .text(draft.note),
+            .text(uuid), .integer(environment), SQLValue(startedAt), .text(draft.tester), .text(draft.note),
             SQLValue(ingestedFileID))
         return RunRecord(
             id: database.lastInsertRowID, uuid: uuid, environmentID: environment, startedAt: startedAt,
@@ -57,6 +58,6 @@ extension Store {
         else { throw EvidenceError.notFound(kind: "run", value: String(id), suggestions: []) }
         return RunRecord(
             id: Int64(row.int("id")), uuid: row.text("uuid"), environmentID: Int64(row.int("environment_id")),
-            startedAt: row.text("started_at"), tester: row.text("tester"), note: row.text("note"))
+            startedAt: row.optionalText("started_at"), tester: row.text("tester"), note: row.text("note"))
     }
 }

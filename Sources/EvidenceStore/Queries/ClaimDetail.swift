@@ -22,7 +22,7 @@ public struct ClaimDetail: Equatable, Sendable {
         public var runUUID: String
         public var environment: String
         public var tester: String
-        public var checkedAt: String
+        public var checkedAt: String?
         public var outcome: String
         public var posture: String?
         public var note: String
@@ -123,7 +123,7 @@ extension Store {
         ).map {
             ClaimDetail.ResultEntry(
                 resultID: Int64($0.int("id")), runUUID: $0.text("uuid"), environment: $0.text("description"),
-                tester: $0.text("tester"), checkedAt: $0.text("checked_at"), outcome: $0.text("result"),
+                tester: $0.text("tester"), checkedAt: $0.optionalText("checked_at"), outcome: $0.text("result"),
                 posture: $0.optionalText("posture"), note: $0.text("note"), testID: $0.optionalText("test_id"),
                 duration: $0.double("duration"), message: $0.optionalText("message"), measurements: [],
                 attachments: [])

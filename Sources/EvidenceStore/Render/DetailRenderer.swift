@@ -60,7 +60,7 @@ public enum DetailRenderer {
     public static func text(_ detail: RunDetail) -> String {
         var out = "run \(detail.run.shortName) (#\(detail.run.id))\n"
         var fields: [(String, String)] = [
-            ("uuid", detail.run.uuid), ("started", detail.run.startedAt), ("environment", detail.environment),
+            ("uuid", detail.run.uuid), ("started", detail.run.startedAt ?? "(not recorded)"), ("environment", detail.environment),
             ("tester", detail.run.tester.isEmpty ? "(not recorded)" : detail.run.tester),
         ]
         if !detail.run.note.isEmpty { fields.append(("note", detail.run.note)) }
@@ -73,7 +73,7 @@ public enum DetailRenderer {
     public static func json(_ detail: RunDetail) -> JSONValue {
         .object([
             ("id", .integer(detail.run.id)), ("uuid", .string(detail.run.uuid)),
-            ("started_at", .string(detail.run.startedAt)), ("environment", .string(detail.environment)),
+            ("started_at", JSONValue(detail.run.startedAt)), ("environment", .string(detail.environment)),
             ("tester", .string(detail.run.tester)), ("note", .string(detail.run.note)),
             ("ingested_from", JSONValue(detail.sourceFile)),
             ("results", .array(detail.results.map { resultJSON($0, claimKey: detail.claimKeys[$0.resultID]) })),
@@ -110,7 +110,7 @@ public enum DetailRenderer {
 
     private static func resultsSection(_ results: [ClaimDetail.ResultEntry], claimKeys: [Int64: String]?) -> String {
         section("Results", results.map { entry in
-            var line = "\(entry.checkedAt)  \(entry.outcome)"
+            var line = "\(entry.checkedAt ?? "(no date)")  \(entry.outcome)"
             if let posture = entry.posture { line += "  \(posture)" }
             if let claimKeys {
                 line += "  " + (claimKeys[entry.resultID] ?? "(no claim)")
@@ -134,7 +134,7 @@ public enum DetailRenderer {
         if claimKey != nil || entry.testID != nil { fields.append(("claim", JSONValue(claimKey))) }
         fields += [
             ("run", .string(entry.runUUID)), ("environment", .string(entry.environment)), ("tester", .string(entry.tester)),
-            ("checked_at", .string(entry.checkedAt)), ("result", .string(entry.outcome)),
+            ("checked_at", JSONValue(entry.checkedAt)), ("result", .string(entry.outcome)),
             ("posture", JSONValue(entry.posture)), ("note", .string(entry.note)), ("test_id", JSONValue(entry.testID)),
             ("duration", JSONValue(entry.duration)), ("message", JSONValue(entry.message)),
             ("measurements", .array(entry.measurements.map(JSONValue.string))),

@@ -1,0 +1,118 @@
+/// Reads the fields of one JSON object of an input file, turning every problem
+/// into an error that names the file, the line and the field.
+struct FieldReader {
+    let file: String
+    let line: Int
+    let path: String
+    private let fields: [(String, JSONValue)]
+    private var used: Set<String> = []
+
+    init(file: String, line: Int, value: JSONValue, path: String = "") throws {
+        self.file = file
+        self.line = line
+        self.path = path
+        guard case .object(let fields) = value else {
+            throw EvidenceError.badFile(
+                path: file, location: String(line),
+                reason: path.isEmpty ? "expected a JSON object, found \(value.typeName)" : "field '\(path)': expected an object")
+        }
+        self.fields = fields
+    }
+
+    func error(_ key: String, _ reason: String) -> EvidenceError {
+        EvidenceError.badFile(path: file, location: String(line), reason: "field '\(path)\(key)': \(reason)")
+    }
+
+    /// Runs a validator on a field, naming the field in its error.
+    func checked<T>(_ key: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as EvidenceError {
+            if case .badFile = error { throw error }
+            throw self.error(key, error.description)
+        }
+    }
+
+    private mutating func raw(_ key: String) -> JSONValue? {
+        used.insert(key)
+        return fields.first { $0.0 == key }?.1
+    }
+
+    mutating func string(_ key: String) throws -> String {
+        guard let value = try optionalString(key) else { throw error(key, "missing") }
+        return value
+    }
+
+    mutating func optionalString(_ key: String) throws -> String? {
+        switch raw(key) {
+        case nil, .null?: return nil
+        case .string(let text)?:
+            if text.unicodeScalars.contains(where: { $0.value == 0 }) {
+                throw error(key, "contains a NUL character")
+            }
+            return text
+        case let other?: throw error(key, "expected a string, found \(other.typeName)")
+        }
+    }
+
+    mutating func integer(_ key: String) throws -> Int64 {
+        switch raw(key) {
+        case .integer(let number)?: return number
+        case nil: throw error(key, "missing")
+        case let other?: throw error(key, "expected a whole number, found \(other.typeName)")
+        }
+    }
+
+    mutating func number(_ key: String) throws -> Double {
+        guard let value = try optionalNumber(key) else { throw error(key, "missing") }
+        return value
+    }
+
+    mutating func optionalNumber(_ key: String) throws -> Double? {
+        switch raw(key) {
+        case nil, .null?: return nil
+        case .integer(let number)?: return Double(number)
+        case .number(let number)?: return number
+        case let other?: throw error(key, "expected a number, found \(other.typeName)")
+        }
+    }
+
+    mutating func strings(_ key: String) throws -> [String] {
+        switch raw(key) {
+        case nil, .null?: return []
+        case .array(let items)?:
+            return try items.enumerated().map { index, item in
+                guard case .string(let text) = item, !text.unicodeScalars.contains(where: { $0.value == 0 }) else {
+                    throw error("\(key)[\(index)]", "expected a string without NUL characters")
+                }
+                return text
+            }
+        case let other?: throw error(key, "expected an array, found \(other.typeName)")
+        }
+    }
+
+    mutating func objects(_ key: String) throws -> [FieldReader] {
+        switch raw(key) {
+        case nil, .null?: return []
+        case .array(let items)?:
+            return try items.enumerated().map { index, item in
+                try FieldReader(file: file, line: line, value: item, path: "\(path)\(key)[\(index)].")
+            }
+        case let other?: throw error(key, "expected an array, found \(other.typeName)")
+        }
+    }
+
+    mutating func optionalObject(_ key: String) throws -> FieldReader? {
+        switch raw(key) {
+        case nil, .null?: return nil
+        case let value?: return try FieldReader(file: file, line: line, value: value, path: "\(path)\(key).")
+        }
+    }
+
+    /// Refuses fields the format does not define, so a typo never goes unnoticed.
+    func finish() throws {
+        if let unknown = fields.first(where: { !used.contains($0.0) }) {
+            throw error(unknown.0, "not a field of this record")
+        }
+    }
+}

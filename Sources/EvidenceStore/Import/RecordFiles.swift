@@ -1,0 +1,57 @@
+import Foundation
+
+/// Where the files of a text-format store come from: a folder on disk, or the
+/// data set built into the binary.
+public protocol RecordFiles {
+    /// How errors name a file: the path on disk, or `seed/claims.jsonl`.
+    func displayName(of file: String) -> String
+    /// A reader for the file, or nil when the set has no such file.
+    func reader(for file: String) throws -> LineReader?
+}
+
+/// A folder written by `evidence export`.
+public struct FolderRecordFiles: RecordFiles {
+    public let folder: URL
+
+    public init(folder: URL) throws {
+        self.folder = folder
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw EvidenceError.fileMissing(path: folder.path)
+        }
+        guard isFolder.boolValue else {
+            throw EvidenceError.badFile(path: folder.path, location: nil, reason: "is a file; give the folder of an export")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let unknown = names.filter { $0.hasSuffix(".jsonl") && !TextFormat.files.contains($0) }.sorted()
+        if let first = unknown.first {
+            throw EvidenceError.badFile(
+                path: folder.appendingPathComponent(first).path, location: nil,
+                reason: "not a file of the text format; expected " + TextFormat.files.joined(separator: ", "))
+        }
+    }
+
+    public func displayName(of file: String) -> String {
+        folder.appendingPathComponent(file).path
+    }
+
+    public func reader(for file: String) throws -> LineReader? {
+        let path = folder.appendingPathComponent(file).path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return LineReader(path: path)
+    }
+}
+
+/// The iPhone Duo data set of `seed/`, embedded in the binary.
+public struct BundledSeed: RecordFiles {
+    public init() {}
+
+    public func displayName(of file: String) -> String {
+        "seed/" + file
+    }
+
+    public func reader(for file: String) throws -> LineReader? {
+        guard let entry = EmbeddedResources.files.first(where: { $0.path == "seed/" + file }) else { return nil }
+        return LineReader(name: displayName(of: file), text: entry.text)
+    }
+}

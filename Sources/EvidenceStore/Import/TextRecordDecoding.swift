@@ -1,0 +1,232 @@
+/// Turns the fields of one input line into a validated text-format record,
+/// with the same rules as the commands that write the store by hand.
+extension FieldReader {
+    mutating func source() throws -> TextFormat.Source {
+        let url = try string("url")
+        let record = TextFormat.Source(
+            url: try checked("url") { try Validate.url(url) },
+            title: try nonEmpty("title"), publisher: try nonEmpty("publisher"),
+            kind: try vocabulary("kind", SourceKind.self),
+            published: try day("published"), updated: try day("updated"), retrieved: try day("retrieved"))
+        try finish()
+        return record
+    }
+
+    mutating func capability() throws -> TextFormat.Capability {
+        let name = try string("name")
+        let record = TextFormat.Capability(
+            name: try checked("name") { try Validate.capabilityName(name) }, description: try nonEmpty("description"))
+        try finish()
+        return record
+    }
+
+    mutating func claim() throws -> TextFormat.Claim {
+        let key = try string("key")
+        var record = TextFormat.Claim(
+            key: try checked("key") { try Validate.key(key) }, document: try nonEmpty("document"),
+            area: try nonEmpty("area"), label: try vocabulary("label", Label.self), asOf: try day("as_of"),
+            statement: try nonEmpty("statement"), sources: [], needs: [])
+        for var reference in try objects("sources") {
+            let url = try reference.string("url")
+            let locator = try reference.optionalString("locator") ?? ""
+            if !locator.isEmpty && (!(locator.hasPrefix("#") || locator.hasPrefix("?")) || locator.contains(" ")) {
+                throw reference.error("locator", "expected '#anchor' or '?query', found '\(locator)'")
+            }
+            try reference.finish()
+            record.sources.append(TextFormat.SourceReference(url: url, locator: locator))
+        }
+        record.sources.sort()
+        record.needs = try strings("needs").sorted()
+        try finish()
+        return record
+    }
+
+    mutating func lack() throws -> TextFormat.Lack {
+        let toolBuild = try optionalString("tool_build") ?? ""
+        let record = TextFormat.Lack(
+            kind: try vocabulary("kind", EnvironmentKind.self), model: try nonEmpty("model"),
+            toolBuild: try checked("tool_build") { try AppleBuild.validated(toolBuild, field: "Xcode build") },
+            capability: try string("capability"), source: try optionalString("source"),
+            reportedIn: try optionalString("reported_in"), note: try optionalString("note") ?? "")
+        if (record.source == nil) == (record.reportedIn == nil) {
+            throw error("source", "give exactly one of 'source' and 'reported_in'")
+        }
+        try finish()
+        return record
+    }
+
+    mutating func ingestedFile() throws -> TextFormat.IngestedFile {
+        let record = TextFormat.IngestedFile(
+            sha256: try digest("sha256"), fileName: try string("file_name"),
+            format: try oneOf("format", ["junit", "xcresult"]), testCount: try count("test_count"),
+            ingestedAt: try time("ingested_at"))
+        try finish()
+        return record
+    }
+
+    mutating func run() throws -> TextFormat.Run {
+        let uuid = try string("uuid")
+        guard uuid.count == 36, uuid.allSatisfy({ $0.isHexDigit && !$0.isUppercase || $0 == "-" }),
+            uuid.split(separator: "-", omittingEmptySubsequences: false).map(\.count) == [8, 4, 4, 4, 12]
+        else { throw error("uuid", "expected a lower-case UUID, found '\(uuid)'") }
+        let startedAt = try optionalString("started_at")
+        guard var environment = try optionalObject("environment") else { throw error("environment", "missing") }
+        let osBuild = try environment.optionalString("os_build") ?? ""
+        let toolBuild = try environment.optionalString("tool_build") ?? ""
+        let spec = EnvironmentSpec(
+            kind: EnvironmentKind(rawValue: try environment.vocabulary("kind", EnvironmentKind.self)) ?? .simulator,
+            model: try environment.nonEmpty("model"),
+            osName: try environment.optionalString("os_name") ?? "",
+            osVersion: try environment.optionalString("os_version") ?? "",
+            osBuild: try environment.checked("os_build") { try AppleBuild.validated(osBuild, field: "OS build") },
+            toolName: try environment.optionalString("tool_name") ?? "",
+            toolVersion: try environment.optionalString("tool_version") ?? "",
+            toolBuild: try environment.checked("tool_build") { try AppleBuild.validated(toolBuild, field: "Xcode build") })
+        try environment.finish()
+        let ingested = try optionalString("ingested_file")
+        let record = TextFormat.Run(
+            uuid: uuid, startedAt: try checked("started_at") { try startedAt.map { try Timestamp.parse($0, field: "date") } },
+            environment: spec, tester: try optionalString("tester") ?? "", note: try optionalString("note") ?? "",
+            ingestedFile: ingested)
+        try finish()
+        return record
+    }
+
+    mutating func result() throws -> TextFormat.Result {
+        let checkedAt = try optionalString("checked_at")
+        var record = TextFormat.Result(
+            run: try string("run"), n: try count("n"), claim: try optionalString("claim"),
+            result: try vocabulary("result", Outcome.self), posture: try optionalVocabulary("posture", Posture.self),
+            checkedAt: try checked("checked_at") { try checkedAt.map { try Timestamp.parse($0, field: "date") } },
+            note: try optionalString("note") ?? "", testID: try optionalString("test_id"),
+            duration: try optionalNumber("duration"), message: try optionalString("message"), measurements: [],
+            attachments: [])
+        if record.n < 1 { throw error("n", "expected a number from 1") }
+        if record.claim == nil && record.testID == nil {
+            throw error("claim", "a result needs a claim, or a test_id for an automated test")
+        }
+        if let duration = record.duration, duration < 0 { throw error("duration", "expected seconds, 0 or more") }
+        for var measurement in try objects("measurements") {
+            let unit = try measurement.string("unit")
+            guard MeasurementUnit(rawValue: unit) != nil else {
+                throw measurement.error("unit", "invalid unit '\(unit)'; expected " + MeasurementUnit.acceptedValues)
+            }
+            record.measurements.append(TextFormat.Measurement(
+                name: try measurement.nonEmpty("name"), value: try measurement.number("value"), unit: unit,
+                baseline: try measurement.optionalNumber("baseline"),
+                posture: try measurement.optionalVocabulary("posture", Posture.self)))
+            try measurement.finish()
+        }
+        for var attachment in try objects("attachments") {
+            let path = try attachment.string("path")
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            if path.isEmpty || path.hasPrefix("/") || parts.contains("..") || parts.contains("") {
+                throw attachment.error("path", "expected a path inside the store's folder, found '\(path)'")
+            }
+            record.attachments.append(TextFormat.Attachment(
+                path: path, sha256: try attachment.digest("sha256"), size: try attachment.count("size"),
+                mediaType: try attachment.string("media_type")))
+            try attachment.finish()
+        }
+        try finish()
+        return record
+    }
+
+    mutating func labelChange() throws -> TextFormat.LabelChange {
+        let record = TextFormat.LabelChange(
+            claim: try string("claim"), n: try count("n"),
+            oldLabel: try optionalVocabulary("old_label", Label.self), newLabel: try vocabulary("new_label", Label.self),
+            changedBy: try nonEmpty("changed_by"), changedAt: try time("changed_at"), reason: try nonEmpty("reason"))
+        if record.n < 1 { throw error("n", "expected a number from 1") }
+        try finish()
+        return record
+    }
+
+    mutating func checklist() throws -> TextFormat.Checklist {
+        let record = TextFormat.Checklist(document: try nonEmpty("document"), title: try nonEmpty("title"))
+        try finish()
+        return record
+    }
+
+    mutating func checklistItem() throws -> TextFormat.ChecklistItem {
+        let key = try string("key")
+        var record = TextFormat.ChecklistItem(
+            checklist: try string("checklist"), position: try count("position"),
+            key: try checked("key") { try Validate.key(key, field: "checklist item key") }, text: try nonEmpty("text"),
+            claims: try strings("claims").sorted(), untested: nil)
+        if record.position < 1 { throw error("position", "expected a number from 1") }
+        if var mark = try optionalObject("untested") {
+            record.untested = TextFormat.UntestedMark(
+                reason: try mark.nonEmpty("reason"), by: try mark.nonEmpty("by"), at: try mark.time("at"))
+            try mark.finish()
+        }
+        try finish()
+        return record
+    }
+
+    mutating func testMapping() throws -> TextFormat.TestMapping {
+        let record = TextFormat.TestMapping(pattern: try nonEmpty("pattern"), claim: try string("claim"))
+        try finish()
+        return record
+    }
+
+    // MARK: - Field kinds
+
+    mutating func nonEmpty(_ key: String) throws -> String {
+        let text = try string(key)
+        return try checked(key) { try Validate.nonEmpty(text, field: key) }
+    }
+
+    mutating func vocabulary<V: Vocabulary>(_ key: String, _ type: V.Type) throws -> String {
+        let text = try string(key)
+        guard V(rawValue: text) != nil else {
+            throw error(key, "invalid \(V.field) '\(text)'; expected \(V.acceptedValues)")
+        }
+        return text
+    }
+
+    mutating func optionalVocabulary<V: Vocabulary>(_ key: String, _ type: V.Type) throws -> String? {
+        guard let text = try optionalString(key) else { return nil }
+        guard V(rawValue: text) != nil else {
+            throw error(key, "invalid \(V.field) '\(text)'; expected \(V.acceptedValues)")
+        }
+        return text
+    }
+
+    mutating func oneOf(_ key: String, _ values: [String]) throws -> String {
+        let text = try string(key)
+        guard values.contains(text) else {
+            throw error(key, "invalid value '\(text)'; expected one of: " + values.joined(separator: ", "))
+        }
+        return text
+    }
+
+    mutating func day(_ key: String) throws -> String? {
+        guard let text = try optionalString(key) else { return nil }
+        return try checked(key) { try Timestamp.parseDay(text, field: "date") }
+    }
+
+    /// A full timestamp, kept exactly as the store writes it.
+    mutating func time(_ key: String) throws -> String {
+        let text = try string(key)
+        let parsed = try checked(key) { try Timestamp.parse(text, field: "time") }
+        guard parsed == text, text.count == 20 else {
+            throw error(key, "expected a UTC time such as 2026-10-20T14:03:00Z, found '\(text)'")
+        }
+        return text
+    }
+
+    mutating func digest(_ key: String) throws -> String {
+        let text = try string(key)
+        guard text.count == 64, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            throw error(key, "expected a SHA-256 as 64 lower-case hex digits")
+        }
+        return text
+    }
+
+    mutating func count(_ key: String) throws -> Int64 {
+        let value = try integer(key)
+        guard value >= 0 else { throw error(key, "expected 0 or more, found \(value)") }
+        return value
+    }
+}

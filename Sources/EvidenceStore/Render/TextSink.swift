@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Buffered text output to a file descriptor, with write(2) errors surfaced
+/// (a full disk is an error, never a silently short file). A sink made for a
+/// path writes a temporary file beside it and renames it into place on
+/// `close()`, so readers never see half a file.
+public final class TextSink {
+    private var buffer: [UInt8] = []
+    private let limit = 1 << 16
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private let finalPath: String?
+    private let temporaryPath: String?
+    public let name: String
+    /// The first write error (errno), if any.
+    public private(set) var failure: Int32 = 0
+
+    /// Writes to an open descriptor (standard output), which stays open.
+    public init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = false
+        self.finalPath = nil
+        self.temporaryPath = nil
+        self.name = name
+        buffer.reserveCapacity(limit)
+    }
+
+    /// Creates `path` (replacing it on close).
+    public init(path: String) throws {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        }
+        descriptor = fd
+        ownsDescriptor = true
+        finalPath = path
+        temporaryPath = temporary
+        name = path
+        buffer.reserveCapacity(limit)
+    }
+
+    deinit {
+        if ownsDescriptor {
+            Glibc.close(descriptor)
+            if let temporaryPath { unlink(temporaryPath) }
+        }
+    }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= limit { flushBuffer() }
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= limit { flushBuffer() }
+    }
+
+    /// Writes what is buffered; throws when any write so far failed.
+    public func flush() throws {
+        flushBuffer()
+        try check()
+    }
+
+    /// Flushes, syncs and renames a file into place; for a descriptor, flushes.
+    public func close() throws {
+        flushBuffer()
+        try check()
+        guard ownsDescriptor, let temporaryPath, let finalPath else { return }
+        if fsync(descriptor) != 0 {
+            throw EvidenceError.io(path: finalPath, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        }
+        if rename(temporaryPath, finalPath) != 0 {
+            throw EvidenceError.io(path: finalPath, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        }
+        self.failure = -1  // closed: nothing more may be written
+    }
+
+    private func check() throws {
+        if failure > 0 {
+            throw EvidenceError.io(path: name, reason: "cannot be written (\(String(cString: strerror(failure))))")
+        }
+    }
+
+    private func flushBuffer() {
+        guard !buffer.isEmpty else { return }
+        if failure == 0 {
+            failure = Self.writeAll(buffer, to: descriptor)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes every byte, retrying partial writes and interrupted calls; 0 or errno.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
+        bytes.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.baseAddress else { return 0 }
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return 0
+        }
+    }
+}
