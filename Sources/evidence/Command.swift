@@ -42,4 +42,10 @@ enum Command: Equatable {
     case export(store: String, folder: String)
     case importFolder(store: String, folder: String, replace: Bool)
     case seed(store: String, folder: String?)
+    // Reports
+    case markdown(ReportCommands.Kind, store: String, document: String?, output: String?, stamp: Bool)
+    case checklistMark(store: String, item: String, reason: String?, by: String)
+    case untested(store: String, needsDevice: Bool, document: String?, format: OutputFormat)
+    case status(store: String, document: String?, format: OutputFormat)
+    case verifiedLine(store: String, document: String?)
 }

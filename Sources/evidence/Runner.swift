@@ -66,6 +66,22 @@ struct Runner {
             return try importFolder(store: store, folder: folder, replace: replace)
         case .seed(let store, let folder):
             return try seed(store: store, folder: folder)
+        case .markdown(let kind, let store, let document, let file, let stamp):
+            return try markdown(kind, store: store, document: document, output: file, stamp: stamp)
+        case .checklistMark(let store, let item, let reason, let author):
+            return try checklistMark(store: store, item: item, reason: reason, by: author)
+        case .untested(let store, let needsDevice, let document, let format):
+            return try listing(store: store, format: format) {
+                try $0.checkDocument(document)
+                return try $0.untestedList(needsDevice: needsDevice, document: document)
+            }
+        case .status(let store, let document, let format):
+            return try listing(store: store, format: format) {
+                try $0.checkDocument(document)
+                return try $0.statusTable(document: document)
+            }
+        case .verifiedLine(let store, let document):
+            return try verifiedLine(store: store, document: document)
         }
     }
 }

@@ -98,25 +98,3 @@ extension Runner {
         return ExitCode.ok
     }
 }
-
-extension Runner {
-    func demo(store path: String?) throws -> Int32 {
-        let target: String
-        if let path {
-            target = path
-        } else {
-            let folder = FileManager.default.temporaryDirectory
-                .appendingPathComponent("evidence-demo-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            target = folder.appendingPathComponent("evidence.sqlite").path
-        }
-        let (store, _) = try Store.initialize(at: target)
-        defer { store.close() }
-        output.message("Demo store: \(store.path)")
-        let result = try StoreCheck.run(store)
-        for item in result.items {
-            output.write("\(item.name): \(item.detail)\n")
-        }
-        return ExitCode.ok
-    }
-}

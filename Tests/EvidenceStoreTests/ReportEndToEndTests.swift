@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// The publishing workflow through the binary: demo, seed, export, import and the reports.
+@Suite struct ReportEndToEndTests {
+    let folder: TemporaryFolder
+    let store: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = folder.path("evidence.sqlite")
+        try run(["init"])
+        try run(["seed"])
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ProcessResult
+    {
+        let result = try EvidenceBinary.run(arguments, environment: ["EVIDENCE_STORE": store, "USER": "lead"], in: folder.url)
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    @Test func demoPrintsTheReportOfTheBundledDataSet() throws {
+        let result = try EvidenceBinary.run(["demo"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let golden = try String(contentsOf: Golden.folder.appendingPathComponent("report-seed.md"), encoding: .utf8)
+        #expect(result.stdout == golden)
+        #expect(result.stderr.hasPrefix("Demo store: "))
+    }
+
+    @Test func seedingTwiceChangesNothing() throws {
+        let again = try run(["seed"])
+        #expect(again.stderr.contains("0 records added"))
+    }
+
+    @Test func reportsGoToAFileOrStandardOutputByteForByte() throws {
+        let printed = try run(["report"]).stdout
+        try run(["report", "--output", "evidence.md"])
+        #expect(try String(contentsOfFile: folder.path("evidence.md"), encoding: .utf8) == printed)
+        #expect(try run(["report"]).stdout == printed)
+        let stamped = try run(["report", "--stamp"]).stdout
+        #expect(stamped.contains("\nGenerated 20"))
+        #expect(try run(["checklist", "--document", "duo-system-surfaces"]).stdout.hasPrefix("# duo-system-surfaces: Checklist\n"))
+        #expect(try run(["sources"]).stdout.hasPrefix("# Sources\n"))
+        #expect(try run(["verified-line", "--document", "duo-system-surfaces"]).stdout
+            == "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no\n")
+    }
+
+    @Test func anUnknownDocumentIsNamed() throws {
+        for command in [["report"], ["checklist"], ["sources"], ["untested"], ["status"], ["verified-line"]] {
+            let result = try run(command + ["--document", "duo-sytem-surfaces"], expect: 65)
+            #expect(result.stderr.contains("'duo-sytem-surfaces'"), "\(command)")
+            #expect(result.stderr.contains("did you mean 'duo-system-surfaces'?"), "\(command)")
+        }
+    }
+
+    @Test func leadsMarkAnItemUntestedAndSeeIt() throws {
+        try run(["checklist", "mark", "surfaces.previews-and-device", "--untested", "--reason", "no iPhone Duo in the lab yet"])
+        let checklist = try run(["checklist"]).stdout
+        #expect(checklist.contains("(marked untested by lead on "))
+        #expect(checklist.contains(": no iPhone Duo in the lab yet)"))
+        try run(["checklist", "mark", "surfaces.previews-and-device", "--clear"])
+        #expect(!(try run(["checklist"]).stdout.contains("(marked untested by")))
+        let missing = try run(["checklist", "mark", "surfaces.previews", "--untested", "--reason", "x"], expect: 65)
+        #expect(missing.stderr.contains("unknown checklist item 'surfaces.previews'"))
+        try run(["checklist", "mark", "surfaces.previews-and-device", "--untested"], expect: 64)
+    }
+
+    @Test func untestedAndStatusSpeakEveryFormat() throws {
+        let devices = try run(["untested", "--needs-device", "--format", "csv"]).stdout
+        #expect(devices.hasPrefix("key,state,needs,document,area,label,reason\n"))
+        #expect(devices.split(separator: "\n").count == 8)
+        let status = try run(["status", "--format", "json"]).stdout
+        #expect(status.contains("{\"document\": \"duo-system-surfaces\", \"label\": \"measured\", \"state\": \"verified-in-simulator\", \"claims\": 6}"))
+    }
+
+    @Test func exportThenImportElsewhereGivesTheSameReport() throws {
+        try run(["export", "out"])
+        let other = folder.path("other.sqlite")
+        #expect(try EvidenceBinary.run(["init", "--store", other]).status == 0)
+        let imported = try EvidenceBinary.run(["import", "out", "--store", other], in: folder.url)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let report = try EvidenceBinary.run(["report", "--store", other])
+        #expect(report.stdout == (try run(["report"]).stdout))
+    }
+
+    @Test func importErrorsNameTheFileAndWriteNothing() throws {
+        try run(["export", "out"])
+        let claims = folder.url.appendingPathComponent("out/claims.jsonl")
+        var text = try String(contentsOf: claims, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"label\":\"sourced\"", with: "\"label\":\"rumoured\"")
+        try Data(text.utf8).write(to: claims)
+        let other = folder.path("other.sqlite")
+        try EvidenceBinary.run(["init", "--store", other])
+        let failed = try EvidenceBinary.run(["import", "out", "--store", other], in: folder.url)
+        #expect(failed.status == 65)
+        #expect(failed.stderr.contains("/out/claims.jsonl:"))
+        #expect(failed.stderr.contains("field 'label': invalid label 'rumoured'"))
+        let count = try EvidenceBinary.run(["query", "--store", other, "--format", "csv", "SELECT count(*) AS n FROM sources"])
+        #expect(count.stdout == "n\n0\n")
+        let missing = try run(["import", "nowhere"], expect: 66)
+        #expect(missing.stderr.contains("nowhere"))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+/// Renders into a string through a real file sink.
+func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) throws -> String {
+    let path = folder.path("render-\(UUID().uuidString).md")
+    let sink = try TextSink(path: path)
+    try body(sink)
+    try sink.close()
+    return try String(contentsOfFile: path, encoding: .utf8)
+}
+
+@Suite struct ReportGoldenTests {
+    let fixture: StoreFixture
+    var store: Store { fixture.store }
+
+    init() throws {
+        fixture = try StoreFixture()
+        try StoreImporter(store: fixture.store).run(BundledSeed())
+    }
+
+    func render(_ body: (TextSink) throws -> Void) throws -> String {
+        try rendered(fixture.folder, body)
+    }
+
+    @Test func theEvidenceReportOfTheSeed() throws {
+        let report = try render { try MarkdownReports.report(store, into: $0) }
+        try Golden.check(report, against: "report-seed.md")
+        #expect(try render { try MarkdownReports.report(store, into: $0) } == report, "the same store gives the same bytes")
+    }
+
+    @Test func theReportOfOneDocument() throws {
+        let report = try render {
+            try MarkdownReports.report(store, options: .init(document: "shell-by-window-width"), into: $0)
+        }
+        try Golden.check(report, against: "report-shell-by-window-width.md")
+        #expect(!report.contains("duo-system-surfaces"))
+    }
+
+    @Test func theChecklistOfTheSeed() throws {
+        try Golden.check(try render { try MarkdownReports.checklist(store, into: $0) }, against: "checklist-seed.md")
+    }
+
+    @Test func theSourceListOfTheSeed() throws {
+        try Golden.check(try render { try MarkdownReports.sources(store, into: $0) }, against: "sources-seed.md")
+    }
+
+    @Test func theListingsOfTheSeed() throws {
+        try Golden.check(try store.untestedList().render(.table), against: "untested-seed.txt")
+        try Golden.check(try store.untestedList(needsDevice: true).render(.json), against: "untested-needs-device-seed.json")
+        try Golden.check(try store.statusTable().render(.csv), against: "status-seed.csv")
+    }
+
+    @Test func theVerifiedLinesMatchTheDocuments() throws {
+        // The line duo-system-surfaces carries in its front matter.
+        #expect(try store.verifiedLine(document: "duo-system-surfaces") == "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no")
+        #expect(try store.verifiedLine(document: "shell-by-window-width") == "Xcode 27.1 RC, iOS 27.1 simulator, device: no")
+        #expect(try store.verifiedLine(document: "everything-that-breaks") == "iOS 27.1 simulator, device: no")
+    }
+
+    @Test func aStampIsPrintedOnlyWhenAskedFor() throws {
+        let plain = try render { try MarkdownReports.report(store, into: $0) }
+        #expect(!plain.contains("Generated"))
+        let stamped = try render {
+            try MarkdownReports.report(store, options: .init(stamp: "2026-11-29T10:00:00Z"), into: $0)
+        }
+        #expect(stamped.contains("Generated 2026-11-29T10:00:00Z.\n"))
+    }
+
+    @Test func anUnknownDocumentSuggestsTheClosest() throws {
+        #expect(throws: EvidenceError.notFound(kind: "document", value: "duo-system-surface", suggestions: ["duo-system-surfaces"])) {
+            _ = try render { try MarkdownReports.report(store, options: .init(document: "duo-system-surface"), into: $0) }
+        }
+    }
+
+    @Test func aRoundTrippedStoreGivesTheSameReport() throws {
+        let folder = fixture.folder.url.appendingPathComponent("export")
+        _ = try StoreExporter.export(store, to: folder)
+        let other = try Store.initialize(at: fixture.folder.path("other.sqlite")).0
+        try StoreImporter(store: other).run(try FolderRecordFiles(folder: folder))
+        let first = try render { try MarkdownReports.report(store, into: $0) }
+        let second = try render { try MarkdownReports.report(other, into: $0) }
+        #expect(first == second)
+    }
+}
+
+@Suite struct MarkdownEscapingTests {
+    @Test func everySpecialCharacterIsEscapedBackslashFirst() {
+        #expect(Markdown.escape(#"a\b"#) == #"a\\b"#)
+        #expect(Markdown.escape("a | b") == #"a \| b"#)
+        #expect(Markdown.escape("`code` *em* _em_ ~~del~~") == #"\`code\` \*em\* \_em\_ \~\~del\~\~"#)
+        #expect(Markdown.escape("[link](https://x.y)") == #"\[link\](https\://x.y)"#)
+        #expect(Markdown.escape("<script>&amp;</script>") == #"\<script\>\&amp;\</script\>"#)
+        #expect(Markdown.escape("see www.example.com") == #"see www\.example.com"#)
+        #expect(Markdown.escape("mail a@b.c") == "mail a<!-- -->@b.c")
+    }
+
+    @Test func lineBreaksBecomeBreaksAndControlsGo() {
+        #expect(Markdown.escape("one\ntwo\r\nthree\rfour") == "one<br>two<br>three<br>four")
+        #expect(Markdown.escape("tab\there\u{0}\u{7}\u{1B}[31m") == #"tab herered"#.replacingOccurrences(of: "red", with: "\\[31m"))
+        #expect(Markdown.escape("abc\u{202E}def") == "abcdef")
+    }
+
+    @Test func linkDestinationsCannotEndEarlyOrBreakATable() {
+        #expect(Markdown.link("a]b", to: "https://x.y/p(1)|q<r> s") == #"[a\]b](https://x.y/p%281%29%7Cq%3Cr%3E%20s)"#)
+        #expect(Markdown.link("t", to: "https://x.y/?time=94#StandBy") == "[t](https://x.y/?time=94#StandBy)")
+    }
+
+    /// Values that try to break out of their cell, add rows, or bring in HTML,
+    /// links, code or emphasis: rendered by cmark-gfm, every table keeps its
+    /// shape, every value reads back as the text it was, and no tag appears
+    /// that the report did not write itself.
+    @Test func hostileValuesRenderAsInertText() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let hostile = "pipe | here\n| injected | row |\n<img src=x onerror=alert(1)> [link](javascript:alert(1)) `tick` **bold** https://evil.example www.evil.example a@b.example &amp; ~~gone~~ \\| end"
+        try store.addSource(SourceDraft(url: "https://example.com/a|b(c)", title: "Title | with\nbreak] <b>", publisher: "P|Q", kind: .doc))
+        try store.addClaim(
+            ClaimDraft(key: "hostile.one", statement: hostile, document: "doc|x", area: "area\n## heading", label: .measured,
+                sources: ["https://example.com/a|b(c)"]), by: "w")
+        try store.log(
+            Observation(claimKey: "hostile.one", outcome: .pass, note: hostile, checkedAt: "2026-10-20"),
+            run: .matching(StoreFixture.duoSimulator, tester: "eve|<b>"))
+        let report = try rendered(fixture.folder) { try MarkdownReports.report(store, into: $0) }
+        let html = try CommonMark.html(report)
+
+        for table in CommonMark.tables(html) {
+            #expect(table.rows.allSatisfy { $0 == table.headerCells }, "every row has as many cells as its header")
+        }
+        let claimTable = try #require(CommonMark.tables(html).first { $0.cellTexts.first?.first == "hostile.one" })
+        #expect(claimTable.rows.count == 1)
+        #expect(CommonMark.text(claimTable.cellTexts[0][1]) == hostile)
+        let runTable = try #require(CommonMark.tables(html).first { $0.headerCells == 5 })
+        #expect(runTable.rows.count == 1)
+        #expect(CommonMark.text(runTable.cellTexts[0][3]) == hostile)
+
+        let tags = CommonMark.tagCounts(html)
+        #expect(Set(tags.keys).isSubset(of: ["h1", "h2", "h3", "h4", "p", "table", "thead", "tbody", "tr", "th", "td", "br", "a", "ul", "li"]), "\(tags.keys.sorted())")
+        for tag in ["img", "em", "strong", "code", "del", "script", "b"] {
+            #expect(tags[tag] == nil, "no <\(tag)> may come from a value")
+        }
+        // The only link is the one the report makes for the source.
+        #expect(tags["a"] == 1)
+        #expect(html.contains("<a href=\"https://example.com/a%7Cb%28c%29\">Title | with<br>break] &lt;b&gt;</a>"))
+        #expect(!html.contains("<h2>heading"))
+    }
+}
