@@ -48,4 +48,9 @@ enum Command: Equatable {
     case untested(store: String, needsDevice: Bool, document: String?, format: OutputFormat)
     case status(store: String, document: String?, format: OutputFormat)
     case verifiedLine(store: String, document: String?)
+    // Automated results
+    case ingest(store: String, files: [String], options: IngestOptions, verbose: Bool)
+    case mapAdd(store: String, pattern: String, claim: String)
+    case mapList(store: String, format: OutputFormat)
+    case mapRemove(store: String, pattern: String, claim: String?)
 }

@@ -21,7 +21,7 @@ enum CommandTree {
         subcommands: StoreCommands.specs + [
             ClaimCommands.spec, SourceCommands.source, SourceCommands.capability, SourceCommands.environment,
             RunCommands.run, RunCommands.log, RunCommands.measurements, RunCommands.attachments,
-        ] + TransferCommands.specs + ReportCommands.specs
+        ] + TransferCommands.specs + ReportCommands.specs + [IngestCommands.ingest, IngestCommands.map]
     )
 
     static let parser = Parser(root: root, globalOptions: [storeOption])

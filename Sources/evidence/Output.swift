@@ -22,6 +22,13 @@ final class Output {
         try? standardError.flush()
     }
 
+    /// Shows a progress line on standard error, overwriting the last; nil clears it.
+    func progress(_ text: String?) {
+        try? standardOutput.flush()
+        standardError.write("\r\u{1B}[K" + (text ?? ""))
+        try? standardError.flush()
+    }
+
     /// Flushes standard output; the error number when anything could not be written.
     func finish() -> Int32 {
         try? standardOutput.flush()

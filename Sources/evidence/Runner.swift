@@ -82,6 +82,22 @@ struct Runner {
             }
         case .verifiedLine(let store, let document):
             return try verifiedLine(store: store, document: document)
+        case .ingest(let store, let files, let options, let verbose):
+            return try ingest(store: store, files: files, options: options, verbose: verbose)
+        case .mapAdd(let store, let pattern, let claim):
+            let opened = try Store.open(at: store)
+            defer { opened.close() }
+            try opened.addMapping(pattern: pattern, claimKey: claim)
+            output.message("Mapped tests matching \(pattern) to \(claim).")
+            return ExitCode.ok
+        case .mapList(let store, let format):
+            return try listing(store: store, format: format) { try $0.mappingList() }
+        case .mapRemove(let store, let pattern, let claim):
+            let opened = try Store.open(at: store)
+            defer { opened.close() }
+            try opened.removeMapping(pattern: pattern, claimKey: claim)
+            output.message("Removed the mapping of \(pattern)\(claim.map { " to " + $0 } ?? "").")
+            return ExitCode.ok
         }
     }
 }

@@ -39,7 +39,7 @@ public struct EnvironmentSpec: Hashable, Sendable {
     }
 
     /// "iOS 27.1" becomes ("iOS", "27.1").
-    static func splitOS(_ text: String) throws -> (String, String) {
+    public static func splitOS(_ text: String) throws -> (String, String) {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[1].first?.isNumber == true, parts[0].first?.isLetter == true else {
             throw EvidenceError.invalidValue(

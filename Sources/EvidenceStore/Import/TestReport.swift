@@ -1,0 +1,117 @@
+import Foundation
+
+/// What a result file from Xcode tooling says, whatever its format: the
+/// devices it ran on, when, and each test case with its outcome.
+public struct TestReport: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case junit
+        case xcresult
+    }
+
+    /// A run destination as the file names it; nil fields are not in the file.
+    public struct Device: Equatable, Sendable {
+        public var kind: EnvironmentKind?
+        public var model: String?
+        public var osName: String?
+        public var osVersion: String?
+        public var osBuild: String?
+    }
+
+    public struct TestCase: Sendable {
+        /// A stable identifier: `Suite/testName()` or `Module.Suite/name`.
+        public var identifier: String
+        /// The test's own name, without its suite.
+        public var name: String
+        public var outcome: Outcome
+        public var duration: Double?
+        public var message: String?
+        public var tags: [String] = []
+        public var properties: [(String, String)] = []
+        /// Which of the report's devices it ran on.
+        public var device: Int = 0
+        /// Set when the file's outcome needs explaining ("expected failure").
+        public var note: String = ""
+    }
+
+    public var format: Format
+    /// The file's own description of its shape: "JUnit XML", "xcresulttool tests (Xcode 16)".
+    public var shape: String
+    public var devices: [Device] = [Device()]
+    public var startedAt: String?
+    public var tests: [TestCase] = []
+    /// Facts the file gives beyond its test cases, for the run's note.
+    public var notes: [String] = []
+
+    public init(format: Format, shape: String) {
+        self.format = format
+        self.shape = shape
+    }
+}
+
+extension TestReport.Device {
+    /// Reads "iPhone 16 Pro (18.2)", the device property fastlane trainer writes.
+    public init(trainerProperty text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
+            let version = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+            let model = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+            if !model.isEmpty, version.first?.isNumber == true {
+                self.init(model: model, osVersion: String(version))
+                return
+            }
+        }
+        self.init(model: trimmed.isEmpty ? nil : trimmed)
+    }
+
+    /// Reads "14.4 (18D46)": a version and, in parentheses, a build.
+    public static func versionAndBuild(_ text: String) -> (String?, String?) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
+            let build = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
+            let version = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+            return (version.isEmpty ? nil : version, AppleBuild(build) == nil ? nil : build)
+        }
+        return (trimmed.isEmpty ? nil : trimmed, nil)
+    }
+
+    /// Reads a platform such as "iOS Simulator" or "iOS": the OS name and the kind.
+    public mutating func read(platform: String) {
+        let trimmed = platform.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasSuffix(" Simulator") {
+            kind = .simulator
+            osName = String(trimmed.dropLast(" Simulator".count))
+        } else if !trimmed.isEmpty {
+            kind = .device
+            osName = trimmed
+        }
+    }
+}
+
+/// Durations as the tools write them: a number of seconds, `0.014`, or a
+/// localised string such as `0,014s`, `5s` or `1m 5s`.
+enum Duration {
+    static func seconds(_ text: String) -> Double? {
+        var total = 0.0
+        var any = false
+        for part in text.split(separator: " ") {
+            var body = part.replacingOccurrences(of: ",", with: ".")
+            var scale = 1.0
+            if body.hasSuffix("ms") {
+                body.removeLast(2)
+                scale = 0.001
+            } else if body.hasSuffix("s") {
+                body.removeLast()
+            } else if body.hasSuffix("m") {
+                body.removeLast()
+                scale = 60
+            } else if body.hasSuffix("h") {
+                body.removeLast()
+                scale = 3600
+            }
+            guard let value = Double(body), value.isFinite, value >= 0 else { return nil }
+            total += value * scale
+            any = true
+        }
+        return any ? total : nil
+    }
+}

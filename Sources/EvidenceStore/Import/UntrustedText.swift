@@ -1,0 +1,79 @@
+import Foundation
+
+/// Checks every result file gets before a parser sees it: no NUL bytes, valid
+/// UTF-8, and where a forbidden construct is, by line.
+enum UntrustedText {
+    static func check(_ data: Data, path: String, what: String) throws {
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+            throw EvidenceError.badFile(path: path, location: "1", reason: "the \(what) is UTF-16; only UTF-8 is read")
+        }
+        try data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            if let nul = bytes.firstIndex(of: 0) {
+                throw EvidenceError.badFile(
+                    path: path, location: String(line(of: nul, in: bytes)), reason: "a NUL byte; the file is not \(what) text")
+            }
+            if String(validating: bytes, as: UTF8.self) == nil {
+                throw EvidenceError.badFile(
+                    path: path, location: String(line(of: firstInvalidUTF8(bytes), in: bytes)), reason: "invalid UTF-8")
+            }
+        }
+    }
+
+    static func line(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var line = 1
+        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A { line += 1 }
+        return line
+    }
+
+    /// The offset of the first byte that starts an invalid UTF-8 sequence.
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length: Int
+            switch byte {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return index
+            }
+            guard index + length <= bytes.count else { return index }
+            let sequence = UnsafeBufferPointer(rebasing: bytes[index..<index + length])
+            if String(validating: sequence, as: UTF8.self) == nil { return index }
+            index += length
+        }
+        return bytes.count
+    }
+
+    /// The first of `needles` (lower-case ASCII) found ignoring case, and its line.
+    static func findCaseInsensitive(_ needles: [String], in data: Data) -> (Int, String)? {
+        let patterns = needles.map { Array($0.utf8) }
+        return data.withUnsafeBytes { raw -> (Int, String)? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var line = 1
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x0A { line += 1 }
+                if byte == UInt8(ascii: "<") {
+                    for (number, pattern) in patterns.enumerated() where index + pattern.count <= bytes.count {
+                        var matches = true
+                        for offset in 0..<pattern.count {
+                            var candidate = bytes[index + offset]
+                            if candidate >= 0x41 && candidate <= 0x5A { candidate += 0x20 }
+                            if candidate != pattern[offset] {
+                                matches = false
+                                break
+                            }
+                        }
+                        if matches { return (line, needles[number]) }
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+}

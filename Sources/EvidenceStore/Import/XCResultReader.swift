@@ -1,0 +1,289 @@
+import Foundation
+
+/// Reads the JSON of `xcresulttool`: `get test-results tests` and
+/// `get test-results summary` in their Xcode 16 and Xcode 26 shapes, and the
+/// legacy `ActionsInvocationRecord` of `xcresulttool get --format json`.
+/// Wrong types are errors that give the JSON path of the value.
+public enum XCResultReader {
+    public static func read(_ data: Data, path: String) throws -> TestReport {
+        try UntrustedText.check(data, path: path, what: "JSON")
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(data)
+        } catch let failure as JSONReader.Failure {
+            let line = data.prefix(failure.offset).reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            throw EvidenceError.badFile(path: path, location: String(line), reason: "not valid JSON: \(failure.message)")
+        }
+        let root = JSONCursor(value: value, path: "", file: path)
+        guard case .object = value else {
+            throw root.error("expected an object at the top, found \(value.typeName)")
+        }
+        if value["testNodes"] != nil {
+            return try tests(root)
+        }
+        if value["devicesAndConfigurations"] != nil || value["totalTestCount"] != nil {
+            return try summary(root)
+        }
+        if let type = value["_type"], case .string("ActionsInvocationRecord")? = type["_name"] {
+            return try legacy(root)
+        }
+        throw root.error(
+            "not xcresulttool output: expected 'testNodes' (tests), 'devicesAndConfigurations' (summary) or an ActionsInvocationRecord")
+    }
+
+    // MARK: - get test-results tests
+
+    static func tests(_ root: JSONCursor) throws -> TestReport {
+        var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
+        report.devices = try root.optional("devices")?.array().map(device) ?? []
+        if report.devices.isEmpty { report.devices = [TestReport.Device()] }
+        for node in try root.field("testNodes").array() {
+            try walk(node, suite: [], into: &report)
+        }
+        return report
+    }
+
+    static func device(_ cursor: JSONCursor) throws -> TestReport.Device {
+        var device = TestReport.Device()
+        device.model = try cursor.optional("modelName")?.string() ?? cursor.optional("deviceName")?.string()
+        device.osVersion = try cursor.optional("osVersion")?.string()
+        device.osBuild = try cursor.optional("osBuildNumber")?.string()
+        if let platform = try cursor.optional("platform")?.string() { device.read(platform: platform) }
+        return device
+    }
+
+    private static func walk(_ node: JSONCursor, suite: [String], into report: inout TestReport) throws {
+        let type = try node.optional("nodeType")?.string() ?? ""
+        let name = try node.optional("name")?.string() ?? ""
+        guard type == "Test Case" else {
+            let path = type == "Test Suite" ? suite + [name] : suite
+            for child in try node.optional("children")?.array() ?? [] {
+                try walk(child, suite: path, into: &report)
+            }
+            return
+        }
+        let identifier = try node.optional("nodeIdentifier")?.string() ?? (suite.last.map { "\($0)/\(name)" } ?? name)
+        var base = TestReport.TestCase(identifier: identifier, name: name, outcome: .pass, duration: nil)
+        (base.outcome, base.note) = try outcome(node.field("result"))
+        base.duration = try duration(node)
+        base.tags = try node.optional("tags")?.array().map { try $0.string() } ?? []
+        let children = try node.optional("children")?.array() ?? []
+        let devices = try children.filter { try $0.optional("nodeType")?.string() == "Device" }
+        if devices.isEmpty {
+            base.message = try failureMessages(node)
+            report.tests.append(base)
+            return
+        }
+        // Run on several destinations: one result per device.
+        for deviceNode in devices {
+            var test = base
+            (test.outcome, test.note) = try outcome(deviceNode.field("result"))
+            test.duration = try duration(deviceNode) ?? base.duration
+            test.message = try failureMessages(deviceNode)
+            let deviceName = try deviceNode.optional("name")?.string() ?? ""
+            test.device = report.devices.firstIndex { $0.model == deviceName || deviceName.hasPrefix($0.model ?? "\u{0}") } ?? 0
+            report.tests.append(test)
+        }
+    }
+
+    private static func outcome(_ cursor: JSONCursor) throws -> (Outcome, String) {
+        switch try cursor.string() {
+        case "Passed": return (.pass, "")
+        case "Failed": return (.fail, "")
+        case "Skipped": return (.skipped, "")
+        case "Expected Failure": return (.pass, "expected failure")
+        case let other: return (.inconclusive, "xcresult result '\(other)'")
+        }
+    }
+
+    private static func duration(_ node: JSONCursor) throws -> Double? {
+        if let seconds = node.optional("durationInSeconds") {
+            return try seconds.number()
+        }
+        guard let text = node.optional("duration") else { return nil }
+        if case .string(let string) = text.value {
+            guard let seconds = Duration.seconds(string) else {
+                throw text.error("expected a duration such as '0,014s', found '\(string)'")
+            }
+            return seconds
+        }
+        return try text.number()
+    }
+
+    /// The distinct failure messages under a node, in order.
+    private static func failureMessages(_ node: JSONCursor) throws -> String? {
+        var messages: [String] = []
+        func collect(_ cursor: JSONCursor) throws {
+            for child in try cursor.optional("children")?.array() ?? [] {
+                if try child.optional("nodeType")?.string() == "Failure Message" {
+                    let text = try child.optional("name")?.string() ?? ""
+                    if !text.isEmpty, !messages.contains(text) { messages.append(text) }
+                } else if try child.optional("nodeType")?.string() != "Device" {
+                    try collect(child)
+                }
+            }
+        }
+        try collect(node)
+        return messages.isEmpty ? nil : messages.joined(separator: "\n")
+    }
+
+    // MARK: - get test-results summary
+
+    static func summary(_ root: JSONCursor) throws -> TestReport {
+        var report = TestReport(format: .xcresult, shape: "xcresulttool test-results summary")
+        let configurations = try root.optional("devicesAndConfigurations")?.array() ?? []
+        let devices = try configurations.compactMap { try $0.optional("device").map(device) }
+        guard devices.count <= 1 else {
+            throw root.error(
+                "a summary of \(devices.count) devices does not say which failure ran where; ingest the output of 'xcresulttool get test-results tests' instead")
+        }
+        report.devices = devices.isEmpty ? [TestReport.Device()] : devices
+        if let start = root.optional("startTime") {
+            report.startedAt = Timestamp.format(Date(timeIntervalSince1970: try start.number()))
+        }
+        let total = try root.optional("totalTestCount")?.number()
+        let passed = try root.optional("passedTests")?.number()
+        let failed = try root.optional("failedTests")?.number()
+        let skipped = try root.optional("skippedTests")?.number()
+        let expected = try root.optional("expectedFailures")?.number()
+        var counts: [String] = []
+        if let passed { counts.append("\(SQLValue.format(passed)) passed") }
+        if let failed { counts.append("\(SQLValue.format(failed)) failed") }
+        if let skipped { counts.append("\(SQLValue.format(skipped)) skipped") }
+        if let expected { counts.append("\(SQLValue.format(expected)) expected failures") }
+        report.notes.append(
+            "xcresulttool summary of \(total.map(SQLValue.format) ?? "?") tests (\(counts.joined(separator: ", "))); a summary lists only the failures one by one")
+        for failure in try root.optional("testFailures")?.array() ?? [] {
+            let identifier = try failure.optional("testIdentifierString")?.string() ?? failure.field("testName").string()
+            let name = try failure.optional("testName")?.string() ?? identifier
+            report.tests.append(TestReport.TestCase(
+                identifier: identifier, name: name, outcome: .fail, duration: nil,
+                message: try failure.optional("failureText")?.string()))
+        }
+        return report
+    }
+
+    // MARK: - The legacy ActionsInvocationRecord
+
+    static func legacy(_ root: JSONCursor) throws -> TestReport {
+        var report = TestReport(format: .xcresult, shape: "xcresulttool ActionsInvocationRecord (legacy)")
+        report.devices = []
+        for action in try root.optional("actions")?.legacyArray() ?? [] {
+            guard let result = action.optional("actionResult") else { continue }
+            let metrics = result.optional("metrics")
+            let testsCount = try metrics?.optional("testsCount")?.legacyNumber()
+            guard testsCount != nil || result.optional("testsRef") != nil else { continue }
+            var device = TestReport.Device()
+            if let target = action.optional("runDestination")?.optional("targetDeviceRecord") {
+                device.model = try target.optional("modelName")?.legacyString()
+                if let version = try target.optional("operatingSystemVersionWithBuildNumber")?.legacyString() {
+                    (device.osVersion, device.osBuild) = TestReport.Device.versionAndBuild(version)
+                } else {
+                    device.osVersion = try target.optional("operatingSystemVersion")?.legacyString()
+                }
+                if let platform = try target.optional("platformRecord")?.optional("userDescription")?.legacyString() {
+                    device.read(platform: platform)
+                }
+            }
+            report.devices.append(device)
+            let index = report.devices.count - 1
+            if report.startedAt == nil, let started = try action.optional("startedTime")?.legacyString() {
+                report.startedAt = try? Timestamp.parse(colonInOffset(started), field: "startedTime")
+            }
+            let failed = try metrics?.optional("testsFailedCount")?.legacyNumber()
+            report.notes.append(
+                "legacy xcresult record of \(testsCount.map(SQLValue.format) ?? "?") tests, \(failed.map(SQLValue.format) ?? "0") failed; it lists only the failures one by one")
+            for failure in try result.optional("issues")?.optional("testFailureSummaries")?.legacyArray() ?? [] {
+                let name = try failure.optional("testCaseName")?.legacyString() ?? "unnamed test"
+                // "Suite.test()" or "Module.Suite.test()": the suite ends at the last dot before "(".
+                let head = name.prefix { $0 != "(" }
+                let identifier = head.lastIndex(of: ".").map { dot in
+                    name[..<dot] + "/" + name[name.index(after: dot)...]
+                } ?? name
+                report.tests.append(TestReport.TestCase(
+                    identifier: identifier, name: String(name.split(separator: ".").last ?? Substring(name)),
+                    outcome: .fail, duration: nil, message: try failure.optional("message")?.legacyString(), device: index))
+            }
+        }
+        if report.devices.isEmpty {
+            throw root.error("an ActionsInvocationRecord with no test action")
+        }
+        return report
+    }
+
+    /// "2021-04-23T07:13:02.660+0300" becomes "2021-04-23T07:13:02.660+03:00".
+    static func colonInOffset(_ text: String) -> String {
+        guard text.count > 5 else { return text }
+        let tail = text.suffix(5)
+        if (tail.first == "+" || tail.first == "-"), tail.dropFirst().allSatisfy(\.isNumber) {
+            return text.dropLast(2) + ":" + text.suffix(2)
+        }
+        return text
+    }
+}
+
+/// A position in a JSON document, for reading it with errors that give the path.
+struct JSONCursor {
+    let value: JSONValue
+    let path: String
+    let file: String
+
+    func error(_ reason: String) -> EvidenceError {
+        EvidenceError.badFile(path: file, location: path.isEmpty ? "$" : path, reason: reason)
+    }
+
+    private func child(_ key: String, _ value: JSONValue) -> JSONCursor {
+        JSONCursor(value: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+    }
+
+    /// The value of a key, or nil when it is missing or null.
+    func optional(_ key: String) -> JSONCursor? {
+        guard let found = value[key] else { return nil }
+        if case .null = found { return nil }
+        return child(key, found)
+    }
+
+    func field(_ key: String) throws -> JSONCursor {
+        guard let found = optional(key) else { throw error("'\(key)' is missing") }
+        return found
+    }
+
+    func string() throws -> String {
+        guard case .string(let text) = value else { throw error("expected a string, found \(value.typeName)") }
+        return text
+    }
+
+    func number() throws -> Double {
+        switch value {
+        case .integer(let number): return Double(number)
+        case .number(let number): return number
+        default: throw error("expected a number, found \(value.typeName)")
+        }
+    }
+
+    func array() throws -> [JSONCursor] {
+        guard case .array(let items) = value else { throw error("expected an array, found \(value.typeName)") }
+        return items.enumerated().map { JSONCursor(value: $1, path: "\(path)[\($0)]", file: file) }
+    }
+
+    // MARK: - The legacy format's {"_type": …, "_value": …} wrapping
+
+    func legacyString() throws -> String {
+        guard let wrapped = optional("_value") else {
+            if case .string(let text) = value { return text }
+            throw error("expected {\"_value\": …}, found \(value.typeName)")
+        }
+        return try wrapped.string()
+    }
+
+    func legacyNumber() throws -> Double {
+        let text = try legacyString()
+        guard let number = Double(text) else { throw error("expected a number, found '\(text)'") }
+        return number
+    }
+
+    func legacyArray() throws -> [JSONCursor] {
+        guard let values = optional("_values") else { throw error("expected {\"_values\": […]}") }
+        return try values.array()
+    }
+}

@@ -1,0 +1,117 @@
+/// Rules that map automated test identifiers to claims: `evidence map`.
+extension Store {
+    public func addMapping(pattern: String, claimKey: String) throws {
+        let pattern = try Validate.nonEmpty(pattern, field: "pattern")
+        try database.inTransaction(.immediate) {
+            let claim = try claimID(key: claimKey)
+            try database.execute(
+                "INSERT OR IGNORE INTO test_mappings (pattern, claim_id) VALUES (?, ?)", .text(pattern), .integer(claim))
+            if database.changes == 0 {
+                throw EvidenceError.alreadyExists(kind: "mapping", value: "\(pattern) → \(claimKey)")
+            }
+        }
+    }
+
+    /// Removes a rule; without a claim, every rule with the pattern.
+    public func removeMapping(pattern: String, claimKey: String?) throws {
+        try database.inTransaction(.immediate) {
+            if let claimKey {
+                try database.execute(
+                    "DELETE FROM test_mappings WHERE pattern = ? AND claim_id = ?", .text(pattern),
+                    .integer(try claimID(key: claimKey)))
+            } else {
+                try database.execute("DELETE FROM test_mappings WHERE pattern = ?", .text(pattern))
+            }
+            if database.changes == 0 {
+                let patterns = try database.query("SELECT DISTINCT pattern FROM test_mappings").map { $0.text("pattern") }
+                throw EvidenceError.notFound(
+                    kind: "mapping", value: pattern + (claimKey.map { " → \($0)" } ?? ""),
+                    suggestions: Suggestions.closest(to: pattern, in: patterns))
+            }
+        }
+    }
+
+    public func mappingList() throws -> Tabular {
+        try tabular(
+            """
+            SELECT t.pattern, c.key AS claim FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id
+            ORDER BY t.pattern, c.key
+            """)
+    }
+}
+
+/// Decides which claims a test verifies: the rules kept in the store, and the
+/// convention that `claim:KEY` in a test's identifier, tags or properties names KEY.
+public struct TestClaimMatcher {
+    let rules: [(pattern: String, claim: String)]
+    let claims: Set<String>
+
+    public init(store: Store) throws {
+        rules = try store.database.query(
+            "SELECT t.pattern, c.key FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id ORDER BY t.id"
+        ).map { ($0.text("pattern"), $0.text("key")) }
+        claims = Set(try store.database.query("SELECT key FROM claims").map { $0.text("key") })
+    }
+
+    /// The claims a test maps to, and the `claim:` keys it names that are not in the store.
+    public func claims(for test: TestReport.TestCase) -> (claims: [String], unknown: [String]) {
+        var found: [String] = []
+        var unknown: [String] = []
+        func add(_ key: String) {
+            if claims.contains(key) {
+                if !found.contains(key) { found.append(key) }
+            } else if key.hasSuffix("."), claims.contains(String(key.dropLast())) {
+                add(String(key.dropLast()))
+            } else if !unknown.contains(key) {
+                unknown.append(key)
+            }
+        }
+        var texts = [test.identifier, test.name] + test.tags + test.properties.map(\.1)
+        for (name, value) in test.properties where name == "claim" && !value.hasPrefix("claim:") {
+            texts.append("claim:" + value)
+        }
+        for text in texts {
+            for key in Self.conventionKeys(in: text) { add(key) }
+        }
+        let candidates = rules.isEmpty ? [] : Self.candidates(test)
+        for rule in rules where candidates.contains(where: { Glob.matches(rule.pattern, $0) }) {
+            if !found.contains(rule.claim) { found.append(rule.claim) }
+        }
+        return (found, unknown)
+    }
+
+    /// Every `claim:KEY` in a text.
+    static func conventionKeys(in text: String) -> [String] {
+        var keys: [String] = []
+        var rest = text[...]
+        while let range = rest.range(of: "claim:") {
+            let key = rest[range.upperBound...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+            if !key.isEmpty { keys.append(String(key)) }
+            rest = rest[range.upperBound...]
+        }
+        return keys
+    }
+
+    /// The forms a rule may match: the identifier as written, with or without
+    /// "()", and without the module or outer types before its suite.
+    static func candidates(_ test: TestReport.TestCase) -> [String] {
+        var forms = [test.identifier, test.name]
+        if let slash = test.identifier.firstIndex(of: "/") {
+            let suite = test.identifier[..<slash]
+            let rest = test.identifier[slash...]
+            var parts = suite.split(separator: ".")
+            while parts.count > 1 {
+                parts.removeFirst()
+                forms.append(parts.joined(separator: ".") + rest)
+            }
+        }
+        for form in forms {
+            if form.hasSuffix("()") {
+                forms.append(String(form.dropLast(2)))
+            } else if !form.hasSuffix(")") {
+                forms.append(form + "()")
+            }
+        }
+        return forms
+    }
+}

@@ -1,0 +1,131 @@
+import EvidenceStore
+import Foundation
+
+/// ingest, and map add/list/remove.
+enum IngestCommands {
+    static let ingest = CommandSpec(
+        name: "ingest",
+        abstract: "Read test results from JUnit XML or xcresulttool JSON into runs, results and claims.",
+        discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. The device, OS and build come from the file where it gives them, else from the options. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
+        arguments: [ArgumentSpec(name: "file", help: "A result file.", isVariadic: true)],
+        options: [
+            OptionSpec(name: "format", valueName: "format", help: "junit or xcresult (default: detected from the content)."),
+        ] + SharedOptions.environment + [
+            OptionSpec(
+                name: "xcode-version-file", valueName: "file",
+                help: "The output of 'xcodebuild -version', for the Xcode version and build."),
+            SharedOptions.tester, SharedOptions.date,
+            OptionSpec(name: "verbose", help: "List the tests that map to no claim."),
+            OptionSpec(
+                name: "max-size", valueName: "bytes",
+                help: "Refuse files larger than this (default: \(IngestOptions.defaultMaxBytes))."),
+        ],
+        build: { values in
+            if values.value("device") != nil && values.value("simulator") != nil {
+                throw UsageError(message: "Give either --device or --simulator, not both.", path: values.path)
+            }
+            var maxBytes = IngestOptions.defaultMaxBytes
+            if let text = values.value("max-size") {
+                guard let number = Int(text), number > 0 else {
+                    throw EvidenceError.invalidValue(field: "maximum size", value: text, expected: "a number of bytes above 0")
+                }
+                maxBytes = number
+            }
+            let format = try values.value("format").map { text -> TestReport.Format in
+                guard let format = TestReport.Format(rawValue: text.lowercased()) else {
+                    throw EvidenceError.invalidValue(field: "format", value: text, expected: "one of: junit, xcresult")
+                }
+                return format
+            }
+            let options = IngestOptions(
+                format: format, kind: values.value("device") != nil ? .device : values.value("simulator") != nil ? .simulator : nil,
+                model: values.value("device") ?? values.value("simulator"), os: values.value("os"),
+                osBuild: try values.value("os-build").map { try AppleBuild.validated($0, field: "OS build") },
+                xcodeVersion: values.value("xcode"),
+                xcodeBuild: try values.value("xcode-build").map { try AppleBuild.validated($0, field: "Xcode build") },
+                xcodeVersionFile: values.value("xcode-version-file"), tester: SharedOptions.tester(values),
+                date: try values.value("date").map { try Timestamp.parse($0, field: "date") }, maxBytes: maxBytes)
+            if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
+            return .ingest(
+                store: CommandTree.storePath(values), files: values.argumentValues("file"), options: options,
+                verbose: values.flag("verbose"))
+        }
+    )
+
+    static let map = CommandSpec(
+        name: "map",
+        abstract: "Add, list and remove rules that map test identifiers to claims.",
+        subcommands: [
+            CommandSpec(
+                name: "add",
+                abstract: "Map tests whose identifier matches a pattern to a claim.",
+                discussion: "A pattern is a test identifier such as LiveActivityTests/testCompactTrailingFitsCircle(), with * and ? as wildcards. It also matches the identifier without its module and with or without \"()\".",
+                arguments: [
+                    ArgumentSpec(name: "pattern", help: "The test identifier pattern."),
+                    ArgumentSpec(name: "claim", help: "The claim's key."),
+                ],
+                build: { .mapAdd(store: CommandTree.storePath($0), pattern: $0.required("pattern"), claim: $0.argumentValues("claim").first ?? "") }
+            ),
+            CommandSpec(
+                name: "list",
+                abstract: "List the mapping rules.",
+                options: [CommandTree.formatOption],
+                build: { .mapList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
+            ),
+            CommandSpec(
+                name: "remove",
+                abstract: "Remove a mapping rule (every rule of the pattern when no claim is given).",
+                arguments: [
+                    ArgumentSpec(name: "pattern", help: "The pattern of the rule."),
+                    ArgumentSpec(name: "claim", help: "The claim's key.", isOptional: true),
+                ],
+                build: { .mapRemove(store: CommandTree.storePath($0), pattern: $0.required("pattern"), claim: $0.argument("claim")) }
+            ),
+        ]
+    )
+}
+
+extension Runner {
+    func ingest(store path: String, files: [String], options: IngestOptions, verbose: Bool) throws -> Int32 {
+        let store = try Store.open(at: path)
+        defer { store.close() }
+        for file in files {
+            let started = Date()
+            var shown = false
+            let summary = try store.ingest(file: file, options: options) { done, total in
+                guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
+                shown = true
+                output.progress("\(file): \(done) of \(total) tests written")
+            }
+            if shown { output.progress(nil) }
+            write(summary, verbose: verbose)
+        }
+        return ExitCode.ok
+    }
+
+    private func write(_ summary: IngestSummary, verbose: Bool) {
+        if let earlier = summary.alreadyIngestedAt {
+            output.write("\(summary.file): already ingested on \(earlier) (same SHA-256); nothing changed.\n")
+            return
+        }
+        var line = "\(summary.file): read \(summary.read) tests (\(summary.shape)): \(summary.passed) passed, "
+            + "\(summary.failed) failed, \(summary.skipped) skipped"
+        if summary.other > 0 { line += ", \(summary.other) other" }
+        line += "; \(summary.mapped) mapped to claims, \(summary.unmapped.count) not.\n"
+        output.write(line)
+        for (run, environment) in summary.runs {
+            output.write("  run \(run.id) (\(run.shortName)) on \(environment)\n")
+        }
+        for note in summary.notes {
+            output.write("  note: \(note)\n")
+        }
+        for (test, key) in summary.unknownClaims {
+            output.message("Warning: \(summary.file): test \(test) names claim:\(key), which is not in the store")
+        }
+        if verbose {
+            for test in summary.unmapped {
+                output.write("  unmapped: \(test)\n")
+            }
+        }
+    }
+}

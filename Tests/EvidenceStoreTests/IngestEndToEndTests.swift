@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// CI's path: map a test to a claim, ingest result files, read the report.
+@Suite struct IngestEndToEndTests {
+    let folder: TemporaryFolder
+    let store: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = folder.path("evidence.sqlite")
+        try run(["init"])
+        try run(["seed"])
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ProcessResult
+    {
+        let result = try EvidenceBinary.run(arguments, environment: ["EVIDENCE_STORE": store, "USER": "ci"], in: folder.url)
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    @Test func ciIngestsAndTheReportSummarisesUnmappedTests() throws {
+        try run(["map", "add", "OutputHandlerTests/testEarlyReturnIfEmptyString*", "deep-links.closed-and-open"])
+        let listed = try run(["map", "list", "--format", "csv"]).stdout
+        #expect(listed == "pattern,claim\nOutputHandlerTests/testEarlyReturnIfEmptyString*,deep-links.closed-and-open\n")
+        let file = Fixtures.apple("junit-xcbeautify-1.xml").path
+        let ingested = try run([
+            "ingest", file, "--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode-version-file",
+            Fixtures.apple("xcodebuild-version-1.txt").path, "--date", "2026-10-21", "--verbose",
+        ])
+        #expect(ingested.stdout.hasPrefix("\(file): read 85 tests (JUnit XML): 81 passed, 3 failed, 1 skipped; 1 mapped to claims, 84 not.\n"))
+        #expect(ingested.stdout.contains("  run 6 ("))
+        #expect(ingested.stdout.contains(") on iPhone Duo simulator, iOS 27.1, Xcode 13.2.1 (13C100)\n"))
+        #expect(ingested.stdout.contains("  unmapped: XcbeautifyLibTests.OutputHandlerTests/testPrintAllOutputTypeByDefault\n"))
+        let again = try run(["ingest", file, "--simulator", "iPhone Duo", "--os", "iOS 27.1"])
+        #expect(again.stdout.contains("already ingested on "))
+
+        let claim = try run(["claim", "list", "--format", "csv", "--area", "Deep links"]).stdout
+        // Xcode 13C100 is older than the 27A9275 the seed recorded for the Duo simulator.
+        #expect(claim.contains("deep-links.closed-and-open,unverified,stale,"))
+        let report = try run(["report"]).stdout
+        #expect(report.contains("Automated tests that map to no claim: 84 (3 fail, 80 pass, 1 skipped).\n"))
+        #expect(report.contains("- Ingested from: junit-xcbeautify-1.xml\n"))
+        let shown = try run(["run", "show", "6"]).stdout
+        #expect(shown.contains("ingested from: junit-xcbeautify-1.xml (junit, sha256 "))
+    }
+
+    @Test func badFilesExitWithTheirCodeAndWriteNothing() throws {
+        let doctype = try folder.write("bad.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE x>\n<testsuites/>\n")
+        let rejected = try run(["ingest", doctype, "--simulator", "iPhone Duo"], expect: 65)
+        #expect(rejected.stderr == "Error: \(doctype):2: the file has a <!DOCTYPE declaration; result files with DTDs or entities are refused\n")
+        try run(["ingest", folder.path("missing.xml"), "--simulator", "iPhone Duo"], expect: 66)
+        try run(["ingest", Fixtures.apple("junit-swiftpm-1.xml").path, "--format", "xml"], expect: 64)
+        let noDevice = try run(["ingest", Fixtures.apple("junit-swiftpm-1.xml").path], expect: 65)
+        #expect(noDevice.stderr.contains("pass --simulator MODEL or --device MODEL"))
+        #expect(try run(["query", "--format", "csv", "SELECT count(*) AS n FROM ingested_files"]).stdout == "n\n0\n")
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+@Suite struct IngestFixtureTests {
+    let fixture: StoreFixture
+    var store: Store { fixture.store }
+
+    init() throws {
+        fixture = try StoreFixture()
+        try fixture.addBasics()
+    }
+
+    func ingest(_ name: String, _ options: IngestOptions = IngestOptions(kind: .simulator, model: "Fallback Phone", os: "iOS 27.1"))
+        throws -> IngestSummary
+    {
+        try store.ingest(file: Fixtures.apple(name).path, options: options)
+    }
+
+    /// The single environment the file's run landed on.
+    func environment(_ summary: IngestSummary) throws -> EnvironmentSpec {
+        let run = try #require(summary.runs.first?.run)
+        return try store.environment(id: run.environmentID)
+    }
+
+    func storedCounts(_ summary: IngestSummary) throws -> [String] {
+        let run = try #require(summary.runs.first?.run)
+        return try store.database.query(
+            "SELECT result, count(*) AS n FROM results WHERE run_id = ? GROUP BY result ORDER BY result", .integer(run.id)
+        ).map { "\($0.text("result")) \($0.int("n"))" }
+    }
+
+    // MARK: - Every fixture, against its content
+
+    @Test func fastlaneTrainerLegacy() throws {
+        let summary = try ingest("junit-fastlane-trainer-1.xml")
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (7, 5, 2, 0))
+        #expect(try storedCounts(summary) == ["fail 2", "pass 5"])
+        #expect(try environment(summary).model == "Fallback Phone")
+        let failure = try store.database.query(
+            "SELECT test_id, duration, message FROM results WHERE result = 'fail' ORDER BY test_id").first
+        #expect(failure?.text("test_id") == "TestTests/testFailureJosh1()")
+        #expect(failure?.double("duration") == 0.006072044372558594)
+        #expect(failure?.text("message").hasPrefix("XCTAssertTrue failed (/Users/josh/") == true)
+    }
+
+    @Test func fastlaneTrainerWithNestedSuitesAndTheDeviceProperty() throws {
+        let summary = try ingest("junit-fastlane-trainer-3.xml")
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (192, 165, 20, 7))
+        let environment = try environment(summary)
+        #expect(environment.model == "iPhone 16 Pro")
+        #expect(environment.osName == "iOS")
+        #expect(environment.osVersion == "18.2")
+        #expect(environment.kind == .simulator)
+        #expect(summary.runs.count == 1)
+        // A case with two <failure> elements keeps both messages.
+        let messages = try store.database.scalar(
+            "SELECT count(*) FROM results WHERE message LIKE '%' || char(10) || '%'").int ?? 0
+        #expect(messages >= 1)
+    }
+
+    @Test func swiftPMXunitOutput() throws {
+        let summary = try ingest("junit-swiftpm-1.xml")
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (1, 0, 1, 0))
+        let message = try store.database.scalar("SELECT message FROM results").description
+        #expect(message == "Expectation failed: (greeting → \"hello, world!\") == \"hello, worldz!\"")
+    }
+
+    @Test func xcbeautifyReports() throws {
+        let first = try ingest("junit-xcbeautify-1.xml")
+        #expect((first.read, first.passed, first.failed, first.skipped) == (85, 81, 3, 1))
+        let second = try ingest("junit-xcbeautify-4.xml")
+        #expect((second.read, second.passed, second.failed, second.skipped) == (464, 460, 2, 2))
+        // Swift Testing names written as quoted display names are kept as they are.
+        #expect(try store.database.scalar(
+            "SELECT count(*) FROM results WHERE test_id = 'SwiftTesting/\"An unthrown error has no backtrace\"'").int == 1)
+    }
+
+    @Test func xcresultparserReportWithAFailureBody() throws {
+        let summary = try ingest("junit-xcresultparser-1.xml")
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (7, 6, 1, 0))
+        let message = try store.database.scalar("SELECT message FROM results WHERE result = 'fail'").description
+        #expect(message.hasPrefix("Uncategorized: XcresultparserTests.testCoverageConverter()\nfailed - Unable to create CoverageConverter"))
+        #expect(try store.database.scalar("SELECT duration FROM results WHERE test_id = 'XcresultparserTests/testCoverageConverter()'") == .real(2.818))
+    }
+
+    @Test func xcresultTestsOfXcode16WithoutAnOSBuild() throws {
+        let summary = try ingest("xcresult-tests-1.json")
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (47, 28, 12, 7))
+        let environment = try environment(summary)
+        #expect(environment.model == "iPhone 16 Pro")
+        #expect(environment.osVersion == "18.2")
+        #expect(environment.osBuild == "")
+        #expect(environment.kind == .simulator)
+        // Localised durations: "0,0091s".
+        #expect(try store.database.scalar(
+            "SELECT duration FROM results WHERE test_id = 'FastlaneTrainerTests/UserTests/RegistrationTests/testBasicRegistration()'")
+            == .real(0.0091))
+        #expect(try store.database.scalar(
+            "SELECT message FROM results WHERE test_id = 'FastlaneTrainerExampleUITests/testAccessibilityAndScreenshots()'")
+            == .text("FastlaneTrainerExampleUITests.swift:129: XCTAssertTrue failed"))
+    }
+
+    @Test func xcresultTestsWithExpectedFailuresAndABuild() throws {
+        let summary = try ingest("xcresult-tests-3.json")
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (20, 13, 5, 2))
+        #expect(try store.database.scalar("SELECT count(*) FROM results WHERE note = 'expected failure'").int == 2)
+        let environment = try environment(summary)
+        #expect(environment.model == "iPhone 15")
+        #expect(environment.osVersion == "26.1")
+        #expect(environment.osBuild == "23B86")
+    }
+
+    @Test func xcresultSummaryOfXcode26() throws {
+        let summary = try ingest("xcresult-summary-1.json")
+        #expect((summary.read, summary.failed) == (2, 2))
+        #expect(summary.notes == ["xcresulttool summary of 7 tests (3 passed, 2 failed, 1 skipped, 1 expected failures); a summary lists only the failures one by one"])
+        let environment = try environment(summary)
+        #expect(environment.description == "iPhone 17 Pro simulator, iOS 26.2 (23C54)")
+        let run = try #require(summary.runs.first?.run)
+        #expect(run.startedAt == "2026-01-11T12:12:06Z")
+        #expect(try store.database.scalar("SELECT count(*) FROM results WHERE test_id = 'RandomStuffTests/testFoo()'").int == 1)
+    }
+
+    @Test func legacyActionsInvocationRecord() throws {
+        let summary = try ingest("xcresult-legacy-1.json")
+        #expect((summary.read, summary.failed) == (2, 2))
+        let environment = try environment(summary)
+        #expect(environment.description == "iPhone 11 simulator, iOS 14.4 (18D46)")
+        #expect(summary.runs.first?.run.startedAt == "2021-04-23T04:13:02Z")
+        #expect(try store.database.scalar(
+            "SELECT count(*) FROM results WHERE test_id = 'AuthorizationTests/test_guest_can_login_in_russia_with_lithuania_phone()'").int == 1)
+    }
+
+    @Test func theXcodeVersionFileGivesTheToolBuild() throws {
+        var options = IngestOptions(kind: .device, model: "iPhone Duo", os: "iOS 27.1", osBuild: "23B85")
+        options.xcodeVersionFile = Fixtures.apple("xcodebuild-version-2.txt").path
+        let summary = try ingest("junit-swiftpm-1.xml", options)
+        #expect(try environment(summary).description == "iPhone Duo device, iOS 27.1 (23B85), Xcode 16 beta6 (16A5230g)")
+    }
+
+    // MARK: - Mapping to claims
+
+    @Test func rulesAndTheClaimConventionMapTestsToClaims() throws {
+        try store.addMapping(pattern: "TestThisDude/testFailureJosh2()", claimKey: "bars.overflow")
+        try store.addMapping(pattern: "TestTests/testPerformance*", claimKey: "island.clock-offset.closed")
+        let summary = try ingest("junit-fastlane-trainer-1.xml")
+        #expect(summary.mapped == 2)
+        #expect(summary.unmapped.count == 5)
+        #expect(try fixture.state("bars.overflow") == "failing")
+        #expect(try fixture.state("island.clock-offset.closed") == "verified-in-simulator")
+        let test = try store.database.scalar("SELECT test_id FROM results WHERE claim_id IS NOT NULL AND result = 'fail'")
+        #expect(test == .text("TestThisDude/testFailureJosh2()"))
+    }
+
+    @Test func rulesMatchWithoutTheModuleOrTheParentheses() throws {
+        try store.addMapping(pattern: "OutputHandlerTests/testEarlyReturnIfEmptyString()", claimKey: "bars.overflow")
+        let summary = try ingest("junit-xcbeautify-1.xml")
+        #expect(summary.mapped == 1)
+        #expect(try fixture.state("bars.overflow") == "verified-in-simulator")
+    }
+
+    @Test func theConventionReadsIdentifiersTagsAndProperties() throws {
+        let file = try fixture.folder.write(
+            "claims.xml",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites>
+              <testsuite name="Duo">
+                <testcase classname="DuoTests" name="Clock moves down claim:island.clock-offset.closed" time="0.5"/>
+                <testcase classname="DuoTests" name="testOverflow()" time="0.1">
+                  <properties><property name="claim" value="bars.overflow"/></properties>
+                </testcase>
+                <testcase classname="DuoTests" name="testStandBy()">
+                  <skipped/>
+                  <properties><property name="tag1" value="claim:standby.either-display"/></properties>
+                </testcase>
+                <testcase classname="DuoTests" name="testTypo()">
+                  <properties><property name="tag1" value="claim:bars.overflw"/></properties>
+                </testcase>
+              </testsuite>
+            </testsuites>
+            """)
+        let summary = try store.ingest(file: file, options: IngestOptions(kind: .device, model: "iPhone Duo", os: "iOS 27.1"))
+        #expect(summary.mapped == 3)
+        #expect(summary.unknownClaims.map(\.key) == ["bars.overflw"])
+        #expect(try fixture.state("island.clock-offset.closed") == "verified-on-device")
+        #expect(try fixture.state("bars.overflow") == "verified-on-device")
+        #expect(try fixture.state("standby.either-display") == "needs-device")
+    }
+
+    @Test func mappingRulesAreListedAndRemoved() throws {
+        try store.addMapping(pattern: "A/*", claimKey: "bars.overflow")
+        #expect(throws: EvidenceError.self) { try store.addMapping(pattern: "A/*", claimKey: "bars.overflow") }
+        #expect(throws: EvidenceError.self) { try store.addMapping(pattern: "A/*", claimKey: "bars.overflw") }
+        #expect(try store.mappingList().rows == [[.text("A/*"), .text("bars.overflow")]])
+        try store.removeMapping(pattern: "A/*", claimKey: nil)
+        #expect(try store.mappingList().rows.isEmpty)
+        #expect(throws: EvidenceError.self) { try store.removeMapping(pattern: "A/*", claimKey: nil) }
+        #expect(Glob.matches("Live*/test?()", "LiveActivityTests/testA()"))
+        #expect(!Glob.matches("Live*/test?()", "LiveActivityTests/testAB()"))
+    }
+
+    // MARK: - Once, and all or nothing
+
+    @Test func theSameFileTwiceChangesNothing() throws {
+        let first = try ingest("junit-xcbeautify-1.xml")
+        #expect(first.alreadyIngestedAt == nil)
+        let changes = store.database.totalChanges
+        let second = try ingest("junit-xcbeautify-1.xml")
+        #expect(second.alreadyIngestedAt != nil)
+        #expect(store.database.totalChanges == changes)
+        #expect(try fixture.count("runs") == 1)
+    }
+
+    @Test func aFileWithoutAnEnvironmentNeedsTheOptions() throws {
+        #expect(throws: EvidenceError.self) {
+            _ = try ingest("junit-xcbeautify-1.xml", IngestOptions())
+        }
+        #expect(try fixture.count("ingested_files") == 0)
+    }
+}
+
+@Suite struct IngestBadInputTests {
+    let fixture: StoreFixture
+    var store: Store { fixture.store }
+
+    init() throws {
+        fixture = try StoreFixture()
+    }
+
+    func expectRejected(
+        _ name: String, _ content: String, saying fragment: String, maxBytes: Int = IngestOptions.defaultMaxBytes,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let path = try fixture.folder.write(name, content)
+        try expectRejected(path: path, saying: fragment, maxBytes: maxBytes, sourceLocation: sourceLocation)
+    }
+
+    func expectRejected(path: String, saying fragment: String, maxBytes: Int = IngestOptions.defaultMaxBytes,
+        sourceLocation: SourceLocation = #_sourceLocation) throws
+    {
+        do {
+            _ = try store.ingest(
+                file: path, options: IngestOptions(kind: .simulator, model: "iPhone Duo", os: "iOS 27.1", maxBytes: maxBytes))
+            Issue.record("\(path) must be rejected", sourceLocation: sourceLocation)
+        } catch let error as EvidenceError {
+            #expect(error.description.contains(path), "\(error)", sourceLocation: sourceLocation)
+            #expect(error.description.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+        }
+        for table in ["ingested_files", "runs", "results", "environments"] {
+            #expect(try fixture.count(table) == 0, "\(table)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func aDoctypeIsRefused() throws {
+        try expectRejected(
+            "doctype.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE testsuites>\n<testsuites/>\n", saying: ":2: the file has a <!DOCTYPE")
+        try expectRejected(
+            "laughs.xml",
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n <!ENTITY lol2 \"&lol;&lol;&lol;\">\n]>\n<testsuites>&lol2;</testsuites>\n",
+            saying: "DOCTYPE")
+        try expectRejected(
+            "external.xml",
+            "<?xml version=\"1.0\"?>\n<!doctype t [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><testsuites name=\"&x;\"/>",
+            saying: "DOCTYPE")
+    }
+
+    @Test func truncatedAndMisNestedXMLIsRefused() throws {
+        let good = try String(contentsOf: Fixtures.apple("junit-fastlane-trainer-1.xml"), encoding: .utf8)
+        try expectRejected("truncated.xml", String(good.prefix(good.count / 2)), saying: "never closed")
+        try expectRejected(
+            "misnested.xml", "<testsuites><testsuite name=\"a\"><testcase name=\"b\"></testsuite></testcase></testsuites>",
+            saying: "not well-formed XML")
+        try expectRejected("not-junit.xml", "<html><body/></html>", saying: "not a JUnit report")
+        try expectRejected("empty.xml", "", saying: "the file is empty")
+        try expectRejected("text.xml", "hello", saying: "neither JUnit XML nor xcresulttool JSON")
+    }
+
+    @Test func hostileBytesAreRefused() throws {
+        try expectRejected("nul.xml", "<testsuites>\n<testsuite name=\"a\u{0}\"/></testsuites>", saying: ":2: a NUL byte")
+        let invalid = fixture.folder.path("utf8.xml")
+        try Data([0x3C, 0x74, 0x65, 0x73, 0x74, 0x73, 0x75, 0x69, 0x74, 0x65, 0x73, 0x3E, 0x0A, 0xC3, 0x28, 0x3C, 0x2F, 0x74, 0x3E])
+            .write(to: URL(fileURLWithPath: invalid))
+        try expectRejected(path: invalid, saying: ":2: invalid UTF-8")
+        let deep = String(repeating: "<testsuite>", count: 100_000) + String(repeating: "</testsuite>", count: 100_000)
+        try expectRejected("deep.xml", "<testsuites>" + deep + "</testsuites>", saying: "nested deeper than")
+        let long = "<testsuites><testsuite name=\"" + String(repeating: "x", count: 10 << 20) + "\"/></testsuites>"
+        try expectRejected("long.xml", long, saying: "longer than")
+        try expectRejected("big.xml", String(repeating: " ", count: 2000) + "<testsuites/>", saying: "over the limit of 1000 bytes", maxBytes: 1000)
+    }
+
+    @Test func wrongJSONTypesAreRefusedWithThePath() throws {
+        try expectRejected("types.json", "{\"devices\": [], \"testNodes\": [{\"nodeType\": \"Test Case\", \"name\": 5}]}",
+            saying: "testNodes[0].name: expected a string, found a number")
+        try expectRejected("duration.json",
+            "{\"testNodes\": [{\"nodeType\": \"Test Plan\", \"children\": [{\"nodeType\": \"Test Case\", \"name\": \"t\", \"result\": \"Passed\", \"duration\": [1]}]}]}",
+            saying: "testNodes[0].children[0].duration: expected a number, found an array")
+        try expectRejected("shape.json", "{\"hello\": 1}", saying: "not xcresulttool output")
+        try expectRejected("deep.json", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+            saying: "nested deeper than")
+        try expectRejected("broken.json", "{\"testNodes\": [", saying: "not valid JSON")
+    }
+}
