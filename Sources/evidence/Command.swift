@@ -17,6 +17,7 @@ enum Command: Equatable {
     case check(store: String)
     case query(store: String, sql: String, format: OutputFormat)
     case demo(store: String?)
+    case backup(store: String, destination: String)
     // Claims, sources, capabilities, environments
     case claimAdd(store: String, draft: ClaimDraft, by: String)
     case claimList(store: String, filter: ClaimFilter, format: OutputFormat)

@@ -30,7 +30,7 @@ public struct LineReader {
     public func forEachLine(_ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         switch origin {
         case .bytes(let bytes):
-            try bytes.withUnsafeBytes { try Self.split($0, firstLine: 1, maxLength: maxLineLength, name: name, body).0 }
+            _ = try bytes.withUnsafeBytes { try Self.split($0, firstLine: 1, maxLength: maxLineLength, name: name, body).0 }
         case .file(let path):
             try readFile(path, body)
         }

@@ -8,7 +8,8 @@ public enum Markdown {
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
-        let scalars = Array(text.unicodeScalars)
+        // Dropped characters go first, so none can hide a "://" or a "www." from the checks below.
+        let scalars: [Unicode.Scalar] = text.unicodeScalars.filter { !isDropped($0) || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
@@ -29,12 +30,11 @@ public enum Markdown {
             case "\r":
                 out += "<br>"
                 if index + 1 < scalars.count, scalars[index + 1] == "\n" { index += 1 }
-            case "\n", "\u{2028}", "\u{2029}", "\u{85}":
+            case "\n", "\u{2028}", "\u{2029}":
                 out += "<br>"
             case "\t":
                 out += " "
             default:
-                if isDropped(scalar) { break }
                 out.unicodeScalars.append(scalar)
             }
             index += 1

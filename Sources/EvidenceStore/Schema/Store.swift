@@ -213,3 +213,42 @@ public final class Store {
         database.close()
     }
 }
+
+// MARK: - Backup
+
+extension Store {
+    /// Writes a consistent copy of the store to a new file, in WAL mode like the original.
+    public func backup(to path: String) throws {
+        let destination = Store.absolutePath(path)
+        if FileManager.default.fileExists(atPath: destination) {
+            throw EvidenceError.alreadyExists(kind: "file", value: destination)
+        }
+        let folder = (destination as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw EvidenceError.io(path: destination, reason: "cannot be written: the folder \(folder) does not exist")
+        }
+        let temporary = destination + ".partial"
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        do {
+            let target = try Database(path: temporary, mode: .readWriteCreate)
+            try database.backup(into: target)
+            _ = try target.scalar("PRAGMA journal_mode = WAL")
+            let check = try target.query("PRAGMA quick_check").map { $0[0].description }
+            guard check == ["ok"] else {
+                throw EvidenceError.io(path: destination, reason: "the copy fails quick_check: \(check.joined(separator: "; "))")
+            }
+            target.close()
+            // The copy is complete and closed (its WAL checkpointed) before it takes
+            // the final name; link() never replaces a file that appeared meanwhile.
+            guard link(temporary, destination) == 0 else {
+                let reason = errno == EEXIST ? "already exists" : "cannot be written (\(String(cString: strerror(errno))))"
+                throw EvidenceError.io(path: destination, reason: reason)
+            }
+            unlink(temporary)
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+            throw error
+        }
+    }
+}
