@@ -34,6 +34,7 @@ build() {
         markdown) source=Fuzz/MarkdownFuzz.swift ;;
         *) echo "unknown target: $target (junit, xcresult, textformat, markdown)" >&2; exit 64 ;;
     esac
+    rm -f "$out/fuzz-$target"
     swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name EvidenceStore \
         -I Sources/CSQLite -lsqlite3 \
         "${library[@]}" "$out/EmbeddedResources.swift" Fuzz/FuzzCheck.swift "$source" \
@@ -67,8 +68,10 @@ run() {
     build "$target"
     local dir; dir="$(corpus "$target")"
     local log="$out/$target/fuzz.log"
+    local suppressions="$PWD/Fuzz/lsan.supp"
     # Swift's own crash backtracer fights AddressSanitizer; libFuzzer reports crashes itself.
-    (cd "$out/$target" && SWIFT_BACKTRACE=enable=no "../fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=8192 \
+    # Leak reports stay on, with Foundation's own leaks suppressed (Fuzz/lsan.supp).
+    (cd "$out/$target" && SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$suppressions" "../fuzz-$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=8192 \
         -print_final_stats=1 corpus) >"$log" 2>&1 || { echo "$target: FAILED, see $log" >&2; tail -30 "$log" >&2; return 1; }
     local runs; runs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')"
     echo "$target: ${runs:-?} executions in ${seconds} s, no crashes"

@@ -202,6 +202,20 @@ import Testing
         #expect(!Glob.matches("Live*/test?()", "LiveActivityTests/testAB()"))
     }
 
+    @Test func globsMatchWholeCharactersAndBacktrack() {
+        #expect(Glob.matches("*", ""))
+        #expect(!Glob.matches("?", ""))
+        #expect(Glob.matches("test?()", "testé()"), "? is one character, not one byte")
+        #expect(!Glob.matches("test?()", "testéé()"))
+        #expect(Glob.matches("*é*b", "aéaéb"))
+        #expect(Glob.matches("a*b*c", "axxbyybzzc"))
+        #expect(!Glob.matches("a*b*c", "axxbyybzz"))
+        #expect(Glob.matches("*?", "🦊"))
+        #expect(Glob.matches("Suite/*", "Suite/"))
+        #expect(!Glob.matches("Suite/*", "suite/x"), "case matters")
+        #expect(Glob.matches("**/x", "a/b/x"))
+    }
+
     // MARK: - Once, and all or nothing
 
     @Test func theSameFileTwiceChangesNothing() throws {
@@ -276,6 +290,35 @@ import Testing
         try expectRejected("not-junit.xml", "<html><body/></html>", saying: "not a JUnit report")
         try expectRejected("empty.xml", "", saying: "the file is empty")
         try expectRejected("text.xml", "hello", saying: "neither JUnit XML nor xcresulttool JSON")
+    }
+
+    /// Found by the fuzzer: FoundationXML crashed on a processing instruction without data.
+    @Test func processingInstructionsAreRefused() throws {
+        try expectRejected("pi.xml", "<?xF-8x?>\n<testsnfz62 tests=\"7\" failur\" class<name?x", saying: ":1: the file has a processing instruction")
+        try expectRejected("stylesheet.xml", "<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"a\"?>\n<testsuites/>", saying: ":2: the file has a processing instruction")
+        try expectRejected("after.xml", "<testsuites><![CDATA[x]]>\n<?pi?></testsuites>", saying: ":2: the file has a processing instruction")
+        let path = try fixture.folder.write("declared.xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites><testsuite name=\"s\"><testcase name=\"t\"/></testsuite></testsuites>")
+        let summary = try store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "iPhone Duo"))
+        #expect(summary.read == 1)
+        // Test output that prints XML, in CDATA or a comment, is text, not an instruction.
+        let printed = try fixture.folder.write(
+            "printed.xml",
+            "<?xml version=\"1.0\"?>\n<!-- <?php ?> -->\n<testsuites><testsuite name=\"s\"><testcase name=\"t\">"
+                + "<system-out><![CDATA[<?xml version=\"1.0\"?><plist/>]]></system-out></testcase></testsuite></testsuites>")
+        #expect(try store.ingest(file: printed, options: IngestOptions(kind: .simulator, model: "iPhone Duo")).read == 1)
+    }
+
+    @Test func timestampsWithoutAZoneAreUTCAndOffsetsAreApplied() throws {
+        for (stamp, expected) in [
+            ("2026-10-20T14:03:00", "2026-10-20T14:03:00Z"), ("2026-10-20T14:03:00-05:00", "2026-10-20T19:03:00Z"),
+            ("2026-10-20T14:03:00+02:00", "2026-10-20T12:03:00Z"),
+        ] {
+            let path = try fixture.folder.write(
+                "stamp-\(expected).xml",
+                "<testsuites><testsuite name=\"s\" timestamp=\"\(stamp)\"><testcase name=\"t\"/></testsuite></testsuites>")
+            let summary = try store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "iPhone Duo"))
+            #expect(summary.runs.first?.run.startedAt == expected, "\(stamp)")
+        }
     }
 
     @Test func hostileBytesAreRefused() throws {

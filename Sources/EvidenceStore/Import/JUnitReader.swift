@@ -26,6 +26,14 @@ public enum JUnitReader {
                 path: path, location: String(line),
                 reason: "the file has a \(found.uppercased()) declaration; result files with DTDs or entities are refused")
         }
+        // FoundationXML on Linux crashes on a processing instruction without data
+        // (it reads the NULL data libxml2 passes as a C string), and result files
+        // have no use for them: only the XML declaration may start with "<?".
+        if let line = UntrustedText.processingInstruction(in: data) {
+            throw EvidenceError.badFile(
+                path: path, location: String(line),
+                reason: "the file has a processing instruction (<?…?>) other than the XML declaration; it is refused")
+        }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
@@ -81,6 +89,8 @@ public enum JUnitReader {
         var suites: [Suite] = []
         var current: TestReport.TestCase?
         var currentProperties: [(String, String)]?
+        /// Properties of <testsuites> itself, which hold for every test case.
+        var rootProperties: [(String, String)] = []
         var messageParts: [String] = []
         var collecting = false
         var collected = ""
@@ -178,8 +188,9 @@ public enum JUnitReader {
         }
 
         private func noteTimestamp(_ text: String) {
-            guard let parsed = try? Timestamp.parse(text.hasSuffix("Z") || text.contains("+") ? text : text + "Z", field: "timestamp")
-            else { return }
+            // JUnit timestamps usually carry no zone; those are taken as UTC.
+            let zoned = text.utf8.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
+            guard let parsed = try? Timestamp.parse(zoned ? text : text + "Z", field: "timestamp") else { return }
             if report.startedAt.map({ parsed < $0 }) ?? true {
                 report.startedAt = parsed
             }
@@ -216,6 +227,8 @@ public enum JUnitReader {
                     current?.properties += properties
                 } else if !suites.isEmpty {
                     suites[suites.count - 1].properties += properties
+                } else {
+                    rootProperties += properties
                 }
             case "testcase":
                 guard var test = current else { return }
@@ -268,6 +281,13 @@ public enum JUnitReader {
         }
 
         func parserDidEndDocument(_ parser: XMLParser) {
+            if !rootProperties.isEmpty {
+                let device = rootProperties.first { $0.0 == "device" }.map { deviceIndex(TestReport.Device(trainerProperty: $0.1)) }
+                for index in report.tests.indices {
+                    report.tests[index].properties = rootProperties + report.tests[index].properties
+                    if let device, report.tests[index].device == -1 { report.tests[index].device = device }
+                }
+            }
             // Test cases outside any device-bearing suite run on one unnamed device.
             if report.tests.contains(where: { $0.device == -1 }) || report.devices.isEmpty {
                 let index = deviceIndex(TestReport.Device())

@@ -76,4 +76,57 @@ enum UntrustedText {
             return nil
         }
     }
+
+    /// The line of the first processing instruction ("<?") other than the XML
+    /// declaration at the very start; CDATA sections and comments (test output
+    /// that prints XML, say) are skipped.
+    static func processingInstruction(in data: Data) -> Int? {
+        data.withUnsafeBytes { raw -> Int? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            func starts(_ prefix: String, at index: Int) -> Bool {
+                var at = index
+                for byte in prefix.utf8 {
+                    guard at < bytes.count, bytes[at] == byte else { return false }
+                    at += 1
+                }
+                return true
+            }
+            var start = 0
+            if starts("\u{FEFF}", at: 0) { start = 3 }
+            var line = 1
+            var index = start
+            /// Moves past `end`, counting lines; false when the file ends first.
+            func skip(past end: String) -> Bool {
+                while index < bytes.count {
+                    if starts(end, at: index) {
+                        index += end.utf8.count
+                        return true
+                    }
+                    if bytes[index] == 0x0A { line += 1 }
+                    index += 1
+                }
+                return false
+            }
+            while index + 1 < bytes.count {
+                if bytes[index] == 0x0A { line += 1 }
+                if bytes[index] == UInt8(ascii: "<") {
+                    if starts("<![CDATA[", at: index) {
+                        if !skip(past: "]]>") { return nil }
+                        continue
+                    }
+                    if starts("<!--", at: index) {
+                        if !skip(past: "-->") { return nil }
+                        continue
+                    }
+                    if bytes[index + 1] == UInt8(ascii: "?") {
+                        let isDeclaration = index == start && starts("<?xml", at: index) && index + 5 < bytes.count
+                            && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
+                        if !isDeclaration { return line }
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
 }
