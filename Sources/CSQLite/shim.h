@@ -15,4 +15,10 @@ static inline sqlite3_destructor_type csqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/// sqlite3_config is variadic too. Turns off SQLite's memory statistics, whose
+/// global mutex every allocation would take; must run before SQLite initialises.
+static inline int csqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -144,3 +144,92 @@ import Testing
         }
     }
 }
+
+/// Migration 2 rewrote `claim_state`, `untested_claims` and `claim_mismatches`
+/// for speed. Their answers must be those of version 1, on the seed and after
+/// every batch of a long, varied series of results.
+@Suite struct ClaimStateRewriteTests {
+    /// SplitMix64: the same series on every run.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Version 1's views, as temporary views beside the current ones.
+    static func installVersionOneViews(_ database: Database) throws {
+        guard let first = Migration.bundled.first(where: { $0.version == 1 }) else {
+            Issue.record("no migration 1")
+            return
+        }
+        for name in ["claim_state", "untested_claims", "claim_mismatches"] {
+            let sql = first.sql
+            guard let start = sql.range(of: "CREATE VIEW \(name) AS"),
+                let end = sql[start.upperBound...].range(of: ";\n")
+            else {
+                Issue.record("migration 1 has no view \(name)")
+                return
+            }
+            let body = sql[start.upperBound..<end.lowerBound].replacingOccurrences(of: "claim_state", with: "v1_claim_state")
+            try database.execute("CREATE TEMP VIEW v1_\(name) AS" + body)
+        }
+    }
+
+    static func compare(_ database: Database, _ context: String) throws {
+        let queries = [
+            ("claim_state", "claim_id, key, document, area, label, state, reason", "claim_id"),
+            ("untested_claims", "claim_id, key, document, area, label, state, reason", "claim_id"),
+            ("claim_mismatches", "claim_id, key, document, area, label, state, problem", "claim_id, problem"),
+        ]
+        for (view, columns, order) in queries {
+            let now = try database.query("SELECT \(columns) FROM \(view) ORDER BY \(order)").map(\.values)
+            let then = try database.query("SELECT \(columns) FROM v1_\(view) ORDER BY \(order)").map(\.values)
+            #expect(now == then, "\(view) differs from version 1 \(context)")
+        }
+    }
+
+    @Test func theRewrittenViewsAnswerAsVersionOneDid() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        try StoreImporter(store: store).run(BundledSeed())
+        try Self.installVersionOneViews(store.database)
+        try Self.compare(store.database, "on the seed")
+        var seen: Set<String> = []
+        func noteStates() throws {
+            for row in try store.database.query("SELECT DISTINCT state FROM claim_state") { seen.insert(row.text("state")) }
+        }
+        try noteStates()
+        #expect(try store.database.scalar("SELECT count(*) FROM v1_claim_state").int ?? 0 > 40)
+
+        let keys = try store.database.query("SELECT key FROM claims ORDER BY key").map { $0.text("key") }
+        var generator = Generator(state: 2026)
+        let builds = ["23A341", "23A5318c", "23B74", "23B85", ""]
+        let xcodes = ["27A9275", "27A5012a", "27C40", ""]
+        let outcomes: [Outcome] = [.pass, .pass, .pass, .fail, .blocked]
+        for batch in 1...12 {
+            for _ in 0..<15 {
+                let spec = EnvironmentSpec(
+                    kind: Bool.random(using: &generator) ? .simulator : .device,
+                    model: ["iPhone Duo", "iPhone Duo", "iPad Pro 13"].randomElement(using: &generator) ?? "iPhone Duo",
+                    osName: "iOS", osVersion: "27.1", osBuild: builds.randomElement(using: &generator) ?? "",
+                    toolName: "Xcode", toolVersion: "27.1", toolBuild: xcodes.randomElement(using: &generator) ?? "")
+                let day = Int.random(in: 1...12, using: &generator)
+                let date = String(format: "2026-10-%02d", day)
+                    + (Bool.random(using: &generator) ? "" : String(format: "T%02d:00:00Z", Int.random(in: 0...23, using: &generator)))
+                try store.log(
+                    Observation(
+                        claimKey: keys.randomElement(using: &generator) ?? keys[0],
+                        outcome: outcomes.randomElement(using: &generator) ?? .pass, checkedAt: date),
+                    run: .matching(spec, tester: "qa"))
+            }
+            try Self.compare(store.database, "after batch \(batch)")
+            try noteStates()
+        }
+        #expect(seen == Set(MarkdownReports.stateMeanings.map(\.0)), "the series passes through every state")
+    }
+}

@@ -414,4 +414,35 @@ import Testing
             _ = try Timestamp.parseDay("2026-10-20T10:00:00Z", field: "as-of date")
         }
     }
+
+    @Test func offsetsCarryAcrossDaysMonthsYearsAndLeapDays() throws {
+        #expect(try Timestamp.parse("2026-01-01T00:30:00+01:00", field: "date") == "2025-12-31T23:30:00Z")
+        #expect(try Timestamp.parse("2025-12-31T23:30:00-01:00", field: "date") == "2026-01-01T00:30:00Z")
+        #expect(try Timestamp.parse("2028-03-01T01:00:00+02:00", field: "date") == "2028-02-29T23:00:00Z")
+        #expect(try Timestamp.parse("2100-03-01T01:00:00+02:00", field: "date") == "2100-02-28T23:00:00Z")
+        #expect(try Timestamp.parse("2000-02-29t12:00:00z", field: "date") == "2000-02-29T12:00:00Z")
+        #expect(try Timestamp.parse(" 2026-10-20 14:03:00Z ", field: "date") == "2026-10-20T14:03:00Z")
+        for bad in ["2100-02-29", "2026-10-20T14:03:00.Z", "2026-10-20T14:03:00+2:00", "2026-10-20T14:03:00+24:00", "2026-13-01"] {
+            #expect(throws: EvidenceError.self, "\(bad)") {
+                _ = try Timestamp.parse(bad, field: "date")
+            }
+        }
+    }
+
+    @Test func theCalendarArithmeticAgreesWithFoundation() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var generator = SystemRandomNumberGenerator()
+        // Every day from 1900 to 2200, and random seconds across four centuries.
+        for days in Int64(-25_567)...Int64(84_000) {
+            let (year, month, day) = Timestamp.civil(fromDays: days)
+            #expect(Timestamp.days(year: year, month: month, day: day) == days)
+        }
+        for _ in 0..<2_000 {
+            let seconds = Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)
+            let ours = Timestamp.format(secondsSinceEpoch: seconds)
+            #expect(ours == formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))), "\(seconds)")
+            #expect((try? Timestamp.parse(ours, field: "date")) == ours)
+        }
+    }
 }

@@ -75,6 +75,30 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         }
     }
 
+    @Test func twoConnectionsWriteTheSameReportAsOne() throws {
+        var both = MarkdownReports.Options()
+        both.parallelFrom = 0
+        try Golden.check(try render { try MarkdownReports.report(store, options: both, into: $0) }, against: "report-seed.md")
+        both.document = "shell-by-window-width"
+        try Golden.check(
+            try render { try MarkdownReports.report(store, options: both, into: $0) },
+            against: "report-shell-by-window-width.md")
+    }
+
+    @Test func twoConnectionsMeetAnywhereInALargerRunLog() throws {
+        let folder = fixture.folder.url.appendingPathComponent("synthetic")
+        try SyntheticExport.write(to: folder, claims: 300, runs: 120, results: 6_000)
+        let other = try Store.initialize(at: fixture.folder.path("synthetic.sqlite")).0
+        try StoreImporter(store: other).run(try FolderRecordFiles(folder: folder))
+        let one = try render { try MarkdownReports.report(other, into: $0) }
+        var both = MarkdownReports.Options()
+        both.parallelFrom = 1
+        for _ in 0..<5 {
+            #expect(try render { try MarkdownReports.report(other, options: both, into: $0) } == one)
+        }
+        #expect(one.components(separatedBy: "\n### Run ").count == 121)
+    }
+
     @Test func aRoundTrippedStoreGivesTheSameReport() throws {
         let folder = fixture.folder.url.appendingPathComponent("export")
         _ = try StoreExporter.export(store, to: folder)

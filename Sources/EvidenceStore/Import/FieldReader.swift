@@ -1,11 +1,12 @@
 /// Reads the fields of one JSON object of an input file, turning every problem
 /// into an error that names the file, the line and the field.
-struct FieldReader {
+struct FieldReader: Sendable {
     let file: String
     let line: Int
     let path: String
     private let fields: [(String, JSONValue)]
-    private var used: Set<String> = []
+    /// Which of `fields` were read; the rest are unknown to the format.
+    private var used: [Bool]
 
     init(file: String, line: Int, value: JSONValue, path: String = "") throws {
         self.file = file
@@ -17,6 +18,7 @@ struct FieldReader {
                 reason: path.isEmpty ? "expected a JSON object, found \(value.typeName)" : "field '\(path)': expected an object")
         }
         self.fields = fields
+        self.used = Array(repeating: false, count: fields.count)
     }
 
     func error(_ key: String, _ reason: String) -> EvidenceError {
@@ -34,8 +36,9 @@ struct FieldReader {
     }
 
     private mutating func raw(_ key: String) -> JSONValue? {
-        used.insert(key)
-        return fields.first { $0.0 == key }?.1
+        guard let index = fields.firstIndex(where: { $0.0 == key }) else { return nil }
+        used[index] = true
+        return fields[index].1
     }
 
     mutating func string(_ key: String) throws -> String {
@@ -111,8 +114,24 @@ struct FieldReader {
 
     /// Refuses fields the format does not define, so a typo never goes unnoticed.
     func finish() throws {
-        if let unknown = fields.first(where: { !used.contains($0.0) }) {
-            throw error(unknown.0, "not a field of this record")
+        if let index = used.firstIndex(of: false) {
+            throw error(fields[index].0, "not a field of this record")
         }
+    }
+}
+
+/// Where a record came from, kept after its fields are read, for errors that
+/// name the file, the line and the field.
+struct RecordLocation: Sendable {
+    let file: String
+    let line: Int
+
+    init(_ fields: FieldReader) {
+        file = fields.file
+        line = fields.line
+    }
+
+    func error(_ key: String, _ reason: String) -> EvidenceError {
+        EvidenceError.badFile(path: file, location: String(line), reason: "field '\(key)': \(reason)")
     }
 }

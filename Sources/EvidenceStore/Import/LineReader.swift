@@ -2,10 +2,10 @@ import Foundation
 
 /// Reads a file line by line in fixed-size chunks, so memory stays bounded
 /// whatever the file's size, and hands each line over without copying it.
-public struct LineReader {
+public struct LineReader: Sendable {
     public static let defaultMaxLineLength = 4 << 20
 
-    private enum Origin {
+    private enum Origin: Sendable {
         case file(String)
         case bytes([UInt8])
     }

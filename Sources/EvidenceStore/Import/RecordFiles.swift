@@ -7,6 +7,8 @@ public protocol RecordFiles {
     func displayName(of file: String) -> String
     /// A reader for the file, or nil when the set has no such file.
     func reader(for file: String) throws -> LineReader?
+    /// The file's size in bytes; 0 when the set has no such file.
+    func byteCount(of file: String) throws -> Int
 }
 
 /// A folder written by `evidence export`.
@@ -40,6 +42,11 @@ public struct FolderRecordFiles: RecordFiles {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         return LineReader(path: path)
     }
+
+    public func byteCount(of file: String) throws -> Int {
+        let path = folder.appendingPathComponent(file).path
+        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
 }
 
 /// The iPhone Duo data set of `seed/`, embedded in the binary.
@@ -53,5 +60,9 @@ public struct BundledSeed: RecordFiles {
     public func reader(for file: String) throws -> LineReader? {
         guard let entry = EmbeddedResources.files.first(where: { $0.path == "seed/" + file }) else { return nil }
         return LineReader(name: displayName(of: file), text: entry.text)
+    }
+
+    public func byteCount(of file: String) throws -> Int {
+        EmbeddedResources.files.first { $0.path == "seed/" + file }?.text.utf8.count ?? 0
     }
 }

@@ -36,24 +36,60 @@ public final class StoreImporter {
     /// Runs by UUID: their id and how many results they held before this import.
     private var runs: [String: (id: Int64, existing: Int64)] = [:]
 
-    public init(store: Store, replace: Bool = false) {
+    public init(store: Store, replace: Bool = false) throws {
         self.store = store
         self.replace = replace
+        insertResultStatement = try store.database.prepare(
+            """
+            INSERT INTO results (run_id, claim_id, result, posture, note, checked_at, test_id, duration, message)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertMeasurementStatement = try store.database.prepare(
+            "INSERT INTO measurements (result_id, name, value, unit, baseline, posture) VALUES (?, ?, ?, ?, ?, ?)")
     }
 
+    @discardableResult
     public func run(_ files: RecordFiles) throws -> Summary {
         try checkManifest(files)
-        // A larger page cache keeps index pages of a big import in memory.
+        // A larger page cache keeps index pages of a big import in memory, and two
+        // sorter threads build the indexes that a bulk load sets aside.
         try database.execute("PRAGMA cache_size = -65536")
+        try database.execute("PRAGMA temp_store = MEMORY")
+        _ = try database.scalar("PRAGMA threads = 2")
         return try database.inTransaction(.immediate) {
+            let rebuilt = try setIndexesAsideForBulkLoad(files)
             for file in TextFormat.files {
                 guard let reader = try files.reader(for: file) else { continue }
                 let before = summary.added
                 try importFile(file, reader: reader, name: files.displayName(of: file))
                 summary.addedByFile[file] = summary.added - before
             }
+            for (_, sql) in rebuilt {
+                try database.execute(sql)
+            }
             return summary
         }
+    }
+
+    /// Into a store with no results yet, a large import loads faster without the
+    /// secondary indexes of results and measurements, which are then built once,
+    /// sorted, from their own saved definitions. All of it happens inside the
+    /// import's transaction, so a failure leaves the indexes as they were.
+    private func setIndexesAsideForBulkLoad(_ files: RecordFiles) throws -> [(String, String)] {
+        guard try files.byteCount(of: "results.jsonl") >= 1 << 20,
+            try database.scalar("SELECT EXISTS (SELECT 1 FROM results)").int == 0
+        else { return [] }
+        let indexes = try database.query(
+            """
+            SELECT name, sql FROM sqlite_schema
+            WHERE type = 'index' AND tbl_name IN ('results', 'measurements') AND sql IS NOT NULL
+            ORDER BY name
+            """
+        ).map { ($0.text("name"), $0.text("sql")) }
+        for (name, _) in indexes {
+            try database.execute("DROP INDEX \"\(name)\"")
+        }
+        return indexes
     }
 
     private func checkManifest(_ files: RecordFiles) throws {
@@ -65,7 +101,7 @@ public final class StoreImporter {
         var found = false
         try reader.forEachLine { number, bytes in
             guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
-            var fields = try FieldReader(file: name, line: number, value: try parseJSON(bytes, file: name, line: number))
+            var fields = try FieldReader(file: name, line: number, value: try RecordPipeline.parse(bytes, file: name, line: number))
             let format = try fields.string("format")
             let version = try fields.integer("version")
             try fields.finish()
@@ -81,33 +117,25 @@ public final class StoreImporter {
         guard found else { throw EvidenceError.badFile(path: name, location: nil, reason: "empty") }
     }
 
-    private func parseJSON(_ bytes: UnsafeRawBufferPointer, file: String, line: Int) throws -> JSONValue {
-        do {
-            return try JSONReader.parse(bytes)
-        } catch let failure as JSONReader.Failure {
-            throw EvidenceError.badFile(
-                path: file, location: "\(line):\(failure.offset + 1)", reason: "not valid JSON: \(failure.message)")
-        }
-    }
-
     private func importFile(_ file: String, reader: LineReader, name: String) throws {
-        try reader.forEachLine { number, bytes in
-            if bytes.isEmpty { return }
-            var fields = try FieldReader(file: name, line: number, value: try parseJSON(bytes, file: name, line: number))
-            switch file {
-            case "sources.jsonl": try apply(try fields.source(), fields)
-            case "capabilities.jsonl": try apply(try fields.capability(), fields)
-            case "claims.jsonl": try apply(try fields.claim(), fields)
-            case "environment_lacks.jsonl": try apply(try fields.lack(), fields)
-            case "ingested_files.jsonl": try apply(try fields.ingestedFile(), fields)
-            case "runs.jsonl": try apply(try fields.run(), fields)
-            case "results.jsonl": try apply(try fields.result(), fields)
-            case "label_history.jsonl": try apply(try fields.labelChange(), fields)
-            case "checklists.jsonl": try apply(try fields.checklist(), fields)
-            case "checklist_items.jsonl": try apply(try fields.checklistItem(), fields)
-            case "test_mappings.jsonl": try apply(try fields.testMapping(), fields)
-            default: break
-            }
+        func each<T: Sendable>(_ decode: @escaping @Sendable (inout FieldReader) throws -> T, _ apply: (T, RecordLocation) throws -> Void)
+            throws
+        {
+            try RecordPipeline.run(reader, name: name, decode: decode, consume: apply)
+        }
+        switch file {
+        case "sources.jsonl": try each({ try $0.source() }, apply)
+        case "capabilities.jsonl": try each({ try $0.capability() }, apply)
+        case "claims.jsonl": try each({ try $0.claim() }, apply)
+        case "environment_lacks.jsonl": try each({ try $0.lack() }, apply)
+        case "ingested_files.jsonl": try each({ try $0.ingestedFile() }, apply)
+        case "runs.jsonl": try each({ try $0.run() }, apply)
+        case "results.jsonl": try each({ try $0.result() }, apply)
+        case "label_history.jsonl": try each({ try $0.labelChange() }, apply)
+        case "checklists.jsonl": try each({ try $0.checklist() }, apply)
+        case "checklist_items.jsonl": try each({ try $0.checklistItem() }, apply)
+        case "test_mappings.jsonl": try each({ try $0.testMapping() }, apply)
+        default: break
         }
     }
 
@@ -116,9 +144,11 @@ public final class StoreImporter {
     /// Decides what to do with an incoming record given the stored one:
     /// true to write it, false to skip it; throws on a conflict.
     private func shouldWrite(
-        _ kind: String, key: String, existing: JSONLine?, incoming: JSONLine, _ fields: FieldReader, replaceable: Bool = true
+        _ kind: String, key: String, existing: JSONLine?, incoming: @autoclosure () -> JSONLine, _ fields: RecordLocation,
+        replaceable: Bool = true
     ) throws -> Bool {
         guard let existing else { return true }
+        let incoming = incoming()
         if existing.object == incoming.object {
             summary.unchanged += 1
             return false
@@ -168,7 +198,7 @@ public final class StoreImporter {
     // MARK: - Lookups of things imported earlier or already stored
 
     private func id(
-        _ cache: inout [String: Int64], _ key: String, sql: String, kind: String, _ fields: FieldReader, field: String
+        _ cache: inout [String: Int64], _ key: String, sql: String, kind: String, _ fields: RecordLocation, field: String
     ) throws -> Int64 {
         if let id = cache[key] { return id }
         guard let id = try database.scalar(sql, .text(key)).int64 else {
@@ -178,29 +208,29 @@ public final class StoreImporter {
         return id
     }
 
-    private func sourceID(_ url: String, _ fields: FieldReader, field: String) throws -> Int64 {
+    private func sourceID(_ url: String, _ fields: RecordLocation, field: String) throws -> Int64 {
         try id(&sourceIDs, url, sql: "SELECT id FROM sources WHERE url = ?", kind: "source", fields, field: field)
     }
 
-    private func capabilityID(_ name: String, _ fields: FieldReader, field: String) throws -> Int64 {
+    private func capabilityID(_ name: String, _ fields: RecordLocation, field: String) throws -> Int64 {
         try id(&capabilityIDs, name, sql: "SELECT id FROM capabilities WHERE name = ?", kind: "capability", fields, field: field)
     }
 
-    private func claimID(_ key: String, _ fields: FieldReader, field: String) throws -> Int64 {
+    private func claimID(_ key: String, _ fields: RecordLocation, field: String) throws -> Int64 {
         try id(&claimIDs, key, sql: "SELECT id FROM claims WHERE key = ?", kind: "claim", fields, field: field)
     }
 
-    private func fileID(_ sha256: String, _ fields: FieldReader, field: String) throws -> Int64 {
+    private func fileID(_ sha256: String, _ fields: RecordLocation, field: String) throws -> Int64 {
         try id(&fileIDs, sha256, sql: "SELECT id FROM ingested_files WHERE sha256 = ?", kind: "ingested file", fields, field: field)
     }
 
-    private func checklistID(_ document: String, _ fields: FieldReader, field: String) throws -> Int64 {
+    private func checklistID(_ document: String, _ fields: RecordLocation, field: String) throws -> Int64 {
         try id(&checklistIDs, document, sql: "SELECT id FROM checklists WHERE document = ?", kind: "checklist", fields, field: field)
     }
 
     // MARK: - Sources, capabilities, claims, lacks
 
-    private func apply(_ record: TextFormat.Source, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.Source, _ fields: RecordLocation) throws {
         var existing: TextFormat.Source?
         try store.textSources(where: "s.url = ?", [.text(record.url)]) { existing = $0 }
         guard try shouldWrite("source", key: record.url, existing: existing?.line, incoming: record.line, fields) else { return }
@@ -221,7 +251,7 @@ public final class StoreImporter {
         }
     }
 
-    private func apply(_ record: TextFormat.Capability, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.Capability, _ fields: RecordLocation) throws {
         var existing: TextFormat.Capability?
         try store.textCapabilities(where: "k.name = ?", [.text(record.name)]) { existing = $0 }
         guard try shouldWrite("capability", key: record.name, existing: existing?.line, incoming: record.line, fields)
@@ -237,7 +267,7 @@ public final class StoreImporter {
         }
     }
 
-    private func apply(_ record: TextFormat.Claim, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.Claim, _ fields: RecordLocation) throws {
         // References are checked first, so an unknown one is reported even for a claim already stored.
         let sources = try record.sources.map { (try sourceID($0.url, fields, field: "sources"), $0.locator) }
         let needs = try record.needs.map { try capabilityID($0, fields, field: "needs") }
@@ -274,7 +304,7 @@ public final class StoreImporter {
         }
     }
 
-    private func apply(_ record: TextFormat.Lack, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.Lack, _ fields: RecordLocation) throws {
         let capability = try capabilityID(record.capability, fields, field: "capability")
         let source = try record.source.map { try sourceID($0, fields, field: "source") }
         var existing: TextFormat.Lack?
@@ -306,7 +336,7 @@ public final class StoreImporter {
 
     // MARK: - Files and runs
 
-    private func apply(_ record: TextFormat.IngestedFile, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.IngestedFile, _ fields: RecordLocation) throws {
         var existing: TextFormat.IngestedFile?
         try store.textIngestedFiles(where: "f.sha256 = ?", [.text(record.sha256)]) { existing = $0 }
         guard try shouldWrite("ingested file", key: record.sha256, existing: existing?.line, incoming: record.line, fields)
@@ -328,7 +358,7 @@ public final class StoreImporter {
         }
     }
 
-    private func apply(_ record: TextFormat.Run, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.Run, _ fields: RecordLocation) throws {
         let file = try record.ingestedFile.map { try fileID($0, fields, field: "ingested_file") }
         var existing: TextFormat.Run?
         try store.textRuns(where: "u.uuid = ?", [.text(record.uuid)]) { existing = $0 }
@@ -375,7 +405,7 @@ public final class StoreImporter {
         var next: Int64 = 1
         var finished: Set<String> = []
 
-        mutating func check(group: String, n: Int64, _ fields: FieldReader, what: String) throws {
+        mutating func check(group: String, n: Int64, _ fields: RecordLocation, what: String) throws {
             if group != self.group {
                 if let previous = self.group { finished.insert(previous) }
                 if finished.contains(group) {
@@ -391,12 +421,16 @@ public final class StoreImporter {
         }
     }
 
+    /// The two statements a large import runs most, prepared once.
+    private let insertResultStatement: Statement
+    private let insertMeasurementStatement: Statement
+
     private var resultNumbering = Numbering()
     private var storedResults: [TextFormat.Result] = []
     private var historyNumbering = Numbering()
     private var storedHistory: [TextFormat.LabelChange] = []
 
-    private func apply(_ record: TextFormat.Result, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.Result, _ fields: RecordLocation) throws {
         let startsGroup = record.run != resultNumbering.group
         try resultNumbering.check(group: record.run, n: record.n, fields, what: "results")
         var known = runs[record.run]
@@ -434,13 +468,18 @@ public final class StoreImporter {
             try insertDetails(record, resultID: id)
             return
         }
-        try database.execute(
-            """
-            INSERT INTO results (run_id, claim_id, result, posture, note, checked_at, test_id, duration, message)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            .integer(run.id), SQLValue(claim), .text(record.result), SQLValue(record.posture), .text(record.note),
-            SQLValue(record.checkedAt), SQLValue(record.testID), SQLValue(record.duration), SQLValue(record.message))
+        // Bound one by one: a million of these is the cost of a large import.
+        let insert = insertResultStatement
+        try insert.bind(1, run.id)
+        try insert.bind(2, claim)
+        try insert.bind(3, record.result)
+        try insert.bind(4, record.posture)
+        try insert.bind(5, record.note)
+        try insert.bind(6, record.checkedAt)
+        try insert.bind(7, record.testID)
+        try insert.bind(8, record.duration)
+        try insert.bind(9, record.message)
+        try insert.execute()
         try insertDetails(record, resultID: database.lastInsertRowID)
         added()
     }
@@ -453,11 +492,15 @@ public final class StoreImporter {
     }
 
     private func insertDetails(_ record: TextFormat.Result, resultID: Int64) throws {
+        let insert = insertMeasurementStatement
         for measurement in record.measurements {
-            try database.execute(
-                "INSERT INTO measurements (result_id, name, value, unit, baseline, posture) VALUES (?, ?, ?, ?, ?, ?)",
-                .integer(resultID), .text(measurement.name), .real(measurement.value), .text(measurement.unit),
-                SQLValue(measurement.baseline), SQLValue(measurement.posture))
+            try insert.bind(1, resultID)
+            try insert.bind(2, measurement.name)
+            try insert.bind(3, measurement.value)
+            try insert.bind(4, measurement.unit)
+            try insert.bind(5, measurement.baseline)
+            try insert.bind(6, measurement.posture)
+            try insert.execute()
         }
         for attachment in record.attachments {
             try database.execute(
@@ -467,7 +510,7 @@ public final class StoreImporter {
         }
     }
 
-    private func apply(_ record: TextFormat.LabelChange, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.LabelChange, _ fields: RecordLocation) throws {
         let startsGroup = record.claim != historyNumbering.group
         try historyNumbering.check(group: record.claim, n: record.n, fields, what: "label changes")
         let claim = try claimID(record.claim, fields, field: "claim")
@@ -494,7 +537,7 @@ public final class StoreImporter {
 
     // MARK: - Checklists and test mappings
 
-    private func apply(_ record: TextFormat.Checklist, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.Checklist, _ fields: RecordLocation) throws {
         var existing: TextFormat.Checklist?
         try store.textChecklists(where: "l.document = ?", [.text(record.document)]) { existing = $0 }
         guard try shouldWrite("checklist", key: record.document, existing: existing?.line, incoming: record.line, fields)
@@ -510,7 +553,7 @@ public final class StoreImporter {
         }
     }
 
-    private func apply(_ record: TextFormat.ChecklistItem, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.ChecklistItem, _ fields: RecordLocation) throws {
         let checklist = try checklistID(record.checklist, fields, field: "checklist")
         let claims = try record.claims.map { try claimID($0, fields, field: "claims") }
         var existing: TextFormat.ChecklistItem?
@@ -554,7 +597,7 @@ public final class StoreImporter {
         }
     }
 
-    private func apply(_ record: TextFormat.TestMapping, _ fields: FieldReader) throws {
+    private func apply(_ record: TextFormat.TestMapping, _ fields: RecordLocation) throws {
         let claim = try claimID(record.claim, fields, field: "claim")
         try database.execute(
             "INSERT OR IGNORE INTO test_mappings (pattern, claim_id) VALUES (?, ?)", .text(record.pattern), .integer(claim))

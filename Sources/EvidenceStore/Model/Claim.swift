@@ -100,7 +100,7 @@ public enum Validate {
 
     /// Text that must say something: not empty, not only spaces.
     public static func nonEmpty(_ text: String, field: String) throws -> String {
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
             throw EvidenceError.invalidValue(field: field, value: text, expected: "a non-empty text")
         }
         return text

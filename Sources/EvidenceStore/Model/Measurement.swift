@@ -102,16 +102,28 @@ public struct MeasurementDraft: Equatable, Sendable {
     }
 
     public static func summary(value: Double, unit: String, baseline: Double?) -> String {
-        let separator = unit == "%" ? "" : " "
-        let shown = SQLValue.format(value) + separator + unit
-        guard let baseline else { return shown }
-        return SQLValue.format(baseline) + separator + unit + " → " + shown
-            + " (Δ " + signed(value - baseline) + separator + unit + ")"
+        var out: [UInt8] = []
+        appendSummary(value: value, unit: unit, baseline: baseline, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// "+84", "-84", "0".
-    public static func signed(_ number: Double) -> String {
-        let text = SQLValue.format(abs(number))
-        return number > 0 ? "+" + text : number < 0 ? "-" + text : text
+    /// The same summary, written as UTF-8 into a buffer (reports write millions).
+    public static func appendSummary(value: Double, unit: String, baseline: Double?, into out: inout [UInt8]) {
+        func quantity(_ number: Double) {
+            SQLValue.appendFormatted(number, into: &out)
+            if unit != "%" { out.append(UInt8(ascii: " ")) }
+            out.append(contentsOf: unit.utf8)
+        }
+        if let baseline {
+            quantity(baseline)
+            out.append(contentsOf: " → ".utf8)
+        }
+        quantity(value)
+        guard let baseline else { return }
+        let delta = value - baseline
+        out.append(contentsOf: " (Δ ".utf8)
+        if delta > 0 { out.append(UInt8(ascii: "+")) } else if delta < 0 { out.append(UInt8(ascii: "-")) }
+        quantity(abs(delta))
+        out.append(UInt8(ascii: ")"))
     }
 }

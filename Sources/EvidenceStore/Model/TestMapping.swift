@@ -43,13 +43,13 @@ extension Store {
 /// Decides which claims a test verifies: the rules kept in the store, and the
 /// convention that `claim:KEY` in a test's identifier, tags or properties names KEY.
 public struct TestClaimMatcher {
-    let rules: [(pattern: String, claim: String)]
+    let rules: [(pattern: Glob, claim: String)]
     let claims: Set<String>
 
     public init(store: Store) throws {
         rules = try store.database.query(
             "SELECT t.pattern, c.key FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id ORDER BY t.id"
-        ).map { ($0.text("pattern"), $0.text("key")) }
+        ).map { (Glob($0.text("pattern")), $0.text("key")) }
         claims = Set(try store.database.query("SELECT key FROM claims").map { $0.text("key") })
     }
 
@@ -73,9 +73,13 @@ public struct TestClaimMatcher {
         for text in texts {
             for key in Self.conventionKeys(in: text) { add(key) }
         }
-        let candidates = rules.isEmpty ? [] : Self.candidates(test)
-        for rule in rules where candidates.contains(where: { Glob.matches(rule.pattern, $0) }) {
-            if !found.contains(rule.claim) { found.append(rule.claim) }
+        if !rules.isEmpty {
+            let forms = Self.candidates(test).map { Array($0.utf8) }
+            for rule in rules where !found.contains(rule.claim) {
+                if forms.contains(where: { form in form.withUnsafeBufferPointer { rule.pattern.matches($0) } }) {
+                    found.append(rule.claim)
+                }
+            }
         }
         return (found, unknown)
     }

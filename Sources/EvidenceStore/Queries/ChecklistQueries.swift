@@ -25,6 +25,22 @@ extension Store {
             throw EvidenceError.notFound(
                 kind: "checklist", value: document, suggestions: Suggestions.closest(to: document, in: known))
         }
+        // Every linked claim's state in one pass over the links, not one query
+        // (and one claim_state set-up) per item.
+        var linked: [Int64: [LinkedClaim]] = [:]
+        try database.cachedStatement(
+            """
+            SELECT x.checklist_item_id, s.claim_id, s.key, s.state
+            FROM checklist_item_claims AS x
+            JOIN checklist_items AS i ON i.id = x.checklist_item_id
+            JOIN checklists AS l ON l.id = i.checklist_id
+            JOIN claim_state AS s ON s.claim_id = x.claim_id
+            WHERE ?1 IS NULL OR l.document = ?1
+            ORDER BY x.checklist_item_id, s.key
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            linked[row.int64(0), default: []].append(LinkedClaim(id: row.int64(1), key: row.text(2), state: row.text(3)))
+        }
         return try lists.map { list in
             let items = try database.query(
                 """
@@ -38,7 +54,7 @@ extension Store {
                     item.why = "marked untested by \(row.text("marked_by")) on \(row.text("marked_at").prefix(10)): \(reason)"
                     return item
                 }
-                let why = try checklistItemGaps(itemID: row["id"])
+                let why = try checklistItemGaps(linked[Int64(row.int("id"))] ?? [])
                 item.ticked = why.isEmpty
                 item.why = why.isEmpty ? nil : why.joined(separator: "; ")
                 return item
@@ -47,29 +63,30 @@ extension Store {
         }
     }
 
+    /// A claim linked to a checklist item, with its state.
+    private struct LinkedClaim {
+        var id: Int64
+        var key: String
+        var state: String
+    }
+
     /// What keeps an item from being ticked, one phrase per kind of gap.
-    private func checklistItemGaps(itemID: SQLValue) throws -> [String] {
-        let claims = try database.query(
-            """
-            SELECT s.claim_id, s.key, s.state FROM checklist_item_claims AS x
-            JOIN claim_state AS s ON s.claim_id = x.claim_id
-            WHERE x.checklist_item_id = ? ORDER BY s.key
-            """, itemID)
+    private func checklistItemGaps(_ claims: [LinkedClaim]) throws -> [String] {
         if claims.isEmpty { return ["no claims are linked to it"] }
         var untested: [String] = []
         var needs: [(String, [String])] = []
         var failing: [String] = []
         var stale: [String] = []
+        let capabilitiesNeeded = try database.cachedStatement(
+            "SELECT DISTINCT capability FROM claim_device_needs WHERE claim_id = ? ORDER BY capability")
         for claim in claims {
-            let key = claim.text("key")
-            switch claim.text("state") {
+            let key = claim.key
+            switch claim.state {
             case "verified-on-device", "verified-in-simulator":
                 continue
             case "needs-device":
-                let capabilities = try database.query(
-                    "SELECT DISTINCT capability FROM claim_device_needs WHERE claim_id = ? ORDER BY capability",
-                    claim["claim_id"]
-                ).map { $0.text("capability") }
+                var capabilities: [String] = []
+                try capabilitiesNeeded.forEachRow([.integer(claim.id)]) { capabilities.append($0.text(0)) }
                 let what = capabilities.isEmpty ? "a capability" : capabilities.joined(separator: ", ")
                 if let index = needs.firstIndex(where: { $0.0 == what }) {
                     needs[index].1.append(key)
@@ -77,7 +94,7 @@ extension Store {
                     needs.append((what, [key]))
                 }
             case "failing":
-                failing.append("since run \(try failingSince(claimID: claim["claim_id"])) (\(key))")
+                failing.append("since run \(try failingSince(claimID: .integer(claim.id))) (\(key))")
             case "stale":
                 stale.append(key)
             default:

@@ -19,7 +19,7 @@ public struct ReportClaim: Sendable {
     public var state: String
     public var reason: String
     public var sources: [ClaimDetail.SourceLink]
-    /// The latest result in each environment.
+    /// The latest result, then the result that verifies the claim when that is another one.
     public var evidence: [Evidence]
     public var resultCount: Int
 }
@@ -48,6 +48,78 @@ public struct ReportRun: Sendable {
     public var unmappedCounts: [(String, Int)]
     /// The failures among them: test identifier and message.
     public var unmappedFailures: [(String, String)]
+}
+
+/// A run of the run log, with how many results it holds (to share the work out).
+public struct RunLogRun: Sendable {
+    public var id: Int64
+    public var resultCount: Int
+    public var header: ReportRun
+}
+
+/// What the run log streams.
+public enum RunLogEvent {
+    case runStart(ReportRun)
+    case entry(RunLogEntry)
+    case runEnd(ReportRun)
+}
+
+/// One result of the run log, read in place from the cursor: valid only during
+/// the callback that receives it, and its own fields must be read before its
+/// measurements, which move the cursor on. Text comes as bytes, to be escaped
+/// straight into the output.
+public struct RunLogEntry {
+    let cursor: RunLogCursor
+    let resultID: Int64
+    public let claimKey: String
+    private var row: Statement { cursor.statement }
+
+    public func result<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T { try row.withBytes(3, body) }
+    public func posture<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T { try row.withBytes(4, body) }
+    public var checkedAt: String? { row.optionalText(5) }
+
+    /// When the result was checked, only if that differs from `runStart` (compared as bytes, with no copy).
+    public func checkedAt(unlessSameAs runStart: [UInt8]?) -> String? {
+        guard !row.isNull(5) else { return nil }
+        let same = row.withBytes(5) { bytes in runStart.map { bytes.elementsEqual($0) } ?? false }
+        return same ? nil : row.text(5)
+    }
+    public func note<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T { try row.withBytes(6, body) }
+    public var testID: String? { row.optionalText(7) }
+    public var duration: Double? { row.optionalDouble(8) }
+    public var message: String? { row.optionalText(9) }
+
+    /// Calls `body` for each measurement of the result: name bytes, value, unit, baseline, posture.
+    public func forEachMeasurement(
+        _ body: (UnsafeBufferPointer<UInt8>, Double, String, Double?, String?) throws -> Void
+    ) throws {
+        while cursor.left && row.int64(1) == resultID && !row.isNull(10) {
+            try row.withBytes(10) { name in
+                try body(name, row.double(11), row.text(12), row.optionalDouble(13), row.optionalText(14))
+            }
+            try cursor.advance()
+        }
+    }
+}
+
+/// The run log's cursor, shared by its results: it only moves forward.
+final class RunLogCursor {
+    let statement: Statement
+    private(set) var left: Bool
+
+    init(statement: Statement, left: Bool) {
+        self.statement = statement
+        self.left = left
+    }
+
+    func advance() throws {
+        left = try statement.step()
+    }
+
+    /// Moves past whatever rows of a result were not read.
+    func skip(_ resultID: Int64) throws {
+        while left && statement.int64(1) == resultID { try advance() }
+    }
 }
 
 public struct DeviceNeed: Sendable, Equatable {
@@ -93,21 +165,40 @@ extension Store {
         ).map { StateCount(document: $0.text("document"), label: $0.text("label"), state: $0.text("state"), count: $0.int("n")) }
     }
 
-    /// Claims grouped by document and area, each with its sources and latest evidence.
-    public func reportClaims(document: String? = nil, _ body: (ReportClaim) throws -> Void) throws {
+    /// Claims grouped by document and area, each with its sources, its latest
+    /// result and the result that verifies it (both found by `claim_state`), and
+    /// how many results it has.
+    public func reportClaims(document: String? = nil) throws -> [ReportClaim] {
         var claims: [(Int64, ReportClaim)] = []
         try database.cachedStatement(
             """
-            SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason
-            FROM claims AS c JOIN claim_state AS s ON s.claim_id = c.id
+            WITH env AS MATERIALIZED (SELECT environment_id, description FROM environment_status)
+            SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
+                   latest_env.description, latest.result, latest_run.uuid, latest.checked_at, latest.posture,
+                   verified_env.description, verified.result, verified_run.uuid, verified.checked_at, verified.posture,
+                   (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results
+            FROM claims AS c
+            JOIN claim_state AS s ON s.claim_id = c.id
+            LEFT JOIN results AS latest ON latest.id = s.latest_result_id
+            LEFT JOIN runs AS latest_run ON latest_run.id = latest.run_id
+            LEFT JOIN env AS latest_env ON latest_env.environment_id = latest_run.environment_id
+            LEFT JOIN results AS verified ON verified.id = s.verified_result_id AND verified.id <> latest.id
+            LEFT JOIN runs AS verified_run ON verified_run.id = verified.run_id
+            LEFT JOIN env AS verified_env ON verified_env.environment_id = verified_run.environment_id
             WHERE ?1 IS NULL OR c.document = ?1
             ORDER BY c.document, c.area, c.key
             """
         ).forEachRow([SQLValue(document)]) { row in
+            func evidence(_ first: Int) -> ReportClaim.Evidence? {
+                guard !row.isNull(first) else { return nil }
+                return ReportClaim.Evidence(
+                    environment: row.text(first), result: row.text(first + 1), run: String(row.text(first + 2).prefix(8)),
+                    checkedAt: row.optionalText(first + 3), posture: row.optionalText(first + 4))
+            }
             claims.append((row.int64(0), ReportClaim(
                 key: row.text(1), statement: row.text(2), document: row.text(3), area: row.text(4), label: row.text(5),
-                asOf: row.optionalText(6), state: row.text(7), reason: row.text(8), sources: [], evidence: [],
-                resultCount: 0)))
+                asOf: row.optionalText(6), state: row.text(7), reason: row.text(8), sources: [],
+                evidence: [evidence(9), evidence(14)].compactMap { $0 }, resultCount: row.int(19))))
         }
         let sources = try database.cachedStatement(
             """
@@ -115,41 +206,25 @@ extension Store {
             FROM claim_sources AS x JOIN sources AS s ON s.id = x.source_id
             WHERE x.claim_id = ? ORDER BY s.url, x.locator
             """)
-        let evidence = try database.cachedStatement(
-            """
-            SELECT e.description, r.result, u.uuid, r.checked_at, r.posture, u.environment_id
-            FROM results AS r JOIN runs AS u ON u.id = r.run_id
-            JOIN environment_status AS e ON e.environment_id = u.environment_id
-            WHERE r.claim_id = ?
-            ORDER BY e.description, u.environment_id, r.checked_at DESC, r.id DESC
-            """)
-        for (id, var claim) in claims {
+        return try claims.map { id, claim in
+            var claim = claim
             try sources.forEachRow([.integer(id)]) { row in
                 claim.sources.append(ClaimDetail.SourceLink(
                     url: row.text(0), title: row.text(1), publisher: row.text(2), kind: row.text(3), locator: row.text(4)))
             }
-            var lastEnvironment: Int64 = -1
-            try evidence.forEachRow([.integer(id)]) { row in
-                claim.resultCount += 1
-                let environment = row.int64(5)
-                guard environment != lastEnvironment else { return }
-                lastEnvironment = environment
-                claim.evidence.append(ReportClaim.Evidence(
-                    environment: row.text(0), result: row.text(1), run: String(row.text(2).prefix(8)),
-                    checkedAt: row.optionalText(3), posture: row.optionalText(4)))
-            }
-            try body(claim)
+            return claim
         }
     }
 
-    /// Runs in date order with their results. With a document, only runs and
-    /// results that concern its claims.
-    public func reportRuns(document: String? = nil, _ body: (ReportRun) throws -> Void) throws {
-        var runs: [(Int64, ReportRun)] = []
+    /// The runs of the run log in date order (with a document, those with its
+    /// claims' results), each with how many results it holds.
+    public func runLogRuns(document: String? = nil) throws -> [RunLogRun] {
+        var runs: [RunLogRun] = []
         try database.cachedStatement(
             """
             SELECT u.id, u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name,
-                   e.tool_version, e.tool_build, u.tester, u.note, f.file_name
+                   e.tool_version, e.tool_build, u.tester, u.note, f.file_name,
+                   (SELECT count(*) FROM results AS r WHERE r.run_id = u.id) AS results
             FROM runs AS u JOIN environments AS e ON e.id = u.environment_id
             LEFT JOIN ingested_files AS f ON f.id = u.ingested_file_id
             WHERE ?1 IS NULL OR EXISTS (
@@ -158,7 +233,7 @@ extension Store {
             ORDER BY u.started_at, u.uuid
             """
         ).forEachRow([SQLValue(document)]) { row in
-            runs.append((row.int64(0), ReportRun(
+            runs.append(RunLogRun(id: row.int64(0), resultCount: row.int(14), header: ReportRun(
                 uuid: row.text(1), startedAt: row.optionalText(2),
                 environment: EnvironmentSpec(
                     kind: EnvironmentKind(rawValue: row.text(3)) ?? .simulator, model: row.text(4), osName: row.text(5),
@@ -167,47 +242,7 @@ extension Store {
                 tester: row.text(11), note: row.text(12), sourceFile: row.optionalText(13), entries: [],
                 unmappedCounts: [], unmappedFailures: [])))
         }
-        let entries = try database.cachedStatement(
-            """
-            SELECT r.id, c.key, r.result, r.posture, r.checked_at, r.note, r.test_id, r.duration, r.message
-            FROM results AS r JOIN claims AS c ON c.id = r.claim_id
-            WHERE r.run_id = ?1 AND (?2 IS NULL OR c.document = ?2)
-            ORDER BY r.id
-            """)
-        let measurements = try database.cachedStatement(
-            """
-            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture
-            FROM measurements AS m JOIN results AS r ON r.id = m.result_id
-            WHERE r.run_id = ? AND r.claim_id IS NOT NULL
-            ORDER BY m.result_id, m.id
-            """)
-        let unmapped = try database.cachedStatement(
-            "SELECT result, count(*) FROM results WHERE run_id = ? AND claim_id IS NULL GROUP BY result ORDER BY result")
-        let failures = try database.cachedStatement(
-            """
-            SELECT test_id, coalesce(message, '') FROM results
-            WHERE run_id = ? AND claim_id IS NULL AND result = 'fail' ORDER BY test_id, id
-            """)
-        for (id, var run) in runs {
-            var byResult: [Int64: [String]] = [:]
-            try measurements.forEachRow([.integer(id)]) { row in
-                var text = row.text(1) + ": "
-                    + MeasurementDraft.summary(value: row.double(2), unit: row.text(3), baseline: row.optionalDouble(4))
-                if let posture = row.optionalText(5) { text += ", \(posture)" }
-                byResult[row.int64(0), default: []].append(text)
-            }
-            try entries.forEachRow([.integer(id), SQLValue(document)]) { row in
-                run.entries.append(ReportRun.Entry(
-                    claim: row.text(1), result: row.text(2), posture: row.optionalText(3), checkedAt: row.optionalText(4),
-                    note: row.text(5), testID: row.optionalText(6), duration: row.optionalDouble(7),
-                    message: row.optionalText(8), measurements: byResult[row.int64(0)] ?? []))
-            }
-            if document == nil {
-                try unmapped.forEachRow([.integer(id)]) { run.unmappedCounts.append(($0.text(0), $0.int(1))) }
-                try failures.forEachRow([.integer(id)]) { run.unmappedFailures.append(($0.text(0), $0.text(1))) }
-            }
-            try body(run)
-        }
+        return runs
     }
 
     /// Claims that need a device: each capability a simulator lacks, and who says so.
@@ -255,5 +290,67 @@ extension Store {
             WHERE label = 'not-published' AND (?1 IS NULL OR document = ?1) ORDER BY document, key
             """, SQLValue(document)
         ).map { ($0.text("key"), $0.optionalText("as_of"), $0.text("statement")) }
+    }
+}
+
+/// Reads the run log one run at a time, in whatever order runs are asked for:
+/// the claims' keys are read and the statements prepared once per connection.
+/// For each run it streams the run, then each of its results that maps to a
+/// claim (with a document, only its claims' results) with their measurements,
+/// from one indexed pass with nothing sorted, then the end of the run with its
+/// automated results that map to no claim.
+public final class RunLogReader {
+    private let document: String?
+    private var claimKeys: [Int64: String] = [:]
+    private let rows: Statement
+    private let unmapped: Statement
+    private let failures: Statement
+
+    public init(_ store: Store, document: String? = nil) throws {
+        self.document = document
+        let database = store.database
+        var keys: [Int64: String] = [:]
+        try database.cachedStatement("SELECT id, key FROM claims WHERE ?1 IS NULL OR document = ?1")
+            .forEachRow([SQLValue(document)]) { keys[$0.int64(0)] = $0.text(1) }
+        claimKeys = keys
+        // A result comes once per measurement (once when it has none), in the
+        // order of results_by_run and measurements_by_result.
+        rows = try database.cachedStatement(
+            """
+            SELECT r.claim_id, r.id, NULL, r.result, r.posture, r.checked_at, r.note, r.test_id, r.duration, r.message,
+                   m.name, m.value, m.unit, m.baseline, m.posture
+            FROM results AS r INDEXED BY results_by_run
+            LEFT JOIN measurements AS m INDEXED BY measurements_by_result ON m.result_id = r.id
+            WHERE r.run_id = ? AND r.claim_id IS NOT NULL
+            ORDER BY r.id, m.id
+            """)
+        unmapped = try database.cachedStatement(
+            "SELECT result, count(*) FROM results WHERE run_id = ? AND claim_id IS NULL GROUP BY result ORDER BY result")
+        failures = try database.cachedStatement(
+            """
+            SELECT test_id, coalesce(message, '') FROM results
+            WHERE run_id = ? AND claim_id IS NULL AND result = 'fail' ORDER BY test_id, id
+            """)
+    }
+
+    public func read(_ entry: RunLogRun, _ body: (RunLogEvent) throws -> Void) throws {
+        let id = entry.id
+        var run = entry.header
+        if document == nil {
+            try unmapped.forEachRow([.integer(id)]) { run.unmappedCounts.append(($0.text(0), $0.int(1))) }
+            try failures.forEachRow([.integer(id)]) { run.unmappedFailures.append(($0.text(0), $0.text(1))) }
+        }
+        try body(.runStart(run))
+        try rows.bind([.integer(id)])
+        defer { rows.reset() }
+        let cursor = RunLogCursor(statement: rows, left: try rows.step())
+        while cursor.left {
+            let resultID = rows.int64(1)
+            if let key = claimKeys[rows.int64(0)] {
+                try body(.entry(RunLogEntry(cursor: cursor, resultID: resultID, claimKey: key)))
+            }
+            try cursor.skip(resultID)
+        }
+        try body(.runEnd(run))
     }
 }

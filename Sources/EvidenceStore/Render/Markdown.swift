@@ -6,40 +6,100 @@ public enum Markdown {
     /// and direction-override characters are dropped, and bare URLs and e-mail
     /// addresses are kept from turning into links.
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 8)
+        if isPlain(text.utf8) { return text }
+        var out: [UInt8] = []
+        escapeSlowly(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The same escaping, from bytes read out of SQLite straight into an output
+    /// buffer (for reports that write a million rows). Only plain ASCII is copied
+    /// as it is; anything else is decoded first, so invalid UTF-8 reads as U+FFFD.
+    public static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        if bytes.allSatisfy({ $0 < 0x80 }) && isPlain(bytes) {
+            out.append(contentsOf: bytes)
+        } else {
+            escapeSlowly(String(decoding: bytes, as: UTF8.self), into: &out)
+        }
+    }
+
+    /// Escapes a string into an output buffer.
+    public static func escape(_ text: String, into out: inout [UInt8]) {
+        if isPlain(text.utf8) {
+            out.append(contentsOf: text.utf8)
+        } else {
+            escapeSlowly(text, into: &out)
+        }
+    }
+
+    private static func escapeSlowly(_ text: String, into out: inout [UInt8]) {
         // Dropped characters go first, so none can hide a "://" or a "www." from the checks below.
         let scalars: [Unicode.Scalar] = text.unicodeScalars.filter { !isDropped($0) || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+        out.reserveCapacity(out.count + text.utf8.count + 16)
+        func append(_ literal: StaticString) {
+            out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
             switch scalar {
             case "\\", "|", "`", "*", "_", "[", "]", "<", ">", "&", "~":
-                out += "\\"
-                out.unicodeScalars.append(scalar)
+                out.append(UInt8(ascii: "\\"))
+                out.append(UInt8(scalar.value))
             case ":" where index + 2 < scalars.count && scalars[index + 1] == "/" && scalars[index + 2] == "/":
                 // "https://…" stays text: the extended autolink needs an unescaped "://".
-                out += "\\:"
-            case "." where index >= 3 && String(String.UnicodeScalarView(scalars[(index - 3)..<index])).lowercased() == "www":
+                append("\\:")
+            case "." where index >= 3 && scalars[(index - 3)..<index].allSatisfy({ $0 == "w" || $0 == "W" }):
                 // "www.example.com" likewise needs an unescaped "www.".
-                out += "\\."
+                append("\\.")
             case "@":
                 // An e-mail autolink is found after escapes are resolved; an empty
                 // comment splits the text so that none is found.
-                out += "<!-- -->@"
+                append("<!-- -->@")
             case "\r":
-                out += "<br>"
+                append("<br>")
                 if index + 1 < scalars.count, scalars[index + 1] == "\n" { index += 1 }
             case "\n", "\u{2028}", "\u{2029}":
-                out += "<br>"
+                append("<br>")
             case "\t":
-                out += " "
+                out.append(UInt8(ascii: " "))
             default:
-                out.unicodeScalars.append(scalar)
+                out.append(contentsOf: String(scalar).utf8)
             }
             index += 1
         }
-        return out
+    }
+
+    /// True when no character needs escaping or dropping, which is most values.
+    /// Non-ASCII text is plain too, unless it holds a C1 control (C2 80–9F) or
+    /// one of the line separators and direction marks of U+2000–U+207F (E2 80,
+    /// E2 81), which the slow path handles.
+    static func isPlain<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        var wRun = 0
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in bytes {
+            if previous == 0xC2 && byte <= 0x9F { return false }
+            if previous == 0xE2 && (byte == 0x80 || byte == 0x81) { return false }
+            switch byte {
+            case 0x00...0x1F, 0x7F:
+                return false
+            case UInt8(ascii: "\\"), UInt8(ascii: "|"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"),
+                UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"),
+                UInt8(ascii: "~"), UInt8(ascii: "@"):
+                return false
+            case UInt8(ascii: "/") where previous == UInt8(ascii: "/") && beforePrevious == UInt8(ascii: ":"):
+                return false
+            case UInt8(ascii: ".") where wRun >= 3:
+                return false
+            default:
+                break
+            }
+            wRun = byte == UInt8(ascii: "w") || byte == UInt8(ascii: "W") ? wRun + 1 : 0
+            beforePrevious = previous
+            previous = byte
+        }
+        return true
     }
 
     /// Control characters and the invisible characters that reorder text.

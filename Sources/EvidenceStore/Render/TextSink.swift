@@ -16,6 +16,7 @@ public final class TextSink {
     private let finalPath: String?
     private let temporaryPath: String?
     public let name: String
+    private var flushed = 0
     /// The first write error (errno), if any.
     public private(set) var failure: Int32 = 0
 
@@ -56,10 +57,46 @@ public final class TextSink {
         if buffer.count >= limit { flushBuffer() }
     }
 
+    /// Appends to the output through `body`, with no intermediate strings.
+    public func append(_ body: (inout [UInt8]) throws -> Void) rethrows {
+        try body(&buffer)
+        if buffer.count >= limit { flushBuffer() }
+    }
+
     public func write(_ bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= limit { flushBuffer() }
     }
+
+    /// Appends byte ranges of a file, in the order given.
+    public func appendFile(_ path: String, ranges: [Range<Int>]) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw EvidenceError.fileMissing(path: path) }
+        defer { Glibc.close(fd) }
+        for range in ranges {
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let want = min(range.upperBound - offset, limit)
+                let start = buffer.count
+                buffer.append(contentsOf: repeatElement(0, count: want))
+                let got = buffer.withUnsafeMutableBytes { raw in
+                    raw.baseAddress.map { pread(fd, $0 + start, want, off_t(offset)) } ?? 0
+                }
+                let reason = got < 0 ? errno : 0
+                buffer.removeLast(want - max(got, 0))
+                if got < 0 && reason == EINTR { continue }
+                guard got > 0 else {
+                    throw EvidenceError.io(
+                        path: path, reason: got < 0 ? "cannot be read (\(String(cString: strerror(reason))))" : "ended early")
+                }
+                offset += got
+                if buffer.count >= limit { flushBuffer() }
+            }
+        }
+    }
+
+    /// How many bytes went into the sink so far, written or buffered.
+    public var position: Int { flushed + buffer.count }
 
     /// Writes what is buffered; throws when any write so far failed.
     public func flush() throws {
@@ -92,6 +129,7 @@ public final class TextSink {
         if failure == 0 {
             failure = Self.writeAll(buffer, to: descriptor)
         }
+        flushed += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -29,10 +29,18 @@ public final class Database {
     private var statementCache: [String: Statement] = [:]
     private var savepointCounter = 0
 
+    /// Runs once per process, before the first connection opens.
+    private static let processSetup: Void = {
+        _ = csqlite_disable_memory_statistics()
+    }()
+
     /// Opens the file at `path`. A path beginning with `file:` is a file name, never a URI.
     public init(path: String, mode: OpenMode, configuration: Configuration = Configuration()) throws {
+        Self.processSetup
         self.path = path
-        var flags = SQLITE_OPEN_EXRESCODE
+        // NOMUTEX: a connection is used by one thread at a time, so SQLite's own
+        // per-call mutexes are overhead only.
+        var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite: flags |= SQLITE_OPEN_READWRITE

@@ -92,9 +92,31 @@ extension SQLValue: CustomStringConvertible {
 
     /// Formats a real the way reports show numbers: `171`, `0.014`, `-84.5`.
     public static func format(_ value: Double) -> String {
-        if value.isFinite, value.rounded() == value, abs(value) < 1e15 {
-            return String(Int64(value))
+        var out: [UInt8] = []
+        appendFormatted(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The same, written as UTF-8 into a buffer without an intermediate string.
+    public static func appendFormatted(_ value: Double, into out: inout [UInt8]) {
+        guard value.isFinite, value.rounded() == value, abs(value) < 1e15 else {
+            out.append(contentsOf: String(value).utf8)
+            return
         }
-        return String(value)
+        var integer = Int64(value)
+        if integer == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        if integer < 0 {
+            out.append(UInt8(ascii: "-"))
+            integer = -integer
+        }
+        let start = out.count
+        while integer > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(integer % 10))
+            integer /= 10
+        }
+        out[start...].reverse()
     }
 }

@@ -64,8 +64,8 @@ public final class Statement {
 
     /// Resets the statement and binds all its parameters. A wrong count throws.
     public func bind(_ values: [SQLValue]) throws {
+        // Every parameter is bound below, so no clear_bindings is needed.
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         guard values.count == parameterCount else {
             throw DatabaseError(
                 extendedCode: SQLITE_RANGE,
@@ -85,16 +85,8 @@ public final class Statement {
                 code = sqlite3_bind_double(handle, index, number)
             case .text(let text):
                 // The explicit byte length keeps an embedded NUL from cutting the text short.
-                var copy = text
-                code = copy.withUTF8 { bytes in
-                    guard let base = bytes.baseAddress else {
-                        return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
-                    }
-                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        sqlite3_bind_text64(
-                            handle, index, $0, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-                    }
-                }
+                try bind(index, text)
+                code = SQLITE_OK
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes { raw in
                     sqlite3_bind_blob64(handle, index, raw.baseAddress, sqlite3_uint64(raw.count), csqlite_transient())
@@ -102,6 +94,37 @@ public final class Statement {
             }
             guard code == SQLITE_OK else { throw DatabaseError(connection: connection, sql: sql) }
         }
+    }
+
+    // MARK: - Binding one parameter at a time, for hot loops
+
+    /// Binds parameter `index` (from 1) to a text, or NULL.
+    public func bind(_ index: Int32, _ text: String?) throws {
+        guard var text else { return try check(sqlite3_bind_null(handle, index)) }
+        try check(text.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        })
+    }
+
+    public func bind(_ index: Int32, _ number: Int64?) throws {
+        try check(number.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+    }
+
+    public func bind(_ index: Int32, _ number: Double?) throws {
+        try check(number.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+    }
+
+    /// Runs a statement whose parameters were bound one by one, then resets it.
+    public func execute() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw DatabaseError(connection: connection, sql: sql) }
     }
 
     // MARK: - Stepping
@@ -170,6 +193,16 @@ public final class Statement {
         guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, Int32(column)))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The column's UTF-8 bytes, valid only inside `body` (no copy is made).
+    public func withBytes<T>(_ column: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        // column_text first, then column_bytes: the length is that of the UTF-8 text.
+        guard let bytes = sqlite3_column_text(handle, Int32(column)) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return try body(UnsafeBufferPointer(start: bytes, count: count))
     }
 
     public func optionalText(_ column: Int) -> String? {

@@ -162,6 +162,8 @@ public final class Store {
         if mode != "wal" {
             throw EvidenceError.storeNotWAL(path: path, journalMode: mode)
         }
+        // Reports walk a large store once; 32 MiB of page cache keeps them from reading pages twice.
+        try database.execute("PRAGMA cache_size = -32768")
         switch access {
         case .readWrite:
             try database.execute("PRAGMA synchronous = FULL")
@@ -250,5 +252,38 @@ extension Store {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
             throw error
         }
+    }
+}
+
+// MARK: - One snapshot for several connections
+
+extension Store {
+    /// Starts a read transaction on each connection at one moment: a brief write
+    /// lock held meanwhile (by a connection of its own) keeps any commit from
+    /// falling between them, so all of them read the same snapshot.
+    public static func beginReading(_ stores: [Store]) throws {
+        guard let first = stores.first else { return }
+        var lock: Database?
+        if stores.count > 1 {
+            lock = try Database(path: first.path, mode: .readWrite)
+        }
+        defer { lock?.close() }
+        try lock?.execute("BEGIN IMMEDIATE")
+        defer { try? lock?.execute("ROLLBACK") }
+        do {
+            for store in stores {
+                try store.database.execute("BEGIN DEFERRED")
+                // A transaction's snapshot starts with its first read.
+                _ = try store.database.scalar("SELECT count(*) FROM sqlite_schema")
+            }
+        } catch {
+            for store in stores { store.endReading() }
+            throw error
+        }
+    }
+
+    /// Ends the read transaction `beginReading` started.
+    public func endReading() {
+        if !database.isAutocommit { try? database.execute("COMMIT") }
     }
 }
