@@ -71,7 +71,8 @@ public enum RunLogEvent {
 public struct RunLogEntry {
     let cursor: RunLogCursor
     let resultID: Int64
-    public let claimKey: String
+    /// The claim's key, as the reader's `key` function made it.
+    public let claimKey: [UInt8]
     private var row: Statement { cursor.statement }
 
     public func result<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T { try row.withBytes(3, body) }
@@ -200,18 +201,23 @@ extension Store {
                 asOf: row.optionalText(6), state: row.text(7), reason: row.text(8), sources: [],
                 evidence: [evidence(9), evidence(14)].compactMap { $0 }, resultCount: row.int(19))))
         }
-        let sources = try database.cachedStatement(
+        // Every claim's sources in one pass, not one query per claim.
+        var sources: [Int64: [ClaimDetail.SourceLink]] = [:]
+        try database.cachedStatement(
             """
-            SELECT s.url, s.title, s.publisher, s.kind, x.locator
+            SELECT x.claim_id, s.url, s.title, s.publisher, s.kind, x.locator
             FROM claim_sources AS x JOIN sources AS s ON s.id = x.source_id
-            WHERE x.claim_id = ? ORDER BY s.url, x.locator
-            """)
-        return try claims.map { id, claim in
+            JOIN claims AS c ON c.id = x.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            ORDER BY x.claim_id, s.url, x.locator
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            sources[row.int64(0), default: []].append(ClaimDetail.SourceLink(
+                url: row.text(1), title: row.text(2), publisher: row.text(3), kind: row.text(4), locator: row.text(5)))
+        }
+        return claims.map { id, claim in
             var claim = claim
-            try sources.forEachRow([.integer(id)]) { row in
-                claim.sources.append(ClaimDetail.SourceLink(
-                    url: row.text(0), title: row.text(1), publisher: row.text(2), kind: row.text(3), locator: row.text(4)))
-            }
+            claim.sources = sources[id] ?? []
             return claim
         }
     }
@@ -301,18 +307,20 @@ extension Store {
 /// automated results that map to no claim.
 public final class RunLogReader {
     private let document: String?
-    private var claimKeys: [Int64: String] = [:]
+    private let claimKeys: ClaimKeyTable
     private let rows: Statement
     private let unmapped: Statement
     private let failures: Statement
 
-    public init(_ store: Store, document: String? = nil) throws {
+    /// `key` turns each claim's key, once, into the bytes entries carry (the
+    /// report escapes it there, so that a million rows need not).
+    public init(_ store: Store, document: String? = nil, key: (String) -> [UInt8] = { Array($0.utf8) }) throws {
         self.document = document
         let database = store.database
-        var keys: [Int64: String] = [:]
+        var keys: [(Int64, [UInt8])] = []
         try database.cachedStatement("SELECT id, key FROM claims WHERE ?1 IS NULL OR document = ?1")
-            .forEachRow([SQLValue(document)]) { keys[$0.int64(0)] = $0.text(1) }
-        claimKeys = keys
+            .forEachRow([SQLValue(document)]) { keys.append(($0.int64(0), key($0.text(1)))) }
+        claimKeys = ClaimKeyTable(keys)
         // A result comes once per measurement (once when it has none), in the
         // order of results_by_run and measurements_by_result.
         rows = try database.cachedStatement(
@@ -346,11 +354,33 @@ public final class RunLogReader {
         let cursor = RunLogCursor(statement: rows, left: try rows.step())
         while cursor.left {
             let resultID = rows.int64(1)
-            if let key = claimKeys[rows.int64(0)] {
+            if let key = claimKeys.key(rows.int64(0)) {
                 try body(.entry(RunLogEntry(cursor: cursor, resultID: resultID, claimKey: key)))
             }
             try cursor.skip(resultID)
         }
         try body(.runEnd(run))
+    }
+}
+
+/// Claim keys by claim id: an array indexed by id when ids are dense (as
+/// INTEGER PRIMARY KEYs usually are), a dictionary otherwise.
+private struct ClaimKeyTable {
+    private var dense: [[UInt8]?] = []
+    private var sparse: [Int64: [UInt8]] = [:]
+
+    init(_ keys: [(Int64, [UInt8])]) {
+        let largest = keys.map(\.0).max() ?? 0
+        if keys.allSatisfy({ $0.0 >= 0 }) && largest <= Int64(keys.count) * 4 + 1024 {
+            dense = Array(repeating: nil, count: Int(largest) + 1)
+            for (id, key) in keys { dense[Int(id)] = key }
+        } else {
+            sparse = Dictionary(keys, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    func key(_ id: Int64) -> [UInt8]? {
+        if !dense.isEmpty { return id >= 0 && id < dense.count ? dense[Int(id)] : nil }
+        return sparse[id]
     }
 }

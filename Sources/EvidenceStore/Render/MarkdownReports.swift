@@ -106,7 +106,7 @@ public enum MarkdownReports {
 
         out.write("\n## Run log\n")
         if runs.isEmpty { out.write("\nNo runs yet.\n") }
-        let reader = try RunLogReader(store, document: options.document)
+        let reader = try RunLogReader(store, document: options.document, key: escapedKey)
         while let index = queue.takeFront() {
             try writeRun(runs[index], reader: reader, into: out)
         }
@@ -179,6 +179,11 @@ public enum MarkdownReports {
         }
     }
 
+    /// A claim key as a run log row writes it, escaped once per claim.
+    static func escapedKey(_ key: String) -> [UInt8] {
+        Array(Markdown.escape(key).utf8)
+    }
+
     /// One run of the run log: its header, its results, its unmapped tests.
     static func writeRun(_ run: RunLogRun, reader: RunLogReader, into out: TextSink) throws {
         var tableOpen = false
@@ -243,7 +248,7 @@ public enum MarkdownReports {
                 buffer.append(contentsOf: UnsafeBufferPointer(start: string.utf8Start, count: string.utf8CodeUnitCount))
             }
             literal("| ")
-            text(entry.claimKey)
+            buffer.append(contentsOf: entry.claimKey)
             literal(" | ")
             entry.result(filledCell)
             literal(" | ")
@@ -524,7 +529,7 @@ private final class PartnerWork: @unchecked Sendable {
     private func work() {
         do {
             let sink = try TextSink(path: spool)
-            let reader = try RunLogReader(store, document: document)
+            let reader = try RunLogReader(store, document: document, key: MarkdownReports.escapedKey)
             while let index = queue.takeBack() {
                 let start = sink.position
                 try MarkdownReports.writeRun(runs[index], reader: reader, into: sink)

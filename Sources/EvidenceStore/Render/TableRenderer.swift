@@ -31,6 +31,8 @@ public enum TableRenderer {
 
     /// One line of plain text: breaks become spaces, other control characters go.
     public static func flatten(_ text: String) -> String {
+        // Printable ASCII, the common case, has nothing to change.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var lastWasBreak = false

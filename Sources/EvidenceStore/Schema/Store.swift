@@ -162,8 +162,6 @@ public final class Store {
         if mode != "wal" {
             throw EvidenceError.storeNotWAL(path: path, journalMode: mode)
         }
-        // Reports walk a large store once; 32 MiB of page cache keeps them from reading pages twice.
-        try database.execute("PRAGMA cache_size = -32768")
         switch access {
         case .readWrite:
             try database.execute("PRAGMA synchronous = FULL")
