@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The speed benchmark: builds a release binary, generates synthetic stores in
+# the text format at three sizes, and times each command as a whole process
+# (median of several runs, with peak memory). The anchor is the sqlite3 shell's
+# .import of the same result rows from CSV into a table of the same shape
+# (the columns and indexes of `results`), measured in the same run.
+#
+#   scripts/bench.sh                    # all sizes, 3 runs each
+#   BENCH_SIZES="S M" scripts/bench.sh  # only the smaller sizes
+#   BENCH_RUNS=5 scripts/bench.sh
+#
+# Data is cached in bench-out/ (delete it to regenerate). Needs python3 and sqlite3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sizes="${BENCH_SIZES:-S M L}"
+runs="${BENCH_RUNS:-3}"
+out="${BENCH_OUT:-bench-out}"
+mkdir -p "$out"
+
+swift build -c release --product evidence >/dev/null
+bin="$PWD/.build/release/evidence"
+
+# measure CMD...: runs CMD once, its output discarded; prints "seconds peak-KB".
+measure() {
+    python3 - "$@" <<'PY'
+import resource, subprocess, sys, time
+start = time.perf_counter()
+with open("/dev/null", "w") as sink:
+    code = subprocess.call(sys.argv[1:], stdout=sink, stderr=sink)
+elapsed = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+if code != 0:
+    sys.stderr.write("command failed (%d): %s\n" % (code, " ".join(sys.argv[1:])))
+    sys.exit(1)
+print("%.4f %d" % (elapsed, peak))
+PY
+}
+
+# median of the first fields, and the largest second field, of lines "seconds peak".
+summarise() {
+    python3 -c '
+import statistics, sys
+rows = [line.split() for line in sys.stdin if line.strip()]
+print("%.4f %d" % (statistics.median(float(r[0]) for r in rows), max(int(r[1]) for r in rows)))'
+}
+
+declare -A claims=([S]=1000 [M]=10000 [L]=10000)
+declare -A results=([S]=10000 [M]=100000 [L]=1000000)
+declare -A median peak
+
+anchor_sql() {
+    # The columns and indexes of `results` (migrations/0001), without CHECKs and
+    # foreign keys, so that CSV's empty fields load as they are.
+    cat <<'SQL'
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = FULL;
+-- The id column is the rowid, implicit here so that .import fills the other columns.
+CREATE TABLE results (
+    run_id INTEGER NOT NULL, claim_id INTEGER, result TEXT NOT NULL, posture TEXT,
+    note TEXT NOT NULL DEFAULT '', checked_at TEXT, test_id TEXT, duration REAL, message TEXT);
+CREATE INDEX results_by_claim ON results (claim_id, checked_at);
+CREATE INDEX results_by_claim_outcome ON results (claim_id, result, checked_at);
+CREATE INDEX results_by_run ON results (run_id);
+SQL
+}
+
+record() { # size command "seconds peak"
+    median["$1/$2"]="${3% *}"
+    peak["$1/$2"]="${3#* }"
+}
+
+time_runs() { # size command n CMD...
+    local size="$1" name="$2" n="$3"; shift 3
+    local lines=""
+    for _ in $(seq "$n"); do lines+="$("$@")"$'\n'; done
+    record "$size" "$name" "$(printf '%s' "$lines" | summarise)"
+}
+
+junit="$out/junit-100000.xml"
+[ -f "$junit" ] || python3 scripts/bench_data.py junit "$junit" 100000
+
+for size in $sizes; do
+    data="$out/$size"
+    if [ ! -f "$data/results.csv" ]; then
+        echo "generating $size: ${claims[$size]} claims, ${results[$size]} results" >&2
+        rm -rf "$data"; mkdir -p "$data"
+        python3 scripts/bench_data.py store "$data" "${claims[$size]}" "${results[$size]}"
+    fi
+
+    anchor_once() {
+        rm -f "$data/anchor.sqlite"*
+        anchor_sql | sqlite3 "$data/anchor.sqlite" >/dev/null
+        measure sqlite3 "$data/anchor.sqlite" ".mode csv" ".import --skip 1 $data/results.csv results"
+    }
+    time_runs "$size" anchor "$runs" anchor_once
+
+    import_once() {
+        rm -f "$data/store.sqlite"*
+        "$bin" init --store "$data/store.sqlite" 2>/dev/null
+        measure "$bin" import "$data/export" --store "$data/store.sqlite"
+    }
+    time_runs "$size" import "$runs" import_once
+
+    ingest_once() {
+        rm -f "$data/ingest.sqlite"*
+        cp "$data/store.sqlite" "$data/ingest.sqlite"
+        measure "$bin" ingest "$junit" --store "$data/ingest.sqlite" --simulator "iPhone Duo" --os "iOS 27.1"
+    }
+    time_runs "$size" ingest "$runs" ingest_once
+    rm -f "$data/ingest.sqlite"*
+
+    store="$data/store.sqlite"
+    time_runs "$size" report "$runs" measure "$bin" report --store "$store"
+    time_runs "$size" checklist "$runs" measure "$bin" checklist --store "$store"
+    time_runs "$size" untested "$runs" measure "$bin" untested --store "$store"
+    time_runs "$size" "claim show" "$runs" measure "$bin" claim show claim.000042 --store "$store"
+    time_runs "$size" log 5 measure "$bin" log claim.000042 --result pass --simulator "iPhone Duo" --os "iOS 27.1" \
+        --xcode 27.1 --xcode-build 27A9275 --measure "status-bar clock y=171pt from 87pt" --store "$store"
+done
+
+printf '\n%-5s %-11s %12s %10s %14s\n' size command "median (s)" "peak (MB)" "vs anchor"
+for size in $sizes; do
+    for name in anchor import ingest report checklist untested "claim show" log; do
+        key="$size/$name"
+        [ -n "${median[$key]:-}" ] || continue
+        ratio=""
+        if [ "$name" = import ]; then
+            ratio="$(python3 -c "print('%.2fx' % (${median[$key]} / ${median[$size/anchor]}))")"
+        fi
+        printf '%-5s %-11s %12.3f %10.1f %14s\n' "$size" "$name" "${median[$key]}" \
+            "$(python3 -c "print(${peak[$key]} / 1024)")" "$ratio"
+    done
+done
+
+# Growth: ten times the results (M to L) should cost at most twelve times the time.
+if [[ " $sizes " == *" M "* && " $sizes " == *" L "* ]]; then
+    printf '\n%-11s %14s\n' command "L/M time"
+    for name in anchor import ingest report checklist untested "claim show" log; do
+        printf '%-11s %13.2fx\n' "$name" "$(python3 -c "print(${median[L/$name]} / max(${median[M/$name]}, 1e-9))")"
+    done
+fi
+if [[ " $sizes " == *" S "* && " $sizes " == *" M "* ]]; then
+    printf '\n%-11s %14s\n' command "M/S time"
+    for name in anchor import ingest report checklist untested "claim show" log; do
+        printf '%-11s %13.2fx\n' "$name" "$(python3 -c "print(${median[M/$name]} / max(${median[S/$name]}, 1e-9))")"
+    done
+fi
