@@ -345,4 +345,16 @@ import Testing
             saying: "nested deeper than")
         try expectRejected("broken.json", "{\"testNodes\": [", saying: "not valid JSON")
     }
+
+    /// Found by the xcresult fuzzer: a start time past Int64 crashed the conversion.
+    @Test func startTimesOutsideTheCalendarAreRefused() throws {
+        for start in ["1e300", "-1e300", "253402300800"] {
+            try expectRejected(
+                "start-\(start).json", "{\"totalTestCount\": 1, \"startTime\": \(start), \"testFailures\": []}",
+                saying: "startTime: expected seconds since 1970 within the years 0001 to 9999")
+        }
+        #expect(Timestamp.format(Date(timeIntervalSince1970: .infinity)) == "9999-12-31T23:59:59Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: -.infinity)) == "0001-01-01T00:00:00Z")
+        #expect(Timestamp.format(Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00Z")
+    }
 }

@@ -139,7 +139,11 @@ public enum XCResultReader {
         }
         report.devices = devices.isEmpty ? [TestReport.Device()] : devices
         if let start = root.optional("startTime") {
-            report.startedAt = Timestamp.format(Date(timeIntervalSince1970: try start.number()))
+            let seconds = try start.number()
+            guard Timestamp.representable.contains(seconds) else {
+                throw start.error("expected seconds since 1970 within the years 0001 to 9999, found \(SQLValue.format(seconds))")
+            }
+            report.startedAt = Timestamp.format(Date(timeIntervalSince1970: seconds))
         }
         let total = try root.optional("totalTestCount")?.number()
         let passed = try root.optional("passedTests")?.number()

@@ -19,8 +19,15 @@ public enum Timestamp {
         String(now().prefix(10))
     }
 
+    /// The range the store's form can hold: years 0001 to 9999.
+    static let representable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+    /// A date in the store's form; one outside years 0001 to 9999 (only a
+    /// file's own numbers can be) is clamped to that range's ends.
     public static func format(_ date: Date) -> String {
-        format(secondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, representable.lowerBound), representable.upperBound)
+        return format(secondsSinceEpoch: Int64(clamped.rounded(.down)))
     }
 
     /// "YYYY-MM-DDTHH:MM:SSZ" for seconds since 1970-01-01T00:00:00Z.
