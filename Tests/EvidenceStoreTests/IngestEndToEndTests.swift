@@ -2,24 +2,16 @@ import Foundation
 import Testing
 
 /// CI's path: map a test to a claim, ingest result files, read the report.
-@Suite struct IngestEndToEndTests {
+@Suite struct IngestEndToEndTests: BinarySession {
     let folder: TemporaryFolder
     let store: String
+    let user = "ci"
 
     init() throws {
         folder = try TemporaryFolder()
         store = folder.path("evidence.sqlite")
         try run(["init"])
         try run(["seed"])
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> ProcessResult
-    {
-        let result = try EvidenceBinary.run(arguments, environment: ["EVIDENCE_STORE": store, "USER": "ci"], in: folder.url)
-        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
     }
 
     @Test func ciIngestsAndTheReportSummarisesUnmappedTests() throws {

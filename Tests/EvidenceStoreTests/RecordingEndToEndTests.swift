@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// The QA and writer workflows of the recording commands, through the built binary.
-@Suite struct RecordingEndToEndTests {
+@Suite struct RecordingEndToEndTests: BinarySession {
     let folder: TemporaryFolder
     let store: String
+    let user = "qa-ana"
 
     init() throws {
         folder = try TemporaryFolder()
@@ -32,15 +33,6 @@ import Testing
             "claim", "add", "standby.either-display", "--statement", "StandBy works on either display.",
             "--document", "duo-system-surfaces", "--area", "StandBy", "--label", "sourced", "--needs", "standby",
         ])
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> ProcessResult
-    {
-        let result = try EvidenceBinary.run(arguments, environment: ["EVIDENCE_STORE": store, "USER": "qa-ana"], in: folder.url)
-        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
     }
 
     func count(_ table: String) throws -> String {

@@ -2,24 +2,16 @@ import Foundation
 import Testing
 
 /// The publishing workflow through the binary: demo, seed, export, import and the reports.
-@Suite struct ReportEndToEndTests {
+@Suite struct ReportEndToEndTests: BinarySession {
     let folder: TemporaryFolder
     let store: String
+    let user = "lead"
 
     init() throws {
         folder = try TemporaryFolder()
         store = folder.path("evidence.sqlite")
         try run(["init"])
         try run(["seed"])
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> ProcessResult
-    {
-        let result = try EvidenceBinary.run(arguments, environment: ["EVIDENCE_STORE": store, "USER": "lead"], in: folder.url)
-        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
     }
 
     @Test func demoPrintsTheReportOfTheBundledDataSet() throws {

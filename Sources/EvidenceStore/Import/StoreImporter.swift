@@ -256,15 +256,27 @@ public final class StoreImporter {
         try store.textCapabilities(where: "k.name = ?", [.text(record.name)]) { existing = $0 }
         guard try shouldWrite("capability", key: record.name, existing: existing?.line, incoming: record.line, fields)
         else { return }
-        if existing != nil {
-            try database.execute(
-                "UPDATE capabilities SET description = ? WHERE name = ?", .text(record.description), .text(record.name))
-        } else {
-            try database.execute(
-                "INSERT INTO capabilities (name, description) VALUES (?, ?)", .text(record.name), .text(record.description))
-            capabilityIDs[record.name] = database.lastInsertRowID
-            added()
+        if let id = try writeKeyed(
+            "capabilities", key: ("name", record.name), value: ("description", record.description), exists: existing != nil)
+        {
+            capabilityIDs[record.name] = id
         }
+    }
+
+    /// Updates the one value of a record found by its key, or inserts the
+    /// record and returns its new id. Table and column names are the code's own.
+    private func writeKeyed(
+        _ table: String, key: (column: String, value: String), value: (column: String, value: String), exists: Bool
+    ) throws -> Int64? {
+        if exists {
+            try database.execute(
+                "UPDATE \(table) SET \(value.column) = ? WHERE \(key.column) = ?", .text(value.value), .text(key.value))
+            return nil
+        }
+        try database.execute(
+            "INSERT INTO \(table) (\(key.column), \(value.column)) VALUES (?, ?)", .text(key.value), .text(value.value))
+        added()
+        return database.lastInsertRowID
     }
 
     private func apply(_ record: TextFormat.Claim, _ fields: RecordLocation) throws {
@@ -542,14 +554,10 @@ public final class StoreImporter {
         try store.textChecklists(where: "l.document = ?", [.text(record.document)]) { existing = $0 }
         guard try shouldWrite("checklist", key: record.document, existing: existing?.line, incoming: record.line, fields)
         else { return }
-        if existing != nil {
-            try database.execute(
-                "UPDATE checklists SET title = ? WHERE document = ?", .text(record.title), .text(record.document))
-        } else {
-            try database.execute(
-                "INSERT INTO checklists (document, title) VALUES (?, ?)", .text(record.document), .text(record.title))
-            checklistIDs[record.document] = database.lastInsertRowID
-            added()
+        if let id = try writeKeyed(
+            "checklists", key: ("document", record.document), value: ("title", record.title), exists: existing != nil)
+        {
+            checklistIDs[record.document] = id
         }
     }
 

@@ -25,25 +25,12 @@ public struct ReportClaim: Sendable {
 }
 
 public struct ReportRun: Sendable {
-    public struct Entry: Sendable {
-        public var claim: String
-        public var result: String
-        public var posture: String?
-        public var checkedAt: String?
-        public var note: String
-        public var testID: String?
-        public var duration: Double?
-        public var message: String?
-        public var measurements: [String]
-    }
-
     public var uuid: String
     public var startedAt: String?
     public var environment: EnvironmentSpec
     public var tester: String
     public var note: String
     public var sourceFile: String?
-    public var entries: [Entry]
     /// Automated results that map to no claim: how many of each outcome.
     public var unmappedCounts: [(String, Int)]
     /// The failures among them: test identifier and message.
@@ -245,7 +232,7 @@ extension Store {
                     kind: EnvironmentKind(rawValue: row.text(3)) ?? .simulator, model: row.text(4), osName: row.text(5),
                     osVersion: row.text(6), osBuild: row.text(7), toolName: row.text(8), toolVersion: row.text(9),
                     toolBuild: row.text(10)),
-                tester: row.text(11), note: row.text(12), sourceFile: row.optionalText(13), entries: [],
+                tester: row.text(11), note: row.text(12), sourceFile: row.optionalText(13),
                 unmappedCounts: [], unmappedFailures: [])))
         }
         return runs

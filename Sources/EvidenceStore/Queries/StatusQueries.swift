@@ -1,18 +1,7 @@
 /// The lead's questions: what is untested, how the counts stand, and the
 /// one-line summary a document's front matter carries.
-public struct CitedSource: Sendable {
-    public var url: String
-    public var title: String
-    public var publisher: String
-    public var kind: String
-    public var published: String?
-    public var updated: String?
-    public var retrieved: String?
-    /// (claim key, locator)
-    public var citations: [(String, String)]
-    /// "iPhone Duo simulator (27A9275) lacks standby"
-    public var lacks: [String]
-}
+/// A source of the source list: the same facts `source show` gives.
+public typealias CitedSource = SourceDetail
 
 extension Store {
     /// Claims still untested or needing a device, with the capabilities a simulator lacks.

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// What a run of the built `evidence` binary printed and returned.
 struct ProcessResult: Sendable {
@@ -81,5 +82,26 @@ final class StreamCollector: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return data
+    }
+}
+
+/// A suite that drives the built binary against a store of its own, in a
+/// folder of its own, as one user.
+protocol BinarySession {
+    var folder: TemporaryFolder { get }
+    var store: String { get }
+    /// Who the commands run as ($USER).
+    var user: String { get }
+}
+
+extension BinarySession {
+    /// Runs the binary on the suite's store and expects `status`.
+    @discardableResult
+    func run(_ arguments: [String], expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ProcessResult
+    {
+        let result = try EvidenceBinary.run(arguments, environment: ["EVIDENCE_STORE": store, "USER": user], in: folder.url)
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
     }
 }
