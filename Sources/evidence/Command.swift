@@ -1,11 +1,5 @@
 import EvidenceStore
 
-/// How a `show` command prints one record: readable text or a JSON object.
-enum DetailFormat: Equatable {
-    case text
-    case json
-}
-
 /// A fully parsed command line, ready to run. Building one reads nothing but
 /// the words and the environment it was given.
 enum Command: Equatable {
@@ -44,7 +38,7 @@ enum Command: Equatable {
     case importFolder(store: String, folder: String, replace: Bool)
     case seed(store: String, folder: String?)
     // Reports
-    case markdown(ReportCommands.Kind, store: String, document: String?, output: String?, stamp: Bool)
+    case document(Reports.Kind, store: String, document: String?, output: String?, stamp: Bool)
     case checklistMark(store: String, item: String, reason: String?, by: String)
     case untested(store: String, needsDevice: Bool, document: String?, format: OutputFormat)
     case status(store: String, document: String?, format: OutputFormat)

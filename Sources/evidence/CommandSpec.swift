@@ -21,6 +21,8 @@ struct ArgumentSpec: Sendable {
     var help: String
     var isOptional = false
     var isVariadic = false
+    /// The values it accepts (ignoring case), nil for any.
+    var choices: [String]? = nil
 
     var displayName: String { "<\(name)>" }
 }
@@ -34,6 +36,8 @@ struct OptionSpec: Sendable {
     var help: String
     var isRequired = false
     var isRepeatable = false
+    /// The values it accepts (ignoring case), nil for any.
+    var choices: [String]? = nil
 
     var isFlag: Bool { valueName == nil }
 
@@ -65,5 +69,19 @@ struct ParsedValues: Sendable {
     /// A required argument or option value; the parser has already checked presence.
     func required(_ name: String) -> String {
         argument(name) ?? value(name) ?? ""
+    }
+}
+
+/// Words for lists in help and errors.
+enum Choices {
+    /// "a, b or c"
+    static func list(_ names: [String], conjunction: String = "or") -> String {
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
+    /// "'a', 'b' or 'c'", as swift-argument-parser lists accepted values.
+    static func quoted(_ names: [String]) -> String {
+        list(names.map { "'\($0)'" })
     }
 }

@@ -10,10 +10,12 @@ enum CommandTree {
 
     static let formatOption = OptionSpec(
         name: "format", valueName: "format",
-        help: "Output format: table, json or csv (default: table).")
+        help: "Output format: \(Choices.list(OutputFormat.names)) (default: table).", choices: OutputFormat.names)
 
     static let detailFormatOption = OptionSpec(
-        name: "format", valueName: "format", help: "Output format: table (readable text) or json (default: table).")
+        name: "format", valueName: "format",
+        help: "Output format: \(Choices.list(DetailFormat.allCases.map { $0 == .table ? "table (readable text)" : $0.rawValue })) (default: table).",
+        choices: DetailFormat.names)
 
     static let root = CommandSpec(
         name: "evidence",
@@ -32,6 +34,19 @@ enum CommandTree {
 
     // MARK: - Shared option readers
 
+    /// The clock commands record with: the system's, unless EVIDENCE_NOW holds a
+    /// UTC timestamp. That variable is a test hook (README, "Testing"): it makes
+    /// the times the binary writes reproducible; nothing else reads it.
+    static func clock(_ environment: [String: String]) throws -> Clock {
+        guard let fixed = environment["EVIDENCE_NOW"], !fixed.isEmpty else { return .system }
+        let text = try Timestamp.parse(fixed, field: "EVIDENCE_NOW")
+        guard let date = Timestamp.date(text), text.count > 10 else {
+            throw EvidenceError.invalidValue(
+                field: "EVIDENCE_NOW", value: fixed, expected: "a UTC timestamp such as 2026-10-20T14:03:00Z")
+        }
+        return .fixed(date)
+    }
+
     /// The store path: --store, else $EVIDENCE_STORE, else ./evidence.sqlite.
     static func storePath(_ values: ParsedValues) -> String {
         if let path = values.value("store"), !path.isEmpty { return path }
@@ -44,11 +59,6 @@ enum CommandTree {
     }
 
     static func detailFormat(_ values: ParsedValues) throws -> DetailFormat {
-        switch values.value("format")?.lowercased() {
-        case nil, "table": return .text
-        case "json": return .json
-        case let other?:
-            throw EvidenceError.invalidValue(field: "format", value: other, expected: "one of: table, json")
-        }
+        try values.value("format").map(DetailFormat.init(parsing:)) ?? .table
     }
 }

@@ -1,4 +1,3 @@
-import CSQLite
 import EvidenceStore
 
 /// Exit codes, after sysexits(3).
@@ -18,23 +17,22 @@ enum ExitCode {
         case is UsageError:
             return usage
         case let error as EvidenceError:
-            switch error.category {
-            case .usage: return usage
-            case .badData: return dataError
-            case .missingInput: return noInput
-            case .io: return ioError
-            case .busy: return tempFail
-            case .checkFailed: return failure
-            }
+            return code(for: error.category)
         case let error as DatabaseError:
-            if error.isBusy { return tempFail }
-            if error.code == SQLITE_FULL || error.code == SQLITE_IOERR || error.code == SQLITE_CANTOPEN { return ioError }
-            if error.isCorrupt { return dataError }
-            if error.isConstraint { return dataError }
-            if error.code == SQLITE_READONLY { return ioError }
-            return software
+            return code(for: error.category)
         default:
             return software
+        }
+    }
+
+    static func code(for category: EvidenceError.Category) -> Int32 {
+        switch category {
+        case .usage: return usage
+        case .badData: return dataError
+        case .missingInput: return noInput
+        case .io: return ioError
+        case .busy: return tempFail
+        case .internal: return software
         }
     }
 }

@@ -36,5 +36,4 @@ final class Output {
     }
 
     static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
-    static var standardOutputIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 }

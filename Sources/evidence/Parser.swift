@@ -76,7 +76,27 @@ struct Parser {
         values.path = path
         try assign(positionals, to: spec, path: path, into: &values)
         try checkRequired(spec, path: path, values: values)
+        try checkChoices(spec, path: path, values: values)
         return try build(values)
+    }
+
+    /// Refuses a value outside an option's or argument's choices, as
+    /// swift-argument-parser does: the value, the option and what it accepts.
+    private func checkChoices(_ spec: CommandSpec, path: [String], values: ParsedValues) throws {
+        func check(_ given: [String], _ choices: [String]?, _ name: String) throws {
+            guard let choices else { return }
+            for value in given where !choices.contains(where: { $0.lowercased() == value.lowercased() }) {
+                throw UsageError(
+                    message: "The value '\(value)' is invalid for '\(name)'. Please provide one of \(Choices.quoted(choices)).",
+                    path: path)
+            }
+        }
+        for option in options(of: spec) {
+            try check(values.values(option.name), option.choices, option.synopsis)
+        }
+        for argument in spec.arguments {
+            try check(values.argumentValues(argument.name), argument.choices, argument.displayName)
+        }
     }
 
     // MARK: - Options

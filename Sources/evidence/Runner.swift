@@ -3,6 +3,13 @@ import EvidenceStore
 /// Runs a parsed command: calls into EvidenceStore and prints what it returns.
 struct Runner {
     let output: Output
+    /// Where "now" comes from for what the commands record.
+    let clock: Clock
+
+    /// Opens the store at `path` with this run's clock.
+    func open(_ path: String, access: Store.Access = .readWrite) throws -> Store {
+        try Store.open(at: path, access: access, clock: clock)
+    }
 
     func run(_ command: Command) throws -> Int32 {
         switch command {
@@ -37,29 +44,29 @@ struct Runner {
         case .sourceAdd(let store, let draft):
             return try sourceAdd(store: store, draft: draft)
         case .sourceList(let store, let format):
-            return try listing(store: store, format: format) { try $0.sourceList() }
+            return try listing(store: store, format: format) { Tabular(try $0.reader.sourceList()) }
         case .sourceShow(let store, let url, let format):
             return try sourceShow(store: store, url: url, format: format)
         case .capabilityAdd(let store, let name, let description):
             return try capabilityAdd(store: store, name: name, description: description)
         case .capabilityList(let store, let format):
-            return try listing(store: store, format: format) { try $0.capabilityList() }
+            return try listing(store: store, format: format) { Tabular(try $0.reader.capabilityList()) }
         case .envLacks(let store, let draft):
             return try envLacks(store: store, draft: draft)
         case .envList(let store, let format):
-            return try listing(store: store, format: format) { try $0.environmentList() }
+            return try listing(store: store, format: format) { Tabular(try $0.reader.environmentList()) }
         case .runStart(let store, let draft):
             return try runStart(store: store, draft: draft)
         case .runList(let store, let format):
-            return try listing(store: store, format: format) { try $0.runList() }
+            return try listing(store: store, format: format) { Tabular(try $0.reader.runList()) }
         case .runShow(let store, let reference, let format):
             return try runShow(store: store, reference: reference, format: format)
         case .log(let store, let observation, let choice):
             return try log(store: store, observation: observation, run: choice)
         case .measurements(let store, let filter, let format):
-            return try listing(store: store, format: format) { try $0.measurementList(filter) }
+            return try listing(store: store, format: format) { Tabular(try $0.reader.measurementList(filter)) }
         case .attachmentsList(let store, let format):
-            return try listing(store: store, format: format) { try $0.attachmentList() }
+            return try listing(store: store, format: format) { Tabular(try $0.reader.attachmentList()) }
         case .attachmentsVerify(let store, let format):
             return try attachmentsVerify(store: store, format: format)
         case .export(let store, let folder):
@@ -68,34 +75,34 @@ struct Runner {
             return try importFolder(store: store, folder: folder, replace: replace)
         case .seed(let store, let folder):
             return try seed(store: store, folder: folder)
-        case .markdown(let kind, let store, let document, let file, let stamp):
-            return try markdown(kind, store: store, document: document, output: file, stamp: stamp)
+        case .document(let kind, let store, let document, let file, let stamp):
+            return try self.document(kind, store: store, document: document, output: file, stamp: stamp)
         case .checklistMark(let store, let item, let reason, let author):
             return try checklistMark(store: store, item: item, reason: reason, by: author)
         case .untested(let store, let needsDevice, let document, let format):
             return try listing(store: store, format: format) {
-                try $0.checkDocument(document)
-                return try $0.untestedList(needsDevice: needsDevice, document: document)
+                try $0.reader.checkDocument(document)
+                return Tabular(try $0.reader.untestedList(needsDevice: needsDevice, document: document))
             }
         case .status(let store, let document, let format):
             return try listing(store: store, format: format) {
-                try $0.checkDocument(document)
-                return try $0.statusTable(document: document)
+                try $0.reader.checkDocument(document)
+                return Tabular(try $0.reader.stateCounts(document: document))
             }
         case .verifiedLine(let store, let document):
             return try verifiedLine(store: store, document: document)
         case .ingest(let store, let files, let options, let verbose):
             return try ingest(store: store, files: files, options: options, verbose: verbose)
         case .mapAdd(let store, let pattern, let claim):
-            let opened = try Store.open(at: store)
+            let opened = try open(store)
             defer { opened.close() }
             try opened.addMapping(pattern: pattern, claimKey: claim)
             output.message("Mapped tests matching \(pattern) to \(claim).")
             return ExitCode.ok
         case .mapList(let store, let format):
-            return try listing(store: store, format: format) { try $0.mappingList() }
+            return try listing(store: store, format: format) { Tabular(try $0.reader.mappingList()) }
         case .mapRemove(let store, let pattern, let claim):
-            let opened = try Store.open(at: store)
+            let opened = try open(store)
             defer { opened.close() }
             try opened.removeMapping(pattern: pattern, claimKey: claim)
             output.message("Removed the mapping of \(pattern)\(claim.map { " to " + $0 } ?? "").")

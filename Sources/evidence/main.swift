@@ -10,10 +10,11 @@ signal(SIGXFSZ, SIG_IGN)
 
 let output = Output()
 let words = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
 var status: Int32
 do {
-    let command = try CommandTree.parse(words, environment: ProcessInfo.processInfo.environment)
-    status = try Runner(output: output).run(command)
+    let command = try CommandTree.parse(words, environment: environment)
+    status = try Runner(output: output, clock: try CommandTree.clock(environment)).run(command)
 } catch let error as UsageError {
     output.message("Error: \(error.message)\n" + CommandTree.parser.usage(for: error.path))
     status = ExitCode.usage

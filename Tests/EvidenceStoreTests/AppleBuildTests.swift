@@ -62,11 +62,11 @@ import Testing
                 EnvironmentSpec(kind: .simulator, model: "Model \(build)", osBuild: build, toolBuild: build))
         }
         let bySQL = try fixture.store.database.query("SELECT os_build FROM environments ORDER BY os_build_order")
-            .map { $0.text("os_build") }
+            .map { try $0.text("os_build") }
         let bySwift = builds.compactMap(AppleBuild.init).sorted().map(\.description)
         #expect(bySQL == bySwift)
         let toolBySQL = try fixture.store.database.query("SELECT tool_build FROM environments ORDER BY tool_build_order")
-            .map { $0.text("tool_build") }
+            .map { try $0.text("tool_build") }
         #expect(toolBySQL == bySwift)
     }
 

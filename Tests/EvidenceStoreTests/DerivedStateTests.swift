@@ -84,8 +84,8 @@ import Testing
         let text = try reason("bars.overflow")
         #expect(text.contains("(23A341)"), "\(text)")
         #expect(text.contains("OS 23B85"), "\(text)")
-        let stale = try store.staleClaims()
-        #expect(stale.map(\.claim) == ["bars.overflow"])
+        let stale = try store.reader.claimList(ClaimFilter(state: .stale))
+        #expect(stale.map(\.key) == ["bars.overflow"])
         // Verified again on the new build, it is current once more.
         try log("bars.overflow", .pass, on: environment(os: "23B85"), "2026-10-23")
         #expect(try fixture.state("bars.overflow") == "verified-in-simulator")
@@ -104,7 +104,7 @@ import Testing
         try store.addClaim(ClaimDraft(key: "sourced.alone", statement: "s", document: "d", area: "a", label: .sourced), by: "w")
         try log("bars.overflow", .pass, on: environment(), "2026-10-20")
         try log("standby.either-display", .fail, on: environment(.device), "2026-10-20")
-        let problems = try store.mismatches().map { "\($0.claim): \($0.problem)" }
+        let problems = try store.reader.mismatches().map { "\($0.claim): \($0.problem)" }
         #expect(problems.contains("island.clock-offset.closed: labelled measured but has no passing result"))
         #expect(problems.contains("sourced.alone: labelled sourced but cites no source"))
         #expect(problems.contains { $0.hasPrefix("standby.either-display: latest result failed") })
@@ -130,7 +130,7 @@ import Testing
         try log("bars.overflow", .pass, on: environment(), "2026-10-20")
         let failed = try log("island.clock-offset.closed", .fail, on: environment(), "2026-10-20")
         try store.markChecklistItem(key: "item.marked", untestedReason: "no device yet", by: "lead")
-        let list = try #require(try store.checklists().first)
+        let list = try #require(try store.reader.checklists().first)
         let rendered = list.items.map { "\($0.ticked ? "x" : " ") \($0.key): \($0.why ?? "")" }
         #expect(rendered[0] == "x item.verified: ")
         #expect(rendered[1] == "  item.device: needs a device for standby (standby.either-display)")
@@ -138,7 +138,7 @@ import Testing
         #expect(rendered[3].hasPrefix("  item.marked: marked untested by lead on "))
         #expect(rendered[3].hasSuffix(": no device yet"))
         try store.markChecklistItem(key: "item.marked", untestedReason: nil, by: "lead")
-        #expect(try store.checklists().first?.items[3].why == "needs a device for standby (standby.either-display)")
+        #expect(try store.reader.checklists().first?.items[3].why == "needs a device for standby (standby.either-display)")
         #expect(throws: EvidenceError.self) {
             try store.markChecklistItem(key: "item.nope", untestedReason: "x", by: "lead")
         }
@@ -201,12 +201,12 @@ import Testing
         try Self.compare(store.database, "on the seed")
         var seen: Set<String> = []
         func noteStates() throws {
-            for row in try store.database.query("SELECT DISTINCT state FROM claim_state") { seen.insert(row.text("state")) }
+            for row in try store.database.query("SELECT DISTINCT state FROM claim_state") { seen.insert(try row.text("state")) }
         }
         try noteStates()
         #expect(try store.database.scalar("SELECT count(*) FROM v1_claim_state").int ?? 0 > 40)
 
-        let keys = try store.database.query("SELECT key FROM claims ORDER BY key").map { $0.text("key") }
+        let keys = try store.database.query("SELECT key FROM claims ORDER BY key").map { try $0.text("key") }
         var generator = Generator(state: 2026)
         let builds = ["23A341", "23A5318c", "23B74", "23B85", ""]
         let xcodes = ["27A9275", "27A5012a", "27C40", ""]
@@ -230,6 +230,6 @@ import Testing
             try Self.compare(store.database, "after batch \(batch)")
             try noteStates()
         }
-        #expect(seen == Set(MarkdownReports.stateMeanings.map(\.0)), "the series passes through every state")
+        #expect(seen == Set(VerificationState.names), "the series passes through every state")
     }
 }

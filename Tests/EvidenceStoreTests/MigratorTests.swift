@@ -42,7 +42,7 @@ import Testing
         let applied = try Migrator().migrate(database, path: path)
         #expect(applied.map(\.version) == Migration.bundled.map(\.version))
         #expect(try Migrator().currentVersion(of: database) == Migrator().latestVersion)
-        let recorded = try database.query("SELECT version FROM schema_migrations ORDER BY version").map { $0.int("version") }
+        let recorded = try database.query("SELECT version FROM schema_migrations ORDER BY version").map { try $0.int("version") }
         #expect(recorded == Migration.bundled.map(\.version))
         #expect(try database.query("PRAGMA foreign_key_check").isEmpty)
     }
@@ -71,7 +71,7 @@ import Testing
         }
         #expect(try Migrator(migrations: migrations).currentVersion(of: database) == 1)
         let tables = try database.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map {
-            $0.text("name")
+            try $0.text("name")
         }
         #expect(tables == ["one", "schema_migrations"])
         #expect(try database.scalar("SELECT count(*) FROM schema_migrations") == .integer(1))
@@ -125,8 +125,8 @@ import Testing
             }
             let database = try Database(path: path, mode: .readOnly)
             let rows = try database.query("SELECT version, count(*) AS n FROM schema_migrations GROUP BY version")
-            #expect(rows.map { $0.int("version") } == Migration.bundled.map(\.version))
-            #expect(rows.allSatisfy { $0.int("n") == 1 })
+            #expect(try rows.map { try $0.int("version") } == Migration.bundled.map(\.version))
+            #expect(try rows.allSatisfy { try $0.int("n") == 1 })
         }
     }
 
@@ -155,5 +155,117 @@ final class ConcurrentResults: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return stored
+    }
+}
+
+/// Migrations that have landed never change, the store remembers what it
+/// applied, and a migration can rebuild a table.
+@Suite struct MigrationHistoryTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// The SHA-256 of every landed migration. A migration that has landed is
+    /// never edited: a fix is a new file, and its digest is added here.
+    static let frozen: [Int: String] = [
+        1: "128f92b3c8b82225fcd4e6e2c1a548240a8fc174f01cde98ced6b055b5211718",
+        2: "0d355791cc1389284af598130d86423befb2fc8f8265de3dfbc673812b0ef22f",
+        3: "85d88fa6cb8ff59004c70580d929071aebdb5a088d22471a50a71c58769e5648",
+        4: "68bb8188450ec946cfd8ecc4b1a2ded01b68718b1159e27d7ad2226899bd2d0a",
+    ]
+
+    @Test func landedMigrationsAreFrozen() {
+        for migration in Migration.bundled {
+            #expect(
+                Self.frozen[migration.version] == migration.sha256,
+                "\(migration.fileName) differs from the text that landed; add a new migration instead")
+        }
+        #expect(Set(Self.frozen.keys) == Set(Migration.bundled.map(\.version)))
+    }
+
+    @Test func theStoreKeepsTheDigestOfEachMigrationAndCheckReportsAChangedOne() throws {
+        let (store, _) = try Store.initialize(at: folder.path("store.sqlite"))
+        let recorded = try store.database.query("SELECT version, sha256 FROM schema_migrations ORDER BY version")
+            .map { try $0.text("sha256") }
+        #expect(recorded == Migration.bundled.map(\.sha256))
+        #expect(try StoreCheck.run(store).ok)
+
+        // As if 0002's file had been edited after this store applied it.
+        try store.database.execute("UPDATE schema_migrations SET sha256 = ? WHERE version = 2", .text(String(repeating: "a", count: 64)))
+        let check = try StoreCheck.run(store)
+        #expect(!check.ok)
+        let item = try #require(check.items.first { $0.name == "migrations" })
+        #expect(!item.ok)
+        #expect(item.detail.contains("0002_claim_state_by_probes changed after it was applied (applied aaaaaaaaaaaa, now 0d355791cc13)"))
+        store.close()
+        let result = try EvidenceBinary.run(["check", "--store", folder.path("store.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL  migrations"))
+    }
+
+    @Test func aStoreFromBeforeDigestsGainsTheColumnAndPassesItsCheck() throws {
+        let path = folder.path("old.sqlite")
+        let database = try Database(path: path, mode: .readWriteCreate)
+        try database.execute("PRAGMA application_id = 1163282756")
+        _ = try database.scalar("PRAGMA journal_mode = WAL")
+        try Migrator(migrations: Array(Migration.bundled.prefix(3))).migrate(database, path: path)
+        try database.execute("ALTER TABLE schema_migrations DROP COLUMN sha256")
+        database.close()
+
+        let (store, outcome) = try Store.initialize(at: path)
+        #expect(outcome == .upgraded(from: 3, to: Migrator().latestVersion, applied: Migration.bundled.dropFirst(3).map(\.fileName)))
+        let digests = try store.database.query("SELECT sha256 FROM schema_migrations ORDER BY version").map { try $0.optionalText("sha256") }
+        #expect(digests == [nil, nil, nil] + Migration.bundled.dropFirst(3).map(\.sha256))
+        let item = try #require(try StoreCheck.run(store).items.first { $0.name == "migrations" })
+        #expect(item.ok)
+        #expect(item.detail.contains("3 applied before digests were kept"))
+    }
+
+    /// A migration that rebuilds `results` the way SQLite's documentation says
+    /// (create new, copy, drop, rename), written from the live schema so it
+    /// keeps every column, index and view.
+    static func rebuildOfResults(_ database: Database) throws -> String {
+        let table = try #require(try database.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'results'").string)
+        let indexes = try database.query("SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'results' AND sql IS NOT NULL")
+            .map { try $0.text("sql") }
+        let views = try database.query("SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY rowid")
+            .map { (try $0.text("name"), try $0.text("sql")) }
+        var script = views.reversed().map { "DROP VIEW \($0.0);\n" }.joined()
+        script += table.replacingOccurrences(of: "CREATE TABLE results", with: "CREATE TABLE new_results") + ";\n"
+        script += "INSERT INTO new_results SELECT * FROM results;\n"
+        script += "DROP TABLE results;\n"
+        script += "ALTER TABLE new_results RENAME TO results;\n"
+        script += indexes.map { $0 + ";\n" }.joined()
+        script += views.map { $0.1 + ";\n" }.joined()
+        return script
+    }
+
+    @Test func aMigrationRebuildsResultsWithoutLosingTheRowsThatReferToThem() throws {
+        let fixture = try StoreFixture()
+        try StoreImporter(store: fixture.store).run(BundledSeed())
+        try fixture.folder.write("shot.png", Data([1, 2, 3]))
+        var seen = Observation(claimKey: "island.clock-offset.closed", outcome: .pass, posture: .closed)
+        seen.measurements = [try MeasurementDraft(parsing: "status-bar clock y=171pt from 87pt")]
+        seen.attachments = ["shot.png"]
+        try fixture.store.log(
+            seen, run: .matching(StoreFixture.duoSimulator, tester: "qa"), workingFolder: fixture.folder.url.path)
+        let counts = { try ["results", "measurements", "attachments"].map { try fixture.count($0) } }
+        let before = try counts()
+        let states = try fixture.store.reader.claimList().map { "\($0.key)=\($0.state.rawValue)" }
+        #expect(before[1] > 0 && before[2] > 0)
+
+        let rebuild = Migration(
+            version: Migrator().latestVersion + 1, name: "rebuild_results", sql: try Self.rebuildOfResults(fixture.store.database))
+        try Migrator(migrations: Migration.bundled + [rebuild]).migrate(fixture.store.database, path: fixture.path)
+        #expect(try Migrator().currentVersion(of: fixture.store.database) == rebuild.version)
+        #expect(try counts() == before, "no measurement or attachment went with the old table")
+        #expect(try fixture.store.database.query("PRAGMA foreign_key_check").isEmpty)
+        #expect(try fixture.store.reader.claimList().map { "\($0.key)=\($0.state.rawValue)" } == states)
+        // Foreign keys are enforced again once the migration is done.
+        #expect(throws: DatabaseError.self) {
+            try fixture.store.database.execute("INSERT INTO measurements (result_id, name, value, unit) VALUES (999999, 'x', 1, 'pt')")
+        }
     }
 }

@@ -89,9 +89,32 @@ import Testing
     }
 
     @Test func aBadFormatListsTheAcceptedValues() throws {
-        #expect(throws: EvidenceError.invalidValue(field: "format", value: "xml", expected: "one of: table, json, csv")) {
+        #expect(
+            throws: UsageError(
+                message: "The value 'xml' is invalid for '--format <format>'. Please provide one of 'table', 'json' or 'csv'.",
+                path: ["query"])
+        ) {
             try parse(["query", "--format", "xml", "SELECT 1"])
         }
+        #expect(
+            throws: UsageError(
+                message: "The value 'maybe' is invalid for '<label>'. Please provide one of 'measured', 'unverified', 'not-published' or 'sourced'.",
+                path: ["claim", "label"])
+        ) {
+            try parse(["claim", "label", "k", "maybe", "--reason", "r"])
+        }
+        // Values are taken in any case, as before.
+        #expect(try parse(["query", "--format", "JSON", "SELECT 1"]) == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .json))
+    }
+
+    @Test func helpListsTheAcceptedValuesFromTheEnums() throws {
+        guard case .help(let text) = try parse(["claim", "list", "--help"]) else {
+            Issue.record("expected help")
+            return
+        }
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("Only claims in this state: " + VerificationState.names.dropLast().joined(separator: ", ")))
+        #expect(flat.contains("Output format: " + OutputFormat.names.dropLast().joined(separator: ", ")))
     }
 }
 

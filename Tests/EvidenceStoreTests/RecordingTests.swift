@@ -13,11 +13,11 @@ import Testing
     }
 
     @Test func aClaimKeepsItsSourcesWithLocatorsAndItsNeeds() throws {
-        let detail = try store.claimDetail(key: "island.clock-offset.closed")
+        let detail = try store.reader.claimDetail(key: "island.clock-offset.closed")
         #expect(detail.claim.label == .measured)
         #expect(detail.sources.map(\.fullURL) == [StoreFixture.techTalk + "?time=94"])
         #expect(detail.sources.map(\.locator) == ["?time=94"])
-        let standby = try store.claimDetail(key: "standby.either-display")
+        let standby = try store.reader.claimDetail(key: "standby.either-display")
         #expect(standby.needs.map(\.capability) == ["standby"])
         #expect(standby.needs.first?.lackedBy == ["iPhone Duo simulator: Xcode 27.1 Release Notes"])
     }
@@ -30,11 +30,11 @@ import Testing
         try store.editClaim(
             key: "bars.overflow",
             ClaimChanges(addSources: ["https://developer.apple.com/design/human-interface-guidelines/live-activities#StandBy"]))
-        #expect(try store.claimDetail(key: "bars.overflow").sources.map(\.locator) == ["#StandBy"])
+        #expect(try store.reader.claimDetail(key: "bars.overflow").sources.map(\.locator) == ["#StandBy"])
     }
 
     @Test func addingRecordsTheInitialLabelInTheHistory() throws {
-        let history = try store.claimDetail(key: "bars.overflow").history
+        let history = try store.reader.claimDetail(key: "bars.overflow").history
         #expect(history.count == 1)
         #expect(history.first?.oldLabel == nil)
         #expect(history.first?.newLabel == "unverified")
@@ -92,7 +92,7 @@ import Testing
 
     @Test func anUnknownKeyIsNamedWithTheClosestKeys() throws {
         #expect(throws: EvidenceError.notFound(kind: "claim", value: "island.clock-ofset.closed", suggestions: ["island.clock-offset.closed"])) {
-            _ = try store.claimDetail(key: "island.clock-ofset.closed")
+            _ = try store.reader.claimDetail(key: "island.clock-ofset.closed")
         }
     }
 
@@ -102,7 +102,7 @@ import Testing
             ClaimChanges(
                 statement: "New statement.", area: "Toolbars", asOf: .some("2026-10-20"),
                 addSources: [StoreFixture.techTalk + "?time=336"], addNeeds: ["app-extension"]))
-        var detail = try store.claimDetail(key: "bars.overflow")
+        var detail = try store.reader.claimDetail(key: "bars.overflow")
         #expect(detail.claim.statement == "New statement.")
         #expect(detail.claim.area == "Toolbars")
         #expect(detail.claim.asOf == "2026-10-20")
@@ -111,7 +111,7 @@ import Testing
         try store.editClaim(
             key: "bars.overflow",
             ClaimChanges(asOf: .some(nil), removeSources: [StoreFixture.techTalk + "?time=336"], removeNeeds: ["app-extension"]))
-        detail = try store.claimDetail(key: "bars.overflow")
+        detail = try store.reader.claimDetail(key: "bars.overflow")
         #expect(detail.claim.asOf == nil)
         #expect(detail.sources.isEmpty)
         #expect(detail.needs.isEmpty)
@@ -122,7 +122,7 @@ import Testing
             try store.editClaim(
                 key: "bars.overflow", ClaimChanges(statement: "Changed.", removeSources: [StoreFixture.techTalk]))
         }
-        #expect(try store.claim(key: "bars.overflow").statement == "App items collapse into the overflow menu.")
+        #expect(try store.reader.claim(key: "bars.overflow").statement == "App items collapse into the overflow menu.")
         #expect(throws: EvidenceError.self) {
             try store.editClaim(key: "bars.overflow", ClaimChanges())
         }
@@ -130,12 +130,12 @@ import Testing
 
     @Test func relabellingAppendsWhoWhenAndWhy() throws {
         try store.relabelClaim(key: "bars.overflow", to: .measured, reason: "seen on the simulator", by: "qa-ana")
-        let history = try store.claimDetail(key: "bars.overflow").history
+        let history = try store.reader.claimDetail(key: "bars.overflow").history
         #expect(history.map(\.newLabel) == ["unverified", "measured"])
         #expect(history.last?.oldLabel == "unverified")
         #expect(history.last?.changedBy == "qa-ana")
         #expect(history.last?.reason == "seen on the simulator")
-        #expect(try store.claim(key: "bars.overflow").label == .measured)
+        #expect(try store.reader.claim(key: "bars.overflow").label == .measured)
         #expect(throws: EvidenceError.self) {
             try store.relabelClaim(key: "bars.overflow", to: .measured, reason: "again", by: "qa-ana")
         }
@@ -181,9 +181,9 @@ import Testing
     }
 
     @Test func aSourceShowsWhoCitesIt() throws {
-        let detail = try store.sourceDetail(url: StoreFixture.techTalk)
+        let detail = try store.reader.sourceDetail(url: StoreFixture.techTalk)
         #expect(detail.citations.map { $0.0 + $0.1 } == ["island.clock-offset.closed?time=94"])
-        let notes = try store.sourceDetail(url: StoreFixture.releaseNotes)
+        let notes = try store.reader.sourceDetail(url: StoreFixture.releaseNotes)
         #expect(notes.lacks == ["iPhone Duo simulator lacks standby"])
     }
 
@@ -200,7 +200,7 @@ import Testing
             LackDraft(
                 kind: .simulator, model: "iPhone Duo", toolBuild: "27A9275", capability: "app-extension",
                 evidence: .document("duo-system-surfaces"), note: "most app extensions can't run"))
-        let list = try store.capabilityList()
+        let list = Tabular(try store.reader.capabilityList())
         let lacked = list.rows.map { $0[3].description }
         #expect(lacked == ["iPhone Duo simulator (27A9275)", "iPhone Duo simulator"])
     }
@@ -209,11 +209,11 @@ import Testing
         try store.startRun(RunDraft(environment: StoreFixture.duoSimulator, tester: "qa"))
         try store.addLack(
             LackDraft(kind: .device, model: "iPhone 16", capability: "app-extension", evidence: .document("notes")))
-        let table = try store.environmentList()
+        let table = Tabular(try store.reader.environmentList())
         #expect(table.columns == ["id", "kind", "model", "os", "os_build", "tool", "tool_build", "current", "lacks"])
         #expect(table.rows.map { $0[2].description } == ["iPhone 16", "iPhone Duo"])
-        #expect(table.rows[1][8] == .text("standby"))
-        #expect(table.rows[0][8] == .text("app-extension"))
+        #expect(try table.rows[1][8] == .text("standby"))
+        #expect(try table.rows[0][8] == .text("app-extension"))
     }
 
     @Test func theSameEnvironmentIsRecordedOnce() throws {
@@ -263,13 +263,13 @@ import Testing
         let logged = try store.log(seen, run: .matching(StoreFixture.duoSimulator, tester: "ana"))
         #expect(logged.startedRun)
         #expect(logged.run.startedAt == "2026-10-20")
-        let table = try store.measurementList(MeasurementFilter(claimKey: "island.clock-offset.closed"))
+        let table = Tabular(try store.reader.measurementList(MeasurementFilter(claimKey: "island.clock-offset.closed")))
         #expect(table.rows.count == 1)
         #expect(table.rows[0][2] == .real(171))
         #expect(table.rows[0][3] == .real(87))
         #expect(table.rows[0][4] == .real(84))
-        #expect(table.rows[0][5] == .text("pt"))
-        #expect(table.rows[0][6] == .text("closed"))
+        #expect(try table.rows[0][5] == .text("pt"))
+        #expect(try table.rows[0][6] == .text("closed"))
     }
 
     @Test func theRunOfTheSameEnvironmentTesterAndDayIsReused() throws {
@@ -314,10 +314,10 @@ import Testing
         var seen = observation()
         seen.attachments = ["shots/closed.png"]
         try store.log(seen, run: .matching(StoreFixture.duoSimulator, tester: "ana"), workingFolder: fixture.folder.url.path)
-        let table = try store.attachmentList()
+        let table = Tabular(try store.reader.attachmentList())
         #expect(table.rows.count == 1)
-        #expect(table.rows[0][0] == .text("shots/closed.png"))
-        #expect(table.rows[0][1] == .text("image/png"))
+        #expect(try table.rows[0][0] == .text("shots/closed.png"))
+        #expect(try table.rows[0][1] == .text("image/png"))
         #expect(table.rows[0][2] == .integer(3))
         #expect(table.rows[0][3] == .text(SHA256.hex(Data([1, 2, 3]))))
         #expect(try store.verifyAttachments().problems.isEmpty)

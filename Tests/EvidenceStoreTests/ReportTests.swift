@@ -26,31 +26,31 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
     }
 
     @Test func theEvidenceReportOfTheSeed() throws {
-        let report = try render { try MarkdownReports.report(store, into: $0) }
+        let report = try render { try Reports.markdown(.report, of: store, into: $0) }
         try Golden.check(report, against: "report-seed.md")
-        #expect(try render { try MarkdownReports.report(store, into: $0) } == report, "the same store gives the same bytes")
+        #expect(try render { try Reports.markdown(.report, of: store, into: $0) } == report, "the same store gives the same bytes")
     }
 
     @Test func theReportOfOneDocument() throws {
         let report = try render {
-            try MarkdownReports.report(store, options: .init(document: "shell-by-window-width"), into: $0)
+            try Reports.markdown(.report, of: store, options: .init(document: "shell-by-window-width"), into: $0)
         }
         try Golden.check(report, against: "report-shell-by-window-width.md")
         #expect(!report.contains("duo-system-surfaces"))
     }
 
     @Test func theChecklistOfTheSeed() throws {
-        try Golden.check(try render { try MarkdownReports.checklist(store, into: $0) }, against: "checklist-seed.md")
+        try Golden.check(try render { try Reports.markdown(.checklist, of: store, into: $0) }, against: "checklist-seed.md")
     }
 
     @Test func theSourceListOfTheSeed() throws {
-        try Golden.check(try render { try MarkdownReports.sources(store, into: $0) }, against: "sources-seed.md")
+        try Golden.check(try render { try Reports.markdown(.sources, of: store, into: $0) }, against: "sources-seed.md")
     }
 
     @Test func theListingsOfTheSeed() throws {
-        try Golden.check(try store.untestedList().render(.table), against: "untested-seed.txt")
-        try Golden.check(try store.untestedList(needsDevice: true).render(.json), against: "untested-needs-device-seed.json")
-        try Golden.check(try store.statusTable().render(.csv), against: "status-seed.csv")
+        try Golden.check(try Tabular(store.reader.untestedList()).render(.table), against: "untested-seed.txt")
+        try Golden.check(try Tabular(store.reader.untestedList(needsDevice: true)).render(.json), against: "untested-needs-device-seed.json")
+        try Golden.check(try Tabular(store.reader.stateCounts()).render(.csv), against: "status-seed.csv")
     }
 
     @Test func theVerifiedLinesMatchTheDocuments() throws {
@@ -61,42 +61,58 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
     }
 
     @Test func aStampIsPrintedOnlyWhenAskedFor() throws {
-        let plain = try render { try MarkdownReports.report(store, into: $0) }
+        let plain = try render { try Reports.markdown(.report, of: store, into: $0) }
         #expect(!plain.contains("Generated"))
         let stamped = try render {
-            try MarkdownReports.report(store, options: .init(stamp: "2026-11-29T10:00:00Z"), into: $0)
+            try Reports.markdown(.report, of: store, options: .init(stamp: "2026-11-29T10:00:00Z"), into: $0)
         }
         #expect(stamped.contains("Generated 2026-11-29T10:00:00Z.\n"))
     }
 
     @Test func anUnknownDocumentSuggestsTheClosest() throws {
         #expect(throws: EvidenceError.notFound(kind: "document", value: "duo-system-surface", suggestions: ["duo-system-surfaces"])) {
-            _ = try render { try MarkdownReports.report(store, options: .init(document: "duo-system-surface"), into: $0) }
+            _ = try render { try Reports.markdown(.report, of: store, options: .init(document: "duo-system-surface"), into: $0) }
         }
     }
 
-    @Test func twoConnectionsWriteTheSameReportAsOne() throws {
-        var both = MarkdownReports.Options()
-        both.parallelFrom = 0
-        try Golden.check(try render { try MarkdownReports.report(store, options: both, into: $0) }, against: "report-seed.md")
-        both.document = "shell-by-window-width"
-        try Golden.check(
-            try render { try MarkdownReports.report(store, options: both, into: $0) },
-            against: "report-shell-by-window-width.md")
-    }
-
-    @Test func twoConnectionsMeetAnywhereInALargerRunLog() throws {
+    func syntheticStore() throws -> Store {
         let folder = fixture.folder.url.appendingPathComponent("synthetic")
         try SyntheticExport.write(to: folder, claims: 300, runs: 120, results: 6_000)
         let other = try Store.initialize(at: fixture.folder.path("synthetic.sqlite")).0
         try StoreImporter(store: other).run(try FolderRecordFiles(folder: folder))
-        let one = try render { try MarkdownReports.report(other, into: $0) }
-        var both = MarkdownReports.Options()
-        both.parallelFrom = 1
-        for _ in 0..<5 {
-            #expect(try render { try MarkdownReports.report(other, options: both, into: $0) } == one)
+        return other
+    }
+
+    @Test func theStreamedRunLogHoldsEveryRunAndResultInOrder() throws {
+        let other = try syntheticStore()
+        let report = try render { try Reports.markdown(.report, of: other, into: $0) }
+        for _ in 0..<3 {
+            #expect(try render { try Reports.markdown(.report, of: other, into: $0) } == report)
         }
-        #expect(one.components(separatedBy: "\n### Run ").count == 121)
+        let runLog = try #require(report.components(separatedBy: "\n## Run log\n").last?
+            .components(separatedBy: "\n## Still needs a device\n").first)
+        let headings = runLog.split(separator: "\n").filter { $0.hasPrefix("### Run ") }
+        #expect(headings.count == 120)
+        let dates = headings.map { $0.split(separator: ",").last.map(String.init) ?? "" }
+        #expect(dates == dates.sorted(), "runs in date order")
+        #expect(runLog.split(separator: "\n").filter { $0.hasPrefix("| synthetic.claim-") }.count == 6_000)
+    }
+
+    @Test func aWriterThatStopsEarlyStopsTheRunLogAndLeavesTheStoreUsable() throws {
+        let other = try syntheticStore()
+        struct Stop: Error {}
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try other.read { reader in
+                try reader.runLog().forEach { _ in
+                    seen += 1
+                    if seen == 10 { throw Stop() }
+                }
+            }
+        }
+        #expect(seen == 10)
+        #expect(try other.reader.documents() == ["synthetic"])
+        #expect(try render { try Reports.markdown(.report, of: other, into: $0) }.contains("## Mismatches"))
     }
 
     @Test func aRoundTrippedStoreGivesTheSameReport() throws {
@@ -104,8 +120,8 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         _ = try StoreExporter.export(store, to: folder)
         let other = try Store.initialize(at: fixture.folder.path("other.sqlite")).0
         try StoreImporter(store: other).run(try FolderRecordFiles(folder: folder))
-        let first = try render { try MarkdownReports.report(store, into: $0) }
-        let second = try render { try MarkdownReports.report(other, into: $0) }
+        let first = try render { try Reports.markdown(.report, of: store, into: $0) }
+        let second = try render { try Reports.markdown(.report, of: other, into: $0) }
         #expect(first == second)
     }
 }
@@ -147,7 +163,7 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         try store.log(
             Observation(claimKey: "hostile.one", outcome: .pass, note: hostile, checkedAt: "2026-10-20"),
             run: .matching(StoreFixture.duoSimulator, tester: "eve|<b>"))
-        let report = try rendered(fixture.folder) { try MarkdownReports.report(store, into: $0) }
+        let report = try rendered(fixture.folder) { try Reports.markdown(.report, of: store, into: $0) }
         let html = try CommonMark.html(report)
 
         for table in CommonMark.tables(html) {

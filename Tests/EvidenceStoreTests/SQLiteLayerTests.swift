@@ -21,7 +21,7 @@ import Testing
             "INSERT INTO mixed VALUES (?, ?, ?, ?, ?)", .null, .integer(42), .real(1.5), .text("héllo\u{0}x"),
             .blob([0, 1, 255]))
         let row = try #require(try database.queryFirst("SELECT * FROM mixed"))
-        #expect(row.values == [.null, .integer(42), .real(1.5), .text("héllo\u{0}x"), .blob([0, 1, 255])])
+        #expect(try row.values == [.null, .integer(42), .real(1.5), .text("héllo\u{0}x"), .blob([0, 1, 255])])
     }
 
     @Test func wrongArgumentCountThrowsInsteadOfCrashing() throws {
@@ -112,8 +112,53 @@ import Testing
                 try database.execute("INSERT INTO things (name) VALUES ('second inner')")
             }
         }
-        let names = try database.query("SELECT name FROM things ORDER BY id").map { $0.text("name") }
+        let names = try database.query("SELECT name FROM things ORDER BY id").map { try $0.text("name") }
         #expect(names == ["outer", "second inner"])
+    }
+
+    @Test func savepointsNestDeeplyUnderOneName() throws {
+        try database.inTransaction {
+            try database.inTransaction {
+                try database.execute("INSERT INTO things (name) VALUES ('one')")
+                #expect(throws: Boom.self) {
+                    try database.inTransaction {
+                        try database.execute("INSERT INTO things (name) VALUES ('two')")
+                        throw Boom()
+                    }
+                }
+                try database.execute("INSERT INTO things (name) VALUES ('three')")
+            }
+        }
+        let names = try database.query("SELECT name FROM things ORDER BY id").map { try $0.text("name") }
+        #expect(names == ["one", "three"])
+        // However deep the nesting, the cache holds the few statements of transactions, not one per savepoint.
+        let cached = database.cachedStatementCount
+        for _ in 0..<20 { try database.inTransaction { try database.inTransaction {} } }
+        #expect(database.cachedStatementCount == cached)
+    }
+
+    @Test func onlyFixedSQLIsCached() throws {
+        let before = database.cachedStatementCount
+        for number in 0..<50 {
+            try database.execute("INSERT INTO things (name) VALUES ('thing \(number)')")
+            _ = try database.query("SELECT name FROM things WHERE id = \(number)")
+            try database.execute("PRAGMA cache_size = -\(2000 + number)")
+        }
+        #expect(database.cachedStatementCount == before, "SQL built at run time is never cached")
+        for _ in 0..<50 {
+            _ = try database.scalar(cached: "SELECT count(*) FROM things")
+        }
+        #expect(database.cachedStatementCount == before + 1)
+    }
+
+    @Test func aMistypedColumnNameIsAnErrorNotAZero() throws {
+        try database.execute("INSERT INTO things (name, size) VALUES ('a', 1.5)")
+        let row = try #require(try database.query("SELECT name, size FROM things").first)
+        #expect(try row.text("name") == "a")
+        #expect(try row.double("size") == 1.5)
+        #expect(throws: DatabaseError.self) { _ = try row.text("nmae") }
+        #expect(throws: DatabaseError.self) { _ = try row.int("sise") }
+        #expect(throws: DatabaseError.self) { _ = try row.int("name") }
     }
 
     @Test func anOuterFailureUndoesCommittedSavepoints() throws {

@@ -41,7 +41,7 @@ import Testing
     @Test func countsMatchTheDocuments() throws {
         let byLabel = try database.query(
             "SELECT document, label, count(*) AS n FROM claims GROUP BY document, label ORDER BY document, label"
-        ).map { "\($0.text("document")) \($0.text("label")) \($0.int("n"))" }
+        ).map { "\(try $0.text("document")) \(try $0.text("label")) \(try $0.int("n"))" }
         #expect(byLabel == [
             "duo-system-surfaces measured 6", "duo-system-surfaces not-published 6", "duo-system-surfaces sourced 13",
             "duo-system-surfaces unverified 5",
@@ -66,7 +66,7 @@ import Testing
                 "SELECT key FROM claims WHERE statement = ? AND label = 'sourced'", .text(statement)).string
             #expect(key != nil, "no sourced claim says: \(statement)")
             guard let key else { continue }
-            let cited = try fixture.store.claimDetail(key: key).sources.map(\.fullURL).sorted()
+            let cited = try fixture.store.reader.claimDetail(key: key).sources.map(\.fullURL).sorted()
             #expect(cited == Self.links(cells[1]).sorted(), "\(key)")
         }
         #expect(try count("SELECT count(*) FROM claim_sources WHERE locator = '?time=94'") == 1)
@@ -78,11 +78,11 @@ import Testing
         #expect(bullets.count == 6)
         let statements = try database.query(
             "SELECT statement, as_of FROM claims WHERE label = 'not-published' AND document = 'duo-system-surfaces'")
-        #expect(statements.allSatisfy { $0.text("as_of") == "2026-10-20" })
+        #expect(try statements.allSatisfy { try $0.text("as_of") == "2026-10-20" })
         for bullet in bullets {
             let first = bullet.dropFirst(2).prefix { $0 != "." }
             let plain = first.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
-            #expect(statements.contains { $0.text("statement").hasPrefix(String(plain.prefix(30))) }, "\(bullet)")
+            #expect(try statements.contains { try $0.text("statement").hasPrefix(String(plain.prefix(30))) }, "\(bullet)")
         }
     }
 
@@ -96,18 +96,18 @@ import Testing
             """)
         #expect(runs.count == 1)
         let run = try #require(runs.first)
-        #expect(run.text("kind") == "simulator")
-        #expect(run.text("model") == "iPhone Duo")
-        #expect(run.text("os_version") == "27.1")
-        #expect(run.text("os_build") == "")  // the document gives no iOS build
-        #expect(run.text("tool_version") == "27.1")
-        #expect(run.text("tool_build") == "27A9275")
-        #expect(run.text("tester") == "")  // nor a tester
-        #expect(run.int("results") == 6)
+        #expect(try run.text("kind") == "simulator")
+        #expect(try run.text("model") == "iPhone Duo")
+        #expect(try run.text("os_version") == "27.1")
+        #expect(try run.text("os_build") == "")  // the document gives no iOS build
+        #expect(try run.text("tool_version") == "27.1")
+        #expect(try run.text("tool_build") == "27A9275")
+        #expect(try run.text("tester") == "")  // nor a tester
+        #expect(try run.int("results") == 6)
         let measured = try database.query(
             "SELECT claim_key, value, baseline, delta, unit, posture FROM measurement_deltas WHERE run_uuid = ? ORDER BY value",
             .text(run.text("uuid"))
-        ).map { "\($0.text("claim_key")) \($0.text("baseline"))→\($0.text("value")) Δ\($0.text("delta")) \($0.text("unit")) \($0.text("posture"))" }
+        ).map { "\(try $0.text("claim_key")) \(try $0.text("baseline"))→\(try $0.text("value")) Δ\(try $0.text("delta")) \(try $0.text("unit")) \(try $0.text("posture"))" }
         #expect(measured == [
             "island.clock-offset.open-wide 34→128 Δ94 pt open-wide",
             "island.clock-offset.closed 87→171 Δ84 pt closed",
@@ -117,7 +117,7 @@ import Testing
     @Test func theOtherArticlesKeepTheirNumbersAndWhatTheyDidNotTest() throws {
         let numbers = try database.query(
             "SELECT claim_key, value, baseline FROM measurement_deltas WHERE claim_key LIKE 'breaks.%' ORDER BY claim_key"
-        ).map { "\($0.text("claim_key")) \($0.text("value")) \($0.text("baseline"))" }
+        ).map { "\(try $0.text("claim_key")) \(try $0.text("value")) \(try $0.text("baseline"))" }
         #expect(numbers == ["breaks.geometry-reader-width 867 951", "breaks.right-safe-area-inset 84 "])
         let shell = try database.query(
             """
@@ -125,7 +125,7 @@ import Testing
             JOIN environments AS e ON e.id = u.environment_id JOIN claims AS c ON c.id = r.claim_id
             WHERE c.document = 'shell-by-window-width' GROUP BY e.model ORDER BY e.model
             """
-        ).map { "\($0.text("model")) \($0.text("tool_version")) \($0.int("n"))" }
+        ).map { "\(try $0.text("model")) \(try $0.text("tool_version")) \(try $0.int("n"))" }
         #expect(shell == ["iPad Pro 13 27.1 RC 1", "iPhone 18 Pro Max 27.1 RC 1", "iPhone Duo 27.1 RC 3"])
         #expect(try fixture.state("shell.split-view-two-apps") == "needs-device")
     }
@@ -136,7 +136,7 @@ import Testing
             SELECT k.name, coalesce(s.title, l.reported_in) AS witness FROM environment_lacks AS l
             JOIN capabilities AS k ON k.id = l.capability_id LEFT JOIN sources AS s ON s.id = l.source_id ORDER BY k.name
             """
-        ).map { "\($0.text("name")): \($0.text("witness"))" }
+        ).map { "\(try $0.text("name")): \(try $0.text("witness"))" }
         #expect(lacks.contains("standby: Xcode 27.1 Release Notes"))
         #expect(lacks.contains("app-extension: Xcode 27.1 Release Notes"))
         #expect(lacks.contains("fold-from-cli: shell-by-window-width"))
@@ -152,7 +152,7 @@ import Testing
 
     @Test func theChecklistIsTheDocumentsChecklist() throws {
         let lines = try section("duo-system-surfaces.md", "## Checklist").filter { $0.hasPrefix("- [ ] ") }
-        let items = try database.query("SELECT text FROM checklist_items ORDER BY position").map { $0.text("text") }
+        let items = try database.query("SELECT text FROM checklist_items ORDER BY position").map { try $0.text("text") }
         #expect(items == lines.map { String($0.dropFirst(6)) })
     }
 }

@@ -77,8 +77,8 @@ import Testing
         let second = fixture.folder.url.appendingPathComponent("second")
         _ = try StoreExporter.export(other, to: second)
         #expect(try contents(first) == contents(second))
-        let states = try other.database.query("SELECT key, state FROM claim_state ORDER BY key").map { $0.text("key") + "=" + $0.text("state") }
-        let original = try store.database.query("SELECT key, state FROM claim_state ORDER BY key").map { $0.text("key") + "=" + $0.text("state") }
+        let states = try other.database.query("SELECT key, state FROM claim_state ORDER BY key").map { try $0.text("key") + "=" + $0.text("state") }
+        let original = try store.database.query("SELECT key, state FROM claim_state ORDER BY key").map { try $0.text("key") + "=" + $0.text("state") }
         #expect(states == original)
     }
 
@@ -123,7 +123,7 @@ import Testing
         let summary = try StoreImporter(store: store, replace: true).run(try FolderRecordFiles(folder: copy))
         #expect(summary.updated == 1)
         #expect(summary.added == 1)
-        #expect(try store.claim(key: "shell.ipad-unchanged").statement == "On iPad Pro 13 the shell changes.")
+        #expect(try store.reader.claim(key: "shell.ipad-unchanged").statement == "On iPad Pro 13 the shell changes.")
     }
 
     @Test func resultsAppendToAnExistingRun() throws {

@@ -141,7 +141,7 @@ public enum XCResultReader {
         if let start = root.optional("startTime") {
             let seconds = try start.number()
             guard Timestamp.representable.contains(seconds) else {
-                throw start.error("expected seconds since 1970 within the years 0001 to 9999, found \(SQLValue.format(seconds))")
+                throw start.error("expected seconds since 1970 within the years 0001 to 9999, found \(NumberText.format(seconds))")
             }
             report.startedAt = Timestamp.format(Date(timeIntervalSince1970: seconds))
         }
@@ -151,12 +151,12 @@ public enum XCResultReader {
         let skipped = try root.optional("skippedTests")?.number()
         let expected = try root.optional("expectedFailures")?.number()
         var counts: [String] = []
-        if let passed { counts.append("\(SQLValue.format(passed)) passed") }
-        if let failed { counts.append("\(SQLValue.format(failed)) failed") }
-        if let skipped { counts.append("\(SQLValue.format(skipped)) skipped") }
-        if let expected { counts.append("\(SQLValue.format(expected)) expected failures") }
+        if let passed { counts.append("\(NumberText.format(passed)) passed") }
+        if let failed { counts.append("\(NumberText.format(failed)) failed") }
+        if let skipped { counts.append("\(NumberText.format(skipped)) skipped") }
+        if let expected { counts.append("\(NumberText.format(expected)) expected failures") }
         report.notes.append(
-            "xcresulttool summary of \(total.map(SQLValue.format) ?? "?") tests (\(counts.joined(separator: ", "))); a summary lists only the failures one by one")
+            "xcresulttool summary of \(total.map(NumberText.format) ?? "?") tests (\(counts.joined(separator: ", "))); a summary lists only the failures one by one")
         for failure in try root.optional("testFailures")?.array() ?? [] {
             let identifier = try failure.optional("testIdentifierString")?.string() ?? failure.field("testName").string()
             let name = try failure.optional("testName")?.string() ?? identifier
@@ -196,7 +196,7 @@ public enum XCResultReader {
             }
             let failed = try metrics?.optional("testsFailedCount")?.legacyNumber()
             report.notes.append(
-                "legacy xcresult record of \(testsCount.map(SQLValue.format) ?? "?") tests, \(failed.map(SQLValue.format) ?? "0") failed; it lists only the failures one by one")
+                "legacy xcresult record of \(testsCount.map(NumberText.format) ?? "?") tests, \(failed.map(NumberText.format) ?? "0") failed; it lists only the failures one by one")
             for failure in try result.optional("issues")?.optional("testFailureSummaries")?.legacyArray() ?? [] {
                 let name = try failure.optional("testCaseName")?.legacyString() ?? "unnamed test"
                 // "Suite.test()" or "Module.Suite.test()": the suite ends at the last dot before "(".

@@ -110,7 +110,7 @@ public struct MeasurementDraft: Equatable, Sendable {
     /// The same summary, written as UTF-8 into a buffer (reports write millions).
     public static func appendSummary(value: Double, unit: String, baseline: Double?, into out: inout [UInt8]) {
         func quantity(_ number: Double) {
-            SQLValue.appendFormatted(number, into: &out)
+            NumberText.append(number, into: &out)
             if unit != "%" { out.append(UInt8(ascii: " ")) }
             out.append(contentsOf: unit.utf8)
         }

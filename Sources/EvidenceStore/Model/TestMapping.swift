@@ -1,56 +1,14 @@
-/// Rules that map automated test identifiers to claims: `evidence map`.
-extension Store {
-    public func addMapping(pattern: String, claimKey: String) throws {
-        let pattern = try Validate.nonEmpty(pattern, field: "pattern")
-        try database.inTransaction(.immediate) {
-            let claim = try claimID(key: claimKey)
-            try database.execute(
-                "INSERT OR IGNORE INTO test_mappings (pattern, claim_id) VALUES (?, ?)", .text(pattern), .integer(claim))
-            if database.changes == 0 {
-                throw EvidenceError.alreadyExists(kind: "mapping", value: "\(pattern) → \(claimKey)")
-            }
-        }
-    }
-
-    /// Removes a rule; without a claim, every rule with the pattern.
-    public func removeMapping(pattern: String, claimKey: String?) throws {
-        try database.inTransaction(.immediate) {
-            if let claimKey {
-                try database.execute(
-                    "DELETE FROM test_mappings WHERE pattern = ? AND claim_id = ?", .text(pattern),
-                    .integer(try claimID(key: claimKey)))
-            } else {
-                try database.execute("DELETE FROM test_mappings WHERE pattern = ?", .text(pattern))
-            }
-            if database.changes == 0 {
-                let patterns = try database.query("SELECT DISTINCT pattern FROM test_mappings").map { $0.text("pattern") }
-                throw EvidenceError.notFound(
-                    kind: "mapping", value: pattern + (claimKey.map { " → \($0)" } ?? ""),
-                    suggestions: Suggestions.closest(to: pattern, in: patterns))
-            }
-        }
-    }
-
-    public func mappingList() throws -> Tabular {
-        try tabular(
-            """
-            SELECT t.pattern, c.key AS claim FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id
-            ORDER BY t.pattern, c.key
-            """)
-    }
-}
-
-/// Decides which claims a test verifies: the rules kept in the store, and the
-/// convention that `claim:KEY` in a test's identifier, tags or properties names KEY.
+/// Decides which claims a test verifies: the rules kept in the store (`evidence
+/// map`), and the convention that `claim:KEY` in a test's identifier, tags or
+/// properties names KEY.
 public struct TestClaimMatcher {
     let rules: [(pattern: Glob, claim: String)]
     let claims: Set<String>
 
-    public init(store: Store) throws {
-        rules = try store.database.query(
-            "SELECT t.pattern, c.key FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id ORDER BY t.id"
-        ).map { (Glob($0.text("pattern")), $0.text("key")) }
-        claims = Set(try store.database.query("SELECT key FROM claims").map { $0.text("key") })
+    /// Rules in the order they were added, and every claim key the store holds.
+    public init(rules: [(pattern: String, claim: String)], claimKeys: [String]) {
+        self.rules = rules.map { (Glob($0.pattern), $0.claim) }
+        self.claims = Set(claimKeys)
     }
 
     /// The claims a test maps to, and the `claim:` keys it names that are not in the store.

@@ -7,18 +7,23 @@ public enum TextFormat {
     public static let version = 1
     public static let manifest = "format.json"
 
-    /// The record files, in the order an import reads them (each refers only to earlier ones).
-    public static let files = [
-        "sources.jsonl",
-        "capabilities.jsonl",
-        "claims.jsonl",
-        "environment_lacks.jsonl",
-        "ingested_files.jsonl",
-        "runs.jsonl",
-        "results.jsonl",
-        "label_history.jsonl",
-        "checklists.jsonl",
-        "checklist_items.jsonl",
-        "test_mappings.jsonl",
-    ]
+    /// The record files, in the order an import reads them (each refers only to
+    /// earlier ones). Export and import switch over these cases, so a new file
+    /// cannot be added without both learning it.
+    public enum File: String, CaseIterable, Sendable {
+        case sources = "sources.jsonl"
+        case capabilities = "capabilities.jsonl"
+        case claims = "claims.jsonl"
+        case environmentLacks = "environment_lacks.jsonl"
+        case ingestedFiles = "ingested_files.jsonl"
+        case runs = "runs.jsonl"
+        case results = "results.jsonl"
+        case labelHistory = "label_history.jsonl"
+        case checklists = "checklists.jsonl"
+        case checklistItems = "checklist_items.jsonl"
+        case testMappings = "test_mappings.jsonl"
+    }
+
+    /// The record files' names, in import order.
+    public static let files = File.allCases.map(\.rawValue)
 }

@@ -21,6 +21,9 @@ extension Vocabulary {
     public static var acceptedValues: String {
         "one of: " + allCases.map(\.rawValue).joined(separator: ", ")
     }
+
+    /// Every accepted value, in order.
+    public static var names: [String] { allCases.map(\.rawValue) }
 }
 
 /// What a document says about a claim.
@@ -31,6 +34,16 @@ public enum Label: String, Vocabulary {
     case sourced
 
     public static let field = "label"
+
+    /// What the label means, as the report's legend says it.
+    public var meaning: String {
+        switch self {
+        case .measured: return "We ran it on a simulator or a device; a passing result in this store must back it."
+        case .unverified: return "We could not confirm it."
+        case .notPublished: return "The vendor had published nothing about it as of the date given."
+        case .sourced: return "A vendor page says so; the claim links to it."
+        }
+    }
 }
 
 /// The outcome of checking a claim.
@@ -68,6 +81,21 @@ public enum SourceKind: String, Vocabulary {
     case other
 
     public static let field = "source kind"
+
+    /// The heading the source list groups sources of this kind under.
+    public var title: String {
+        switch self {
+        case .newsroom: return "Newsroom"
+        case .doc: return "Documentation"
+        case .hig: return "Human Interface Guidelines"
+        case .video: return "Videos"
+        case .techTalk: return "Tech Talks"
+        case .specs: return "Specifications"
+        case .releaseNotes: return "Release notes"
+        case .article: return "Articles"
+        case .other: return "Other"
+        }
+    }
 }
 
 public enum EnvironmentKind: String, Vocabulary {
@@ -105,4 +133,21 @@ public enum VerificationState: String, Vocabulary {
     case untested
 
     public static let field = "state"
+
+    /// What the state means, as the report's legend says it.
+    public var meaning: String {
+        switch self {
+        case .verifiedOnDevice:
+            return "Passed on a device with the newest builds recorded for its model, which has every capability the claim needs."
+        case .verifiedInSimulator:
+            return "Passed on a simulator with the newest builds recorded for its model, which has every capability the claim needs."
+        case .stale: return "Passed, but only on OS or Xcode builds older than the newest recorded for that model."
+        case .needsDevice: return "Needs a capability the simulator lacks, and has not passed where it is present."
+        case .failing: return "Its latest result is a failure."
+        case .untested: return "No result yet, or neither a pass nor a failure."
+        }
+    }
+
+    /// Verified somewhere that counts: a current environment with every capability the claim needs.
+    public var isVerified: Bool { self == .verifiedOnDevice || self == .verifiedInSimulator }
 }

@@ -9,14 +9,14 @@ public struct JSONLine {
     private mutating func key(_ name: String) {
         if !empty { text += "," }
         empty = false
-        text += JSONRenderer.quote(name)
+        text += JSONValue.quote(name)
         text += ":"
     }
 
     public mutating func add(_ name: String, _ value: String?) {
         guard let value else { return }
         key(name)
-        text += JSONRenderer.quote(value)
+        text += JSONValue.quote(value)
     }
 
     /// Leaves out an empty string as well as nil.
@@ -28,7 +28,7 @@ public struct JSONLine {
     public mutating func add(_ name: String, _ value: Double?) {
         guard let value else { return }
         key(name)
-        text += value.isFinite ? SQLValue.format(value) : "null"
+        text += value.isFinite ? NumberText.format(value) : "null"
     }
 
     public mutating func add(_ name: String, _ value: Int64?) {
@@ -40,7 +40,7 @@ public struct JSONLine {
     public mutating func add(_ name: String, strings: [String]) {
         guard !strings.isEmpty else { return }
         key(name)
-        text += "[" + strings.map(JSONRenderer.quote).joined(separator: ",") + "]"
+        text += "[" + strings.map(JSONValue.quote).joined(separator: ",") + "]"
     }
 
     /// An array of objects, each already a `JSONLine`.

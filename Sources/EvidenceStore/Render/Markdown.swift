@@ -130,19 +130,30 @@ public enum Markdown {
         return out
     }
 
-    /// One table row; cells are escaped here.
-    public static func row(_ cells: [String]) -> String {
-        "| " + cells.map(escape).joined(separator: " | ") + " |\n"
-    }
-
-    /// A row of cells that are already Markdown (escaped values, links).
-    public static func rawRow(_ cells: [String]) -> String {
-        "| " + cells.map { $0.isEmpty ? " " : $0 }.joined(separator: " | ") + " |\n"
-    }
-
-    /// A table's header and delimiter rows.
-    public static func header(_ titles: [String]) -> String {
-        row(titles) + "|" + String(repeating: "---|", count: titles.count) + "\n"
+    /// A code span holding `text` as it is: fenced by one more backtick than
+    /// the longest run inside it, padded when it starts or ends with one, line
+    /// breaks as spaces, and (in a table cell) pipes escaped, which GFM allows.
+    static func codeSpan(_ text: String, inTable: Bool, into out: inout [UInt8]) {
+        var longest = 0
+        var run = 0
+        for byte in text.utf8 {
+            run = byte == UInt8(ascii: "`") ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = [UInt8](repeating: UInt8(ascii: "`"), count: longest + 1)
+        let pad = text.hasPrefix("`") || text.hasSuffix("`")
+        out.append(contentsOf: fence)
+        if pad { out.append(UInt8(ascii: " ")) }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n", "\r", "\t", "\u{2028}", "\u{2029}": out.append(UInt8(ascii: " "))
+            case "|" where inTable: out.append(contentsOf: "\\|".utf8)
+            default:
+                if !isDropped(scalar) { out.append(contentsOf: String(scalar).utf8) }
+            }
+        }
+        if pad { out.append(UInt8(ascii: " ")) }
+        out.append(contentsOf: fence)
     }
 }
 

@@ -32,15 +32,17 @@ public struct SHA256 {
         return hasher.finalizeHex()
     }
 
-    /// The hex digest of a file, read in chunks.
-    public static func hex(ofFile path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw EvidenceError.fileMissing(path: path)
-        }
+    /// The hex digest of a file, read in chunks; nil when it cannot be read.
+    public static func hex(ofFile path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hasher.update(chunk)
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(chunk)
+            }
+        } catch {
+            return nil
         }
         return hasher.finalizeHex()
     }

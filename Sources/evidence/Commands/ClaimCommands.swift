@@ -16,8 +16,8 @@ enum ClaimCommands {
                     OptionSpec(name: "area", valueName: "area", help: "The section, such as \"Live Activities\".", isRequired: true),
                     OptionSpec(
                         name: "label", valueName: "label",
-                        help: "What the document says it is: measured, unverified, not-published or sourced.",
-                        isRequired: true),
+                        help: "What the document says it is: \(Choices.list(Label.names)).", isRequired: true,
+                        choices: Label.names),
                     OptionSpec(name: "as-of", valueName: "date", help: "The date the label holds as of (YYYY-MM-DD)."),
                     OptionSpec(
                         name: "source", valueName: "url", help: "A source it cites, with an optional locator (URL#StandBy, URL?time=94).",
@@ -42,10 +42,11 @@ enum ClaimCommands {
                 options: [
                     OptionSpec(name: "document", valueName: "document", help: "Only claims of this document."),
                     OptionSpec(name: "area", valueName: "area", help: "Only claims of this area."),
-                    OptionSpec(name: "label", valueName: "label", help: "Only claims with this label."),
+                    OptionSpec(name: "label", valueName: "label", help: "Only claims with this label.", choices: Label.names),
                     OptionSpec(
                         name: "state", valueName: "state",
-                        help: "Only claims in this state: verified-on-device, verified-in-simulator, stale, needs-device, failing or untested."),
+                        help: "Only claims in this state: \(Choices.list(VerificationState.names)).",
+                        choices: VerificationState.names),
                     CommandTree.formatOption,
                 ],
                 build: { values in
@@ -104,7 +105,8 @@ enum ClaimCommands {
                 abstract: "Change a claim's label, recording who, when and why in its history.",
                 arguments: [
                     ArgumentSpec(name: "key", help: "The claim's key."),
-                    ArgumentSpec(name: "label", help: "The new label: measured, unverified, not-published or sourced."),
+                    ArgumentSpec(
+                        name: "label", help: "The new label: \(Choices.list(Label.names)).", choices: Label.names),
                 ],
                 options: [
                     OptionSpec(name: "reason", valueName: "text", help: "Why the label changes.", isRequired: true),
@@ -123,7 +125,7 @@ enum ClaimCommands {
 
 extension Runner {
     func claimAdd(store path: String, draft: ClaimDraft, by author: String) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         let claim = try store.addClaim(draft, by: author)
         output.message("Added claim \(claim.key) (\(claim.label.rawValue)).")
@@ -131,19 +133,19 @@ extension Runner {
     }
 
     func claimList(store path: String, filter: ClaimFilter, format: OutputFormat) throws -> Int32 {
-        try listing(store: path, format: format) { try $0.claimList(filter) }
+        try listing(store: path, format: format) { Tabular(try $0.reader.claimList(filter)) }
     }
 
     func claimShow(store path: String, key: String, format: DetailFormat) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
-        let detail = try store.claimDetail(key: key)
+        let detail = try store.reader.claimDetail(key: key)
         output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
         return ExitCode.ok
     }
 
     func claimEdit(store path: String, key: String, changes: ClaimChanges) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         try store.editClaim(key: key, changes)
         output.message("Edited claim \(key).")
@@ -151,7 +153,7 @@ extension Runner {
     }
 
     func claimLabel(store path: String, key: String, label: Label, reason: String, by author: String) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         try store.relabelClaim(key: key, to: label, reason: reason, by: author)
         output.message("Relabelled claim \(key) as \(label.rawValue).")

@@ -9,7 +9,10 @@ enum IngestCommands {
         discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. The device, OS and build come from the file where it gives them, else from the options. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
         arguments: [ArgumentSpec(name: "file", help: "A result file.", isVariadic: true)],
         options: [
-            OptionSpec(name: "format", valueName: "format", help: "junit or xcresult (default: detected from the content)."),
+            OptionSpec(
+                name: "format", valueName: "format",
+                help: "\(Choices.list(TestReport.Format.allCases.map(\.rawValue))) (default: detected from the content).",
+                choices: TestReport.Format.allCases.map(\.rawValue)),
         ] + SharedOptions.environment + [
             OptionSpec(
                 name: "xcode-version-file", valueName: "file",
@@ -31,12 +34,8 @@ enum IngestCommands {
                 }
                 maxBytes = number
             }
-            let format = try values.value("format").map { text -> TestReport.Format in
-                guard let format = TestReport.Format(rawValue: text.lowercased()) else {
-                    throw EvidenceError.invalidValue(field: "format", value: text, expected: "one of: junit, xcresult")
-                }
-                return format
-            }
+            // The parser has checked the value against the choices.
+            let format = values.value("format").flatMap { TestReport.Format(rawValue: $0.lowercased()) }
             let options = IngestOptions(
                 format: format, kind: values.value("device") != nil ? .device : values.value("simulator") != nil ? .simulator : nil,
                 model: values.value("device") ?? values.value("simulator"), os: values.value("os"),
@@ -87,7 +86,7 @@ enum IngestCommands {
 
 extension Runner {
     func ingest(store path: String, files: [String], options: IngestOptions, verbose: Bool) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         for file in files {
             let started = Date()

@@ -8,13 +8,8 @@ enum ReportCommands {
         name: "output", valueName: "file", help: "Write to this file (replaced whole) instead of standard output.")
     static let stampOption = OptionSpec(name: "stamp", help: "Print the generation time (off by default, so the bytes stay stable).")
 
-    /// Which Markdown document a command writes.
-    enum Kind: String, Equatable {
-        case report, checklist, sources
-    }
-
-    static func markdown(_ kind: Kind, _ values: ParsedValues) throws -> Command {
-        .markdown(
+    static func markdown(_ kind: Reports.Kind, _ values: ParsedValues) throws -> Command {
+        .document(
             kind, store: CommandTree.storePath(values), document: values.value("document"),
             output: values.value("output"), stamp: values.flag("stamp"))
     }
@@ -101,18 +96,14 @@ enum ReportCommands {
 }
 
 extension Runner {
-    func markdown(_ kind: ReportCommands.Kind, store path: String, document: String?, output file: String?, stamp: Bool) throws
+    func document(_ kind: Reports.Kind, store path: String, document: String?, output file: String?, stamp: Bool) throws
         -> Int32
     {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
-        let options = MarkdownReports.Options(document: document, stamp: stamp ? Timestamp.now() : nil)
+        let options = Reports.Options(document: document, stamp: stamp ? clock.timestamp() : nil)
         let sink = try file.map { try TextSink(path: Store.absolutePath($0)) } ?? output.standardOutput
-        switch kind {
-        case .report: try MarkdownReports.report(store, options: options, into: sink)
-        case .checklist: try MarkdownReports.checklist(store, options: options, into: sink)
-        case .sources: try MarkdownReports.sources(store, options: options, into: sink)
-        }
+        try Reports.markdown(kind, of: store, options: options, into: sink)
         if let file {
             try sink.close()
             output.message("Wrote \(file).")
@@ -121,7 +112,7 @@ extension Runner {
     }
 
     func checklistMark(store path: String, item: String, reason: String?, by author: String) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         try store.markChecklistItem(key: item, untestedReason: reason, by: author)
         output.message(reason == nil ? "Cleared the mark on \(item)." : "Marked \(item) untested.")
@@ -129,9 +120,9 @@ extension Runner {
     }
 
     func verifiedLine(store path: String, document: String?) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
-        try store.checkDocument(document)
+        try store.reader.checkDocument(document)
         output.write(try store.verifiedLine(document: document) + "\n")
         return ExitCode.ok
     }
@@ -146,11 +137,11 @@ extension Runner {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             target = folder.appendingPathComponent("evidence.sqlite").path
         }
-        let (store, _) = try Store.initialize(at: target)
+        let (store, _) = try Store.initialize(at: target, clock: clock)
         defer { store.close() }
         let summary = try StoreImporter(store: store).run(BundledSeed())
         output.message("Demo store: \(store.path) (the iPhone Duo data set: \(summary)).")
-        try MarkdownReports.report(store, into: output.standardOutput)
+        try Reports.markdown(.report, of: store, into: output.standardOutput)
         return ExitCode.ok
     }
 }

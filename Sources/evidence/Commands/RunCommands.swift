@@ -48,12 +48,13 @@ enum RunCommands {
         arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
         options: [
             OptionSpec(
-                name: "result", valueName: "result", help: "pass, fail, blocked, inconclusive or skipped.", isRequired: true),
+                name: "result", valueName: "result", help: "\(Choices.list(Outcome.names)).", isRequired: true,
+                choices: Outcome.names),
             OptionSpec(name: "run", valueName: "id", help: "The run to add it to (number or UUID)."),
         ] + SharedOptions.environment + [
             SharedOptions.tester, SharedOptions.date,
             OptionSpec(
-                name: "posture", valueName: "posture", help: "closed, open, open-wide, book, portrait or landscape."),
+                name: "posture", valueName: "posture", help: "\(Choices.list(Posture.names)).", choices: Posture.names),
             OptionSpec(name: "note", valueName: "text", help: "What was seen."),
             OptionSpec(name: "measure", valueName: "measurement", help: "A measurement (see above).", isRepeatable: true),
             OptionSpec(
@@ -124,7 +125,7 @@ enum RunCommands {
 
 extension Runner {
     func runStart(store path: String, draft: RunDraft) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         let run = try store.startRun(draft)
         output.write("\(run.id)\n")
@@ -133,15 +134,15 @@ extension Runner {
     }
 
     func runShow(store path: String, reference: String, format: DetailFormat) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
-        let detail = try store.runDetail(reference: reference)
+        let detail = try store.reader.runDetail(reference: reference)
         output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
         return ExitCode.ok
     }
 
     func log(store path: String, observation: Observation, run choice: RunChoice) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         let logged = try store.log(observation, run: choice)
         let runText = logged.startedRun ? "new run \(logged.run.id) (\(logged.run.shortName))" : "run \(logged.run.id) (\(logged.run.shortName))"
@@ -153,12 +154,14 @@ extension Runner {
     }
 
     func attachmentsVerify(store path: String, format: OutputFormat) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         let (checked, problems) = try store.verifyAttachments()
         let table = Tabular(
             columns: ["path", "problem", "claim", "run"],
-            rows: problems.map { [.text($0.path), .text($0.kind.rawValue), SQLValue($0.claimKey), .text(String($0.runUUID.prefix(8)))] })
+            rows: problems.map {
+                [.text($0.path), .text($0.kind.rawValue), TableValue($0.claimKey), .text(String($0.runUUID.prefix(8)))]
+            })
         output.write(table.render(format))
         output.message("Checked \(checked) attachments: \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed or vanished").")
         return problems.isEmpty ? ExitCode.ok : ExitCode.failure

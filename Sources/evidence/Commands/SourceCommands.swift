@@ -15,8 +15,7 @@ enum SourceCommands {
                     OptionSpec(name: "publisher", valueName: "name", help: "Who publishes it, such as Apple.", isRequired: true),
                     OptionSpec(
                         name: "kind", valueName: "kind",
-                        help: "newsroom, doc, hig, video, tech-talk, specs, release-notes, article or other.",
-                        isRequired: true),
+                        help: "\(Choices.list(SourceKind.names)).", isRequired: true, choices: SourceKind.names),
                     OptionSpec(name: "published", valueName: "date", help: "When it was published (YYYY-MM-DD)."),
                     OptionSpec(name: "updated", valueName: "date", help: "When it was last updated (YYYY-MM-DD)."),
                     OptionSpec(name: "retrieved", valueName: "date", help: "When it was read (YYYY-MM-DD)."),
@@ -122,7 +121,7 @@ enum SourceCommands {
 
 extension Runner {
     func sourceAdd(store path: String, draft: SourceDraft) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         try store.addSource(draft)
         output.message("Added source \(draft.url).")
@@ -130,15 +129,15 @@ extension Runner {
     }
 
     func sourceShow(store path: String, url: String, format: DetailFormat) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
-        let detail = try store.sourceDetail(url: url)
+        let detail = try store.reader.sourceDetail(url: url)
         output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
         return ExitCode.ok
     }
 
     func capabilityAdd(store path: String, name: String, description: String) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         try store.addCapability(name: name, description: description)
         output.message("Added capability \(name).")
@@ -146,7 +145,7 @@ extension Runner {
     }
 
     func envLacks(store path: String, draft: LackDraft) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         try store.addLack(draft)
         let scope = draft.toolBuild.isEmpty ? "every Xcode build" : "Xcode build \(draft.toolBuild)"
@@ -156,7 +155,7 @@ extension Runner {
 
     /// Prints a listing the store computes.
     func listing(store path: String, format: OutputFormat, _ make: (Store) throws -> Tabular) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         output.write(try make(store).render(format))
         return ExitCode.ok

@@ -31,7 +31,7 @@ enum StoreCommands {
             name: "query",
             abstract: "Run one read-only SQL statement against the store.",
             discussion: "The connection is read-only; a statement that would write is refused. Tables and views are described in the README.",
-            arguments: [ArgumentSpec(name: "sql", help: "The SQL statement, such as \"SELECT key, state FROM claim_state\".")],
+            arguments: [ArgumentSpec(name: "sql", help: "The SQL statement, such as \"\(StoreReader.exampleQuery)\".")],
             options: [CommandTree.formatOption],
             build: {
                 .query(store: CommandTree.storePath($0), sql: $0.required("sql"), format: try CommandTree.format($0))
@@ -55,7 +55,7 @@ enum StoreCommands {
 
 extension Runner {
     func initialize(store path: String) throws -> Int32 {
-        let (store, outcome) = try Store.initialize(at: path)
+        let (store, outcome) = try Store.initialize(at: path, clock: clock)
         defer { store.close() }
         switch outcome {
         case .created(let version):
@@ -73,20 +73,14 @@ extension Runner {
         if !list {
             return try initialize(store: path)
         }
-        let store = try Store.open(at: path, access: .inspect)
+        let store = try open(path, access: .inspect)
         defer { store.close() }
-        let rows = try Migrator().status(of: store.database).map { entry -> [SQLValue] in
-            [
-                .integer(Int64(entry.migration.version)), .text(entry.migration.name),
-                .text(entry.appliedAt == nil ? "pending" : "applied"), SQLValue(entry.appliedAt),
-            ]
-        }
-        output.write(Tabular(columns: ["version", "name", "status", "applied_at"], rows: rows).render(format))
+        output.write(Tabular(try store.migrationStatus()).render(format))
         return ExitCode.ok
     }
 
     func check(store path: String) throws -> Int32 {
-        let store = try Store.open(at: path, access: .inspect)
+        let store = try open(path, access: .inspect)
         defer { store.close() }
         let result = try StoreCheck.run(store)
         let width = result.items.map(\.name.count).max() ?? 0
@@ -98,9 +92,9 @@ extension Runner {
     }
 
     func query(store path: String, sql: String, format: OutputFormat) throws -> Int32 {
-        let store = try Store.open(at: path, access: .inspect)
+        let store = try open(path, access: .inspect)
         defer { store.close() }
-        let table = try ReadOnlyQuery.run(sql, in: store)
+        let table = try store.reader.readOnlyQuery(sql)
         output.write(table.render(format))
         return ExitCode.ok
     }
@@ -108,7 +102,7 @@ extension Runner {
 
 extension Runner {
     func backup(store path: String, destination: String) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         try store.backup(to: destination)
         output.message("Backed up \(store.path) to \(destination).")

@@ -33,7 +33,7 @@ enum TransferCommands {
 
 extension Runner {
     func export(store path: String, folder: String) throws -> Int32 {
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         let summary = try StoreExporter.export(store, to: URL(fileURLWithPath: Store.absolutePath(folder)))
         let total = summary.counts.reduce(0) { $0 + $1.1 }
@@ -43,7 +43,7 @@ extension Runner {
 
     func importFolder(store path: String, folder: String, replace: Bool) throws -> Int32 {
         let files = try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath(folder)))
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         let summary = try StoreImporter(store: store, replace: replace).run(files)
         output.message("Imported \(folder): \(summary).")
@@ -53,7 +53,7 @@ extension Runner {
     func seed(store path: String, folder: String?) throws -> Int32 {
         let files: RecordFiles = try folder.map { try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath($0))) }
             ?? BundledSeed()
-        let store = try Store.open(at: path)
+        let store = try open(path)
         defer { store.close() }
         let summary = try StoreImporter(store: store).run(files)
         output.message("Seeded \(folder ?? "the iPhone Duo data set"): \(summary).")

@@ -33,21 +33,37 @@ enum EvidenceBinary {
         _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
         executable: URL? = nil, input: Data? = nil
     ) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = executable ?? url
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "EVIDENCE_STORE")
         for (key, value) in environment { merged[key] = value }
-        process.environment = merged
-        if let folder { process.currentDirectoryURL = folder }
-        let out = Pipe()
-        let err = Pipe()
-        let inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inPipe
-        try process.run()
+        // Foundation's Process on Linux now and then fails to spawn while many
+        // threads spawn at once (the concurrency tests), reporting a stale errno.
+        // A spawn that failed ran nothing, so it is tried again, twice at most.
+        var attempt = 0
+        while true {
+            let process = Process()
+            process.executableURL = executable ?? url
+            process.arguments = arguments
+            process.environment = merged
+            if let folder { process.currentDirectoryURL = folder }
+            let out = Pipe()
+            let err = Pipe()
+            let inPipe = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = inPipe
+            do {
+                try process.run()
+            } catch where attempt < 2 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.05)
+                continue
+            }
+            return wait(process, out: out, err: err, inPipe: inPipe, input: input)
+        }
+    }
+
+    private static func wait(_ process: Process, out: Pipe, err: Pipe, inPipe: Pipe, input: Data?) -> ProcessResult {
         if let input { inPipe.fileHandleForWriting.write(input) }
         try? inPipe.fileHandleForWriting.close()
         let collector = StreamCollector()

@@ -1,5 +1,6 @@
 import EvidenceStore
 import Foundation
+import Testing
 
 /// A folder of its own for one test, removed when the value goes away.
 final class TemporaryFolder: @unchecked Sendable {
@@ -37,5 +38,5 @@ final class TemporaryFolder: @unchecked Sendable {
 
 /// The SHA-256 of a file, to prove it untouched.
 func fileDigest(_ path: String) throws -> String {
-    try SHA256.hex(ofFile: path)
+    try #require(SHA256.hex(ofFile: path), "\(path) cannot be read")
 }

@@ -1,0 +1,52 @@
+/// Everything the store knows about one claim: `evidence claim show`.
+public struct ClaimDetail: Equatable, Sendable {
+    public struct SourceLink: Equatable, Sendable {
+        public var url: String
+        public var title: String
+        public var publisher: String
+        public var kind: String
+        public var locator: String
+
+        /// The URL with its locator: `https://…/111466/?time=94`.
+        public var fullURL: String { url + locator }
+    }
+
+    public struct Need: Equatable, Sendable {
+        public var capability: String
+        /// Who lacks it and who says so: "iPhone Duo simulator (27A9275): Xcode 27.1 Release Notes".
+        public var lackedBy: [String]
+    }
+
+    public struct ResultEntry: Equatable, Sendable {
+        public var resultID: Int64
+        public var runUUID: String
+        public var environment: String
+        public var tester: String
+        public var checkedAt: String?
+        public var outcome: String
+        public var posture: String?
+        public var note: String
+        public var testID: String?
+        public var duration: Double?
+        public var message: String?
+        public var measurements: [String]
+        public var attachments: [String]
+    }
+
+    public struct LabelChange: Equatable, Sendable {
+        public var oldLabel: String?
+        public var newLabel: String
+        public var changedBy: String
+        public var changedAt: String
+        public var reason: String
+    }
+
+    public var claim: Claim
+    public var state: String
+    public var reason: String
+    public var sources: [SourceLink]
+    public var needs: [Need]
+    public var results: [ResultEntry]
+    public var history: [LabelChange]
+    public var checklistItems: [String]
+}

@@ -1,0 +1,229 @@
+/// What the published reports read: claims with their derived state, the run
+/// log, what needs a device, what went stale. Every state comes from the
+/// store's `claim_state` view; nothing here decides a state on its own.
+public struct ReportClaim: Sendable {
+    /// A result the report cites as evidence for a claim.
+    public struct Evidence: Sendable {
+        public var environment: String
+        public var result: String
+        public var run: String
+        public var checkedAt: String?
+        public var posture: String?
+
+        public init(environment: String, result: String, run: String, checkedAt: String?, posture: String?) {
+            self.environment = environment
+            self.result = result
+            self.run = run
+            self.checkedAt = checkedAt
+            self.posture = posture
+        }
+    }
+
+    public var key: String
+    public var statement: String
+    public var document: String
+    public var area: String
+    public var label: Label
+    public var asOf: String?
+    public var state: VerificationState
+    public var reason: String
+    public var sources: [ClaimDetail.SourceLink]
+    /// The latest result.
+    public var latest: Evidence?
+    /// The result that verifies the claim, when it is not the latest.
+    public var verifiedBy: Evidence?
+    public var resultCount: Int
+
+    public init(
+        key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
+        state: VerificationState, reason: String, sources: [ClaimDetail.SourceLink], latest: Evidence?,
+        verifiedBy: Evidence?, resultCount: Int
+    ) {
+        self.key = key
+        self.statement = statement
+        self.document = document
+        self.area = area
+        self.label = label
+        self.asOf = asOf
+        self.state = state
+        self.reason = reason
+        self.sources = sources
+        self.latest = latest
+        self.verifiedBy = verifiedBy
+        self.resultCount = resultCount
+    }
+}
+
+// MARK: - The run log
+
+/// A run as the run log opens it.
+public struct RunLogRun: Sendable {
+    public var uuid: String
+    public var startedAt: String?
+    public var environment: EnvironmentSpec
+    public var tester: String
+    public var note: String
+    /// The name of the file it was ingested from.
+    public var sourceFile: String?
+    /// Automated results that map to no claim: how many of each outcome.
+    public var unmappedCounts: [(outcome: String, count: Int)]
+    /// The failures among them: test identifier and message.
+    public var unmappedFailures: [(test: String, message: String)]
+
+    public init(
+        uuid: String, startedAt: String?, environment: EnvironmentSpec, tester: String, note: String,
+        sourceFile: String?, unmappedCounts: [(outcome: String, count: Int)] = [],
+        unmappedFailures: [(test: String, message: String)] = []
+    ) {
+        self.uuid = uuid
+        self.startedAt = startedAt
+        self.environment = environment
+        self.tester = tester
+        self.note = note
+        self.sourceFile = sourceFile
+        self.unmappedCounts = unmappedCounts
+        self.unmappedFailures = unmappedFailures
+    }
+}
+
+/// A measurement as a listing or the run log shows it.
+public struct MeasurementValue: Sendable, Equatable {
+    public var name: String
+    public var value: Double
+    public var unit: String
+    public var baseline: Double?
+    public var posture: String?
+
+    public init(name: String, value: Double, unit: String, baseline: Double?, posture: String?) {
+        self.name = name
+        self.value = value
+        self.unit = unit
+        self.baseline = baseline
+        self.posture = posture
+    }
+
+    /// "171 pt → … (Δ +84 pt)"
+    public var summary: String {
+        MeasurementDraft.summary(value: value, unit: unit, baseline: baseline)
+    }
+}
+
+/// One result of the run log that maps to a claim.
+public struct RunLogEntry: Sendable {
+    public var claimKey: String
+    public var result: String
+    public var posture: String?
+    public var checkedAt: String?
+    public var note: String
+    public var testID: String?
+    public var duration: Double?
+    public var message: String?
+    public var measurements: [MeasurementValue]
+
+    public init(
+        claimKey: String, result: String, posture: String?, checkedAt: String?, note: String, testID: String?,
+        duration: Double?, message: String?, measurements: [MeasurementValue]
+    ) {
+        self.claimKey = claimKey
+        self.result = result
+        self.posture = posture
+        self.checkedAt = checkedAt
+        self.note = note
+        self.testID = testID
+        self.duration = duration
+        self.message = message
+        self.measurements = measurements
+    }
+}
+
+/// What the run log streams, in order: each run opens, its results follow,
+/// then it closes (with its automated results that map to no claim).
+public enum RunLogEvent: Sendable {
+    case runStart(RunLogRun)
+    case entry(RunLogEntry)
+    case runEnd(RunLogRun)
+}
+
+/// The run log, read as it is written: a store of a million results never
+/// holds them all in memory.
+public protocol RunLogSource {
+    /// Whether the log holds no run at all.
+    var isEmpty: Bool { get }
+    /// Calls `body` with each event, in order.
+    func forEach(_ body: (RunLogEvent) throws -> Void) throws
+}
+
+// MARK: - Sections of the report
+
+/// A claim that needs a capability a simulator lacks, and who says so.
+public struct DeviceNeed: Sendable, Equatable {
+    public var claim: String
+    public var capability: String
+    public var lackedBy: String
+    public var sourceTitle: String?
+    public var sourceURL: String?
+    public var reportedIn: String?
+    public var note: String
+
+    public init(
+        claim: String, capability: String, lackedBy: String, sourceTitle: String?, sourceURL: String?,
+        reportedIn: String?, note: String
+    ) {
+        self.claim = claim
+        self.capability = capability
+        self.lackedBy = lackedBy
+        self.sourceTitle = sourceTitle
+        self.sourceURL = sourceURL
+        self.reportedIn = reportedIn
+        self.note = note
+    }
+}
+
+/// Claims of one document, label and state: a row of `evidence status`.
+public struct StateCount: Sendable, Equatable, TableRow {
+    public var document: String
+    public var label: Label
+    public var state: VerificationState
+    public var count: Int
+
+    public init(document: String, label: Label, state: VerificationState, count: Int) {
+        self.document = document
+        self.label = label
+        self.state = state
+        self.count = count
+    }
+
+    public static let columns = ["document", "label", "state", "claims"]
+    public var cells: [TableValue] { [.text(document), .text(label.rawValue), .text(state.rawValue), .integer(Int64(count))] }
+}
+
+/// A label the evidence does not support.
+public struct Mismatch: Sendable, Equatable {
+    public var claim: String
+    public var label: Label
+    public var state: VerificationState
+    public var problem: String
+
+    public init(claim: String, label: Label, state: VerificationState, problem: String) {
+        self.claim = claim
+        self.label = label
+        self.state = state
+        self.problem = problem
+    }
+}
+
+/// A claim labelled not published, with the date that holds as of.
+public struct NotPublishedClaim: Sendable, Equatable {
+    public var claim: String
+    public var asOf: String?
+    public var statement: String
+
+    public init(claim: String, asOf: String?, statement: String) {
+        self.claim = claim
+        self.asOf = asOf
+        self.statement = statement
+    }
+}
+
+/// A source of the source list: the same facts `source show` gives.
+public typealias CitedSource = SourceDetail

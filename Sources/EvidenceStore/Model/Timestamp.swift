@@ -1,0 +1,178 @@
+import Foundation
+
+/// ISO 8601 dates and times as the store keeps them: `YYYY-MM-DD`, or
+/// `YYYY-MM-DDTHH:MM:SSZ` in UTC. Parsing works on the bytes with the civil
+/// calendar's arithmetic, since imports read a million of these.
+public enum Timestamp {
+    /// The range the store's form can hold: years 0001 to 9999.
+    static let representable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+    /// A date in the store's form; one outside years 0001 to 9999 (only a
+    /// file's own numbers can be) is clamped to that range's ends.
+    public static func format(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, representable.lowerBound), representable.upperBound)
+        return format(secondsSinceEpoch: Int64(clamped.rounded(.down)))
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SSZ" for seconds since 1970-01-01T00:00:00Z.
+    static func format(secondsSinceEpoch seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = Int(seconds - days * 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(rest / 3600, 2) + ":"
+            + pad(rest / 60 % 60, 2) + ":" + pad(rest % 60, 2) + "Z"
+    }
+
+    /// Accepts a date (`2026-10-20`) or a full timestamp with `Z` or an offset
+    /// (`2026-10-20T14:03:00+02:00`), and returns it in the store's form.
+    public static func parse(_ text: String, field: String) throws -> String {
+        if let value = parseCanonical(text) { return value }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let date = parseDate(Array(trimmed.utf8)) {
+            return date.text
+        }
+        if let time = parseDateTime(Array(trimmed.utf8)) {
+            return time
+        }
+        throw EvidenceError.invalidValue(
+            field: field, value: text,
+            expected: "an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SSZ)"
+        )
+    }
+
+    /// The moment a date or timestamp in the store's form names (a date's
+    /// midnight, UTC); nil for any other text.
+    public static func date(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard let day = parseDate(Array(bytes.prefix(10))) else { return nil }
+        var seconds = days(year: day.year, month: day.month, day: day.day) * 86_400
+        if bytes.count == 20 {
+            guard bytes[10] == UInt8(ascii: "T"), bytes[19] == UInt8(ascii: "Z"), let time = clock(bytes, at: 11) else {
+                return nil
+            }
+            seconds += Int64(time)
+        } else if bytes.count != 10 {
+            return nil
+        }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// Accepts only a calendar date, `YYYY-MM-DD`.
+    public static func parseDay(_ text: String, field: String) throws -> String {
+        guard let date = parseDate(Array(text.trimmingCharacters(in: .whitespaces).utf8)) else {
+            throw EvidenceError.invalidValue(field: field, value: text, expected: "an ISO 8601 date (YYYY-MM-DD)")
+        }
+        return date.text
+    }
+
+    // MARK: - Parsing bytes
+
+    /// The store's own forms, returned as they are when valid: the common case.
+    private static func parseCanonical(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        if bytes.count == 10 { return parseDate(bytes) != nil ? text : nil }
+        if bytes.count == 20, bytes[19] == UInt8(ascii: "Z"), bytes[10] == UInt8(ascii: "T"),
+            parseDate(Array(bytes[0..<10])) != nil, clock(bytes, at: 11) != nil
+        {
+            return text
+        }
+        return nil
+    }
+
+    private static func number(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        guard range.upperBound <= bytes.count else { return nil }
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+
+    private static func parseDate(_ bytes: [UInt8]) -> (year: Int, month: Int, day: Int, text: String)? {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = number(bytes, 0..<4), let month = number(bytes, 5..<7), let day = number(bytes, 8..<10),
+            year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        return (year, month, day, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// HH:MM:SS at an offset; nil when malformed or out of range.
+    private static func clock(_ bytes: [UInt8], at start: Int) -> Int? {
+        guard start + 8 <= bytes.count, bytes[start + 2] == UInt8(ascii: ":"), bytes[start + 5] == UInt8(ascii: ":"),
+            let hour = number(bytes, start..<start + 2), let minute = number(bytes, start + 3..<start + 5),
+            let second = number(bytes, start + 6..<start + 8), hour < 24, minute < 60, second < 60
+        else { return nil }
+        return hour * 3600 + minute * 60 + second
+    }
+
+    private static func parseDateTime(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 20, let date = parseDate(Array(bytes[0..<10])) else { return nil }
+        let separator = bytes[10]
+        guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
+            let seconds = clock(bytes, at: 11)
+        else { return nil }
+        var index = 19
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let digits = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            guard index > digits else { return nil }
+        }
+        var offset = 0
+        let zone = Array(bytes[index...])
+        if zone == [UInt8(ascii: "Z")] || zone == [UInt8(ascii: "z")] {
+            offset = 0
+        } else if zone.count == 6, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"), zone[3] == UInt8(ascii: ":"),
+            let hours = number(zone, 1..<3), let minutes = number(zone, 4..<6), hours < 24, minutes < 60
+        {
+            offset = (hours * 3600 + minutes * 60) * (zone[0] == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        let days = Self.days(year: date.year, month: date.month, day: date.day)
+        return format(secondsSinceEpoch: days * 86_400 + Int64(seconds - offset))
+    }
+
+    // MARK: - The civil calendar (proleptic Gregorian, after H. Hinnant)
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a date.
+    static func days(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a number of days since 1970-01-01.
+    static func civil(fromDays days: Int64) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// Adding, editing and relabelling claims, sources, capabilities and lacks.
+/// Each call validates its values (Model) and then writes in one IMMEDIATE
+/// transaction: everything or nothing.
+extension Store {
+    @discardableResult
+    public func addClaim(_ draft: ClaimDraft, by author: String) throws -> Claim {
+        let key = try Validate.key(draft.key)
+        let statement = try Validate.nonEmpty(draft.statement, field: "statement")
+        let document = try Validate.nonEmpty(draft.document, field: "document")
+        let area = try Validate.nonEmpty(draft.area, field: "area")
+        let asOf = try draft.asOf.map { try Timestamp.parseDay($0, field: "as-of date") }
+        return try write { writer in
+            if try writer.reader.existingClaimID(key: key) != nil {
+                throw EvidenceError.alreadyExists(kind: "claim", value: key)
+            }
+            let id = try writer.upsertClaim(
+                key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf)
+            for reference in draft.sources {
+                let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
+                try writer.linkSource(claimID: id, sourceID: sourceID, locator: locator)
+            }
+            for name in draft.needs {
+                try writer.linkCapability(claimID: id, capabilityID: try writer.reader.capabilityID(name: name))
+            }
+            try writer.insertLabelChange(
+                claimID: id, from: nil, to: draft.label.rawValue, by: Self.author(author), at: clock.timestamp(),
+                reason: "claim added")
+            return Claim(
+                id: id, key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf)
+        }
+    }
+
+    /// Changes a claim's text fields, sources and needed capabilities.
+    public func editClaim(key: String, _ changes: ClaimChanges) throws {
+        guard !changes.isEmpty else {
+            throw EvidenceError.invalidValue(
+                field: "change", value: "(none)",
+                expected: "at least one of --statement, --document, --area, --as-of, --source, --remove-source, --needs, --remove-needs")
+        }
+        let statement = try changes.statement.map { try Validate.nonEmpty($0, field: "statement") }
+        let document = try changes.document.map { try Validate.nonEmpty($0, field: "document") }
+        let area = try changes.area.map { try Validate.nonEmpty($0, field: "area") }
+        let asOf: String?? = try changes.asOf.map { value in try value.map { try Timestamp.parseDay($0, field: "as-of date") } }
+        try write { writer in
+            let current = try writer.reader.claim(key: key)
+            let id = current.id
+            if statement != nil || document != nil || area != nil || asOf != nil {
+                try writer.upsertClaim(
+                    key: current.key, statement: statement ?? current.statement, document: document ?? current.document,
+                    area: area ?? current.area, label: current.label, asOf: asOf ?? current.asOf)
+            }
+            for reference in changes.addSources {
+                let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
+                try writer.linkSource(claimID: id, sourceID: sourceID, locator: locator)
+            }
+            for reference in changes.removeSources {
+                let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
+                if try writer.unlinkSources(claimID: id, sourceID: sourceID, locator: locator) == 0 {
+                    throw EvidenceError.notFound(kind: "source of claim '\(key)'", value: reference, suggestions: [])
+                }
+            }
+            for name in changes.addNeeds {
+                try writer.linkCapability(claimID: id, capabilityID: try writer.reader.capabilityID(name: name))
+            }
+            for name in changes.removeNeeds {
+                let capability = try writer.reader.capabilityID(name: name)
+                if try writer.unlinkCapabilities(claimID: id, capabilityID: capability) == 0 {
+                    throw EvidenceError.notFound(kind: "capability needed by '\(key)'", value: name, suggestions: [])
+                }
+            }
+        }
+    }
+
+    /// Changes a claim's label and appends the change, who made it and why, to the history.
+    public func relabelClaim(key: String, to label: Label, reason: String, by author: String) throws {
+        let reason = try Validate.nonEmpty(reason, field: "reason")
+        try write { writer in
+            let current = try writer.reader.claim(key: key)
+            guard current.label != label else {
+                throw EvidenceError.invalidValue(
+                    field: "label", value: label.rawValue,
+                    expected: "a label other than the current one (\(current.label.rawValue))")
+            }
+            try writer.upsertClaim(
+                key: current.key, statement: current.statement, document: current.document, area: current.area,
+                label: label, asOf: current.asOf)
+            try writer.insertLabelChange(
+                claimID: current.id, from: current.label.rawValue, to: label.rawValue, by: Self.author(author),
+                at: clock.timestamp(), reason: reason)
+        }
+    }
+
+    /// Who a change is recorded as: the name given, or "unknown".
+    static func author(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespaces).isEmpty ? "unknown" : name
+    }
+
+    // MARK: - Sources, capabilities, lacks
+
+    public func addSource(_ draft: SourceDraft) throws {
+        let url = try Validate.url(draft.url)
+        let record = TextFormat.Source(
+            url: url, title: try Validate.nonEmpty(draft.title, field: "title"),
+            publisher: try Validate.nonEmpty(draft.publisher, field: "publisher"), kind: draft.kind.rawValue,
+            published: try draft.published.map { try Timestamp.parseDay($0, field: "published date") },
+            updated: try draft.updated.map { try Timestamp.parseDay($0, field: "updated date") },
+            retrieved: try draft.retrieved.map { try Timestamp.parseDay($0, field: "retrieved date") })
+        try write { writer in
+            if try writer.reader.existingSourceID(url: url) != nil {
+                throw EvidenceError.alreadyExists(kind: "source", value: url)
+            }
+            try writer.upsertSource(record)
+        }
+    }
+
+    public func addCapability(name: String, description: String) throws {
+        let record = TextFormat.Capability(
+            name: try Validate.capabilityName(name), description: try Validate.nonEmpty(description, field: "description"))
+        try write { writer in
+            if try writer.reader.existingCapabilityID(name: record.name) != nil {
+                throw EvidenceError.alreadyExists(kind: "capability", value: record.name)
+            }
+            try writer.upsertCapability(record)
+        }
+    }
+
+    /// Records that environments of a kind and model (and tool build) lack a capability.
+    public func addLack(_ draft: LackDraft) throws {
+        let model = try Validate.nonEmpty(draft.model, field: "model").trimmingCharacters(in: .whitespaces)
+        let toolBuild = try AppleBuild.validated(draft.toolBuild, field: "Xcode build")
+        try write { writer in
+            let capability = try writer.reader.capabilityID(name: draft.capability)
+            var citedSource: Int64?
+            var document: String?
+            switch draft.evidence {
+            case .source(let url): citedSource = try writer.reader.sourceID(url: url)
+            case .document(let name): document = try Validate.nonEmpty(name, field: "document")
+            }
+            if try writer.reader.lackExists(kind: draft.kind, model: model, toolBuild: toolBuild, capabilityID: capability) {
+                let scope = toolBuild.isEmpty ? "" : " of build \(toolBuild)"
+                throw EvidenceError.alreadyExists(
+                    kind: "lack", value: "\(model) \(draft.kind.rawValue)\(scope) lacks \(draft.capability)")
+            }
+            try writer.upsertLack(
+                kind: draft.kind.rawValue, model: model, toolBuild: toolBuild, capabilityID: capability,
+                sourceID: citedSource, reportedIn: document, note: draft.note)
+        }
+    }
+
+    // MARK: - Test mappings and checklist marks
+
+    public func addMapping(pattern: String, claimKey: String) throws {
+        let pattern = try Validate.nonEmpty(pattern, field: "pattern")
+        try write { writer in
+            let claim = try writer.reader.claimID(key: claimKey)
+            guard try writer.insertMapping(pattern: pattern, claimID: claim) else {
+                throw EvidenceError.alreadyExists(kind: "mapping", value: "\(pattern) → \(claimKey)")
+            }
+        }
+    }
+
+    /// Removes a rule; without a claim, every rule with the pattern.
+    public func removeMapping(pattern: String, claimKey: String?) throws {
+        try write { writer in
+            let claim = try claimKey.map { try writer.reader.claimID(key: $0) }
+            if try writer.deleteMappings(pattern: pattern, claimID: claim) == 0 {
+                throw EvidenceError.notFound(
+                    kind: "mapping", value: pattern + (claimKey.map { " → \($0)" } ?? ""),
+                    suggestions: Suggestions.closest(to: pattern, in: try writer.reader.mappingPatterns()))
+            }
+        }
+    }
+
+    /// Marks a checklist item untested on purpose, or clears the mark (reason nil).
+    public func markChecklistItem(key: String, untestedReason reason: String?, by author: String) throws {
+        let reason = try reason.map { try Validate.nonEmpty($0, field: "reason") }
+        try write { writer in
+            var found: TextFormat.ChecklistItem?
+            try writer.reader.checklistItemRecords(key: key) { found = $0 }
+            guard let item = found, let checklist = try writer.reader.checklistID(document: item.checklist) else {
+                throw EvidenceError.notFound(
+                    kind: "checklist item", value: key,
+                    suggestions: Suggestions.closest(to: key, in: try writer.reader.checklistItemKeys()))
+            }
+            let mark = reason.map {
+                TextFormat.UntestedMark(reason: $0, by: author.isEmpty ? "unknown" : author, at: clock.timestamp())
+            }
+            try writer.upsertChecklistItem(
+                checklistID: checklist, key: item.key, position: item.position, text: item.text, mark: mark)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// What `evidence ingest` is told beyond the file itself: the environment
+/// where the file lacks it, the Xcode build, who ran it and when.
+public struct IngestOptions: Equatable, Sendable {
+    public var format: TestReport.Format?
+    public var kind: EnvironmentKind?
+    public var model: String?
+    /// "iOS 27.1"
+    public var os: String?
+    public var osBuild: String?
+    public var xcodeVersion: String?
+    public var xcodeBuild: String?
+    /// The output of `xcodebuild -version`; wins over the two above.
+    public var xcodeVersionFile: String?
+    public var tester: String
+    public var date: String?
+    /// Files larger than this are refused before they are read.
+    public var maxBytes: Int
+
+    public static let defaultMaxBytes = 256 << 20
+
+    public init(
+        format: TestReport.Format? = nil, kind: EnvironmentKind? = nil, model: String? = nil, os: String? = nil,
+        osBuild: String? = nil, xcodeVersion: String? = nil, xcodeBuild: String? = nil, xcodeVersionFile: String? = nil,
+        tester: String = "", date: String? = nil, maxBytes: Int = IngestOptions.defaultMaxBytes
+    ) {
+        self.format = format
+        self.kind = kind
+        self.model = model
+        self.os = os
+        self.osBuild = osBuild
+        self.xcodeVersion = xcodeVersion
+        self.xcodeBuild = xcodeBuild
+        self.xcodeVersionFile = xcodeVersionFile
+        self.tester = tester
+        self.date = date
+        self.maxBytes = maxBytes
+    }
+}
+
+/// What one file's ingest did.
+public struct IngestSummary: Sendable {
+    public var file: String
+    public var shape: String
+    /// When the same content was ingested before, and nothing was written now.
+    public var alreadyIngestedAt: String?
+    public var read = 0
+    public var passed = 0
+    public var failed = 0
+    public var skipped = 0
+    public var other = 0
+    /// Tests that map to at least one claim.
+    public var mapped = 0
+    public var unmapped: [String] = []
+    /// Tests naming `claim:KEY` for a key the store does not have.
+    public var unknownClaims: [(test: String, key: String)] = []
+    public var runs: [(run: RunRecord, environment: String)] = []
+    public var notes: [String] = []
+}
+
+extension Store {
+    /// Reads one result file into the store in one transaction. The same
+    /// content (by SHA-256) ingested twice is written once.
+    public func ingest(file path: String, options: IngestOptions, progress: ((Int, Int) -> Void)? = nil) throws
+        -> IngestSummary
+    {
+        let data = try ResultFile.read(path, maxBytes: options.maxBytes)
+        let digest = SHA256.hex(data)
+        let name = (path as NSString).lastPathComponent
+        if let earlier = try reader.ingestedAt(sha256: digest) {
+            return IngestSummary(file: path, shape: "", alreadyIngestedAt: earlier)
+        }
+        let report = try ResultFile.parse(data, path: path, format: options.format)
+        let environments = try report.devices.map { try Self.environment(for: $0, options: options, file: path) }
+        let matcher = TestClaimMatcher(rules: try reader.mappingRules(), claimKeys: try reader.claimKeys())
+        let startedAt = try report.startedAt ?? options.date.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
+
+        var summary = IngestSummary(file: path, shape: report.shape, notes: report.notes)
+        var mappedClaims: [[String]] = []
+        mappedClaims.reserveCapacity(report.tests.count)
+        for test in report.tests {
+            let (claims, unknown) = matcher.claims(for: test)
+            mappedClaims.append(claims)
+            summary.read += 1
+            switch test.outcome {
+            case .pass: summary.passed += 1
+            case .fail: summary.failed += 1
+            case .skipped: summary.skipped += 1
+            case .blocked, .inconclusive: summary.other += 1
+            }
+            if claims.isEmpty { summary.unmapped.append(test.identifier) } else { summary.mapped += 1 }
+            summary.unknownClaims += unknown.map { (test.identifier, $0) }
+        }
+
+        try write { writer in
+            // Checked again under the write lock: another process may have just ingested it.
+            if let earlier = try writer.reader.ingestedAt(sha256: digest) {
+                summary = IngestSummary(file: path, shape: report.shape, alreadyIngestedAt: earlier)
+                return
+            }
+            let fileID = try writer.upsertIngestedFile(TextFormat.IngestedFile(
+                sha256: digest, fileName: name, format: report.format.rawValue, testCount: Int64(report.tests.count),
+                ingestedAt: clock.timestamp()))
+            let usedDevices = Set(report.tests.map(\.device)).union(report.tests.isEmpty ? [0] : [])
+            var runs: [Int: RunRecord] = [:]
+            for index in report.devices.indices where usedDevices.contains(index) {
+                let note = (["\(report.shape) from \(name)"] + report.notes).joined(separator: "; ")
+                let run = try Self.insertRun(
+                    RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
+                    ingestedFileID: fileID, into: writer)
+                runs[index] = run
+                summary.runs.append((run, environments[index].description))
+            }
+            var claimIDs: [String: Int64] = [:]
+            for (number, test) in report.tests.enumerated() {
+                guard let run = runs[test.device] else { continue }
+                var row = StoreWriter.ResultRow(
+                    runID: run.id, claimID: nil, result: test.outcome.rawValue, posture: nil, note: test.note,
+                    checkedAt: startedAt, testID: test.identifier, duration: test.duration, message: test.message)
+                let claims = mappedClaims[number]
+                if claims.isEmpty {
+                    try writer.upsertResult(row)
+                }
+                for key in claims {
+                    if let known = claimIDs[key] {
+                        row.claimID = known
+                    } else {
+                        row.claimID = try writer.reader.claimID(key: key)
+                        claimIDs[key] = row.claimID
+                    }
+                    try writer.upsertResult(row)
+                }
+                if number % 2000 == 0 { progress?(number, report.tests.count) }
+            }
+            progress?(report.tests.count, report.tests.count)
+        }
+        return summary
+    }
+
+    /// The file's device, filled in from the options where the file is silent.
+    static func environment(for device: TestReport.Device, options: IngestOptions, file: String) throws -> EnvironmentSpec {
+        guard let kind = device.kind ?? options.kind else {
+            throw EvidenceError.badFile(
+                path: file, location: nil,
+                reason: "does not say whether the tests ran on a simulator or a device; pass --simulator MODEL or --device MODEL")
+        }
+        guard let model = device.model ?? options.model, !model.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw EvidenceError.badFile(
+                path: file, location: nil, reason: "does not name the device model; pass --simulator MODEL or --device MODEL")
+        }
+        let (givenName, givenVersion) = try options.os.map(EnvironmentSpec.splitOS) ?? ("", "")
+        var osName = device.osName ?? (givenName.isEmpty ? nil : givenName)
+        if osName == nil, device.osVersion != nil {
+            osName = model.hasPrefix("iPad") ? "iPadOS" : model.hasPrefix("iPhone") ? "iOS" : nil
+        }
+        var toolVersion = options.xcodeVersion ?? ""
+        var toolBuild = options.xcodeBuild ?? ""
+        if let versionFile = options.xcodeVersionFile {
+            let xcode = try XcodeVersion.read(path: versionFile)
+            toolVersion = xcode.version
+            toolBuild = xcode.build
+        }
+        let osBuild = device.osBuild ?? options.osBuild ?? ""
+        guard osBuild.isEmpty || AppleBuild(osBuild) != nil else {
+            throw EvidenceError.badFile(path: file, location: nil, reason: "the OS build '\(osBuild)' is not an Apple build number")
+        }
+        return EnvironmentSpec(
+            kind: kind, model: model.trimmingCharacters(in: .whitespaces), osName: osName ?? "",
+            osVersion: device.osVersion ?? givenVersion, osBuild: osBuild,
+            toolName: toolVersion.isEmpty && toolBuild.isEmpty ? "" : "Xcode", toolVersion: toolVersion,
+            toolBuild: try AppleBuild.validated(toolBuild, field: "Xcode build"))
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Starting runs and logging results: what QA does.
+extension Store {
+    @discardableResult
+    public func startRun(_ draft: RunDraft) throws -> RunRecord {
+        let startedAt = try draft.startedAt.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
+        return try write { writer in
+            try Self.insertRun(draft, startedAt: startedAt, into: writer)
+        }
+    }
+
+    /// Inserts a new run with a fresh UUID.
+    static func insertRun(
+        _ draft: RunDraft, startedAt: String?, uuid: String? = nil, ingestedFileID: Int64? = nil, into writer: StoreWriter
+    ) throws -> RunRecord {
+        let environment = try writer.environmentID(draft.environment)
+        let uuid = uuid ?? UUID().uuidString.lowercased()
+        let id = try writer.upsertRun(
+            uuid: uuid, environmentID: environment, startedAt: startedAt, tester: draft.tester, note: draft.note,
+            ingestedFileID: ingestedFileID)
+        return RunRecord(
+            id: id, uuid: uuid, environmentID: environment, startedAt: startedAt, tester: draft.tester, note: draft.note)
+    }
+
+    /// Logs one result, with its measurements and attachments, in one transaction.
+    @discardableResult
+    public func log(_ observation: Observation, run choice: RunChoice, workingFolder: String? = nil) throws
+        -> LoggedResult
+    {
+        let checkedAt = try observation.checkedAt.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
+        // Files are read and hashed before the write lock is taken.
+        let files = try observation.attachments.map {
+            try AttachmentFile.read($0, storeFolder: folder, workingFolder: workingFolder)
+        }
+        return try write { writer in
+            let reader = writer.reader
+            let claim = try reader.claimID(key: observation.claimKey)
+            var started = false
+            let run: RunRecord
+            switch choice {
+            case .existing(let reference):
+                run = try reader.run(id: try reader.runID(reference: reference))
+            case .matching(let environment, let tester):
+                let environmentID = try writer.environmentID(environment)
+                if let id = try reader.matchingRun(environmentID: environmentID, tester: tester, day: String(checkedAt.prefix(10))) {
+                    run = try reader.run(id: id)
+                } else {
+                    run = try Self.insertRun(RunDraft(environment: environment, tester: tester), startedAt: checkedAt, into: writer)
+                    started = true
+                }
+            }
+            let resultID = try writer.upsertResult(StoreWriter.ResultRow(
+                runID: run.id, claimID: claim, result: observation.outcome.rawValue, posture: observation.posture?.rawValue,
+                note: observation.note, checkedAt: checkedAt))
+            for measurement in observation.measurements {
+                try writer.insertMeasurement(
+                    resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit.rawValue,
+                    baseline: measurement.baseline, posture: measurement.posture?.rawValue)
+            }
+            for file in files {
+                try writer.insertAttachment(
+                    resultID: resultID, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType)
+            }
+            return LoggedResult(resultID: resultID, run: run, startedRun: started)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// The health of a store: SQLite's own integrity checks, foreign keys, the
+/// schema version, and the attachments kept beside it.
+public struct StoreCheck: Sendable, Equatable {
+    public struct Item: Sendable, Equatable {
+        public var name: String
+        public var ok: Bool
+        public var detail: String
+    }
+
+    public var items: [Item]
+
+    public var ok: Bool { items.allSatisfy(\.ok) }
+
+    public static func run(_ store: Store, migrator: Migrator = Migrator()) throws -> StoreCheck {
+        let reader = store.reader
+        var items: [Item] = []
+
+        let quick = try reader.quickCheck()
+        items.append(Item(name: "quick_check", ok: quick == ["ok"], detail: summary(quick)))
+
+        let integrity = try reader.integrityCheck()
+        items.append(Item(name: "integrity_check", ok: integrity == ["ok"], detail: summary(integrity)))
+
+        let violations = try reader.foreignKeyViolations()
+        items.append(Item(
+            name: "foreign_key_check", ok: violations.count == 0,
+            detail: violations.count == 0
+                ? "ok" : "\(violations.count) rows break foreign keys in " + violations.tables.joined(separator: ", ")))
+
+        let version = try store.schemaVersion
+        let status = try store.migrationStatus(migrator: migrator)
+        let applied = status.filter { $0.appliedAt != nil }.map(\.version)
+        let expected = Array(1...max(version, 1)).filter { $0 <= version }
+        var schemaOK = version == migrator.latestVersion && applied == expected
+        var schemaDetail = "version \(version) of \(migrator.latestVersion)"
+        if version < migrator.latestVersion {
+            schemaDetail += "; run 'evidence init' to upgrade"
+        } else if applied != expected {
+            schemaDetail += "; schema_migrations lists versions \(applied.map(String.init).joined(separator: ", "))"
+        }
+        if version > migrator.latestVersion {
+            schemaOK = false
+        }
+        items.append(Item(name: "schema", ok: schemaOK, detail: schemaDetail))
+
+        // A migration whose text changed after this store applied it: the schema
+        // may not be what the file in migrations/ now says.
+        let changed = status.filter(\.changedSinceApplied)
+        let unrecorded = status.filter { $0.appliedAt != nil && $0.recordedSHA256 == nil }
+        var digestDetail = changed.isEmpty ? "every applied migration matches its text" : changed.map { entry in
+            String(format: "%04d", entry.version) + "_\(entry.name) changed after it was applied (applied "
+                + "\(entry.recordedSHA256?.prefix(12) ?? ""), now \(entry.bundledSHA256?.prefix(12) ?? ""))"
+        }.joined(separator: "; ")
+        if changed.isEmpty && !unrecorded.isEmpty {
+            digestDetail += "; \(unrecorded.count) applied before digests were kept"
+        }
+        items.append(Item(name: "migrations", ok: changed.isEmpty, detail: digestDetail))
+
+        let (checked, problems) = try store.verifyAttachments()
+        items.append(Item(
+            name: "attachments", ok: problems.isEmpty,
+            detail: problems.isEmpty
+                ? "\(checked) files unchanged"
+                : problems.prefix(5).map { "\($0.path) \($0.kind.rawValue)" }.joined(separator: "; ")
+                    + (problems.count > 5 ? "; and \(problems.count - 5) more" : "")))
+
+        let mode = try reader.journalMode()
+        items.append(Item(name: "journal_mode", ok: mode == "wal", detail: mode))
+        return StoreCheck(items: items)
+    }
+
+    private static func summary(_ lines: [String]) -> String {
+        guard lines != ["ok"] else { return "ok" }
+        let shown = lines.prefix(5).joined(separator: "; ")
+        return lines.count > 5 ? shown + "; and \(lines.count - 5) more" : shown
+    }
+}

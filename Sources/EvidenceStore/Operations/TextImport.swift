@@ -1,0 +1,458 @@
+import Foundation
+
+/// Reads a text-format store into a store, all or nothing, in one IMMEDIATE
+/// transaction. A record the store already holds unchanged is skipped, so
+/// importing the same folder twice changes nothing; a record that differs is a
+/// conflict, reported with both values, unless `replace` is set. Records are
+/// decoded by Import and written through the store's one writer.
+public final class StoreImporter {
+    public struct Summary: Equatable, Sendable, CustomStringConvertible {
+        public var added = 0
+        public var updated = 0
+        public var unchanged = 0
+        /// Records added per file, for the report.
+        public var addedByFile: [String: Int] = [:]
+
+        public var description: String {
+            var parts = ["\(added) records added"]
+            if updated > 0 { parts.append("\(updated) replaced") }
+            parts.append("\(unchanged) already present")
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    private let store: Store
+    private let replace: Bool
+    private var summary = Summary()
+
+    // Natural key to row id, filled as records are read or written.
+    private var sourceIDs: [String: Int64] = [:]
+    private var capabilityIDs: [String: Int64] = [:]
+    private var claimIDs: [String: Int64] = [:]
+    private var fileIDs: [String: Int64] = [:]
+    private var environmentIDs: [EnvironmentSpec: Int64] = [:]
+    private var checklistIDs: [String: Int64] = [:]
+    /// The lacks the store held before this import, by their key.
+    private var storedLacks: [String: TextFormat.Lack]?
+
+    /// Runs by UUID: their id and how many results they held before this import.
+    private var runs: [String: (id: Int64, existing: Int64)] = [:]
+
+    public init(store: Store, replace: Bool = false) {
+        self.store = store
+        self.replace = replace
+    }
+
+    @discardableResult
+    public func run(_ files: RecordFiles) throws -> Summary {
+        try checkManifest(files)
+        try store.prepareForLargeWrites()
+        return try store.write { writer in
+            // Into an empty store, a large import loads without the secondary
+            // indexes of results and measurements and builds them once at the end.
+            var bulk: StoreWriter.BulkLoad?
+            if try files.byteCount(of: TextFormat.File.results.rawValue) >= 1 << 20, !(try writer.reader.hasResults()) {
+                bulk = try writer.setIndexesAsideForBulkLoad()
+            }
+            for file in TextFormat.File.allCases {
+                guard let reader = try files.reader(for: file.rawValue) else { continue }
+                let before = summary.added
+                try importFile(file, reader: reader, name: files.displayName(of: file.rawValue), writer: writer)
+                summary.addedByFile[file.rawValue] = summary.added - before
+            }
+            if let bulk { try writer.restore(bulk) }
+            return summary
+        }
+    }
+
+    private func checkManifest(_ files: RecordFiles) throws {
+        let name = files.displayName(of: TextFormat.manifest)
+        guard let reader = try files.reader(for: TextFormat.manifest) else {
+            throw EvidenceError.badFile(
+                path: name, location: nil, reason: "missing: this is not a folder written by 'evidence export'")
+        }
+        var found = false
+        try reader.forEachLine { number, bytes in
+            guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
+            var fields = try FieldReader(file: name, line: number, value: try RecordPipeline.parse(bytes, file: name, line: number))
+            let format = try fields.string("format")
+            let version = try fields.integer("version")
+            try fields.finish()
+            guard format == TextFormat.name else {
+                throw fields.error("format", "expected '\(TextFormat.name)', found '\(format)'")
+            }
+            guard version >= 1, version <= TextFormat.version else {
+                throw fields.error(
+                    "version", "version \(version) is not one this evidence reads (1 to \(TextFormat.version))")
+            }
+            found = true
+        }
+        guard found else { throw EvidenceError.badFile(path: name, location: nil, reason: "empty") }
+    }
+
+    private func importFile(_ file: TextFormat.File, reader: LineReader, name: String, writer: StoreWriter) throws {
+        func each<T: Sendable>(
+            _ decode: @escaping @Sendable (inout FieldReader) throws -> T,
+            _ apply: (T, RecordLocation, StoreWriter) throws -> Void
+        ) throws {
+            try RecordPipeline.run(reader, name: name, decode: decode) { try apply($0, $1, writer) }
+        }
+        switch file {
+        case .sources: try each({ try $0.source() }, apply)
+        case .capabilities: try each({ try $0.capability() }, apply)
+        case .claims: try each({ try $0.claim() }, apply)
+        case .environmentLacks: try each({ try $0.lack() }, apply)
+        case .ingestedFiles: try each({ try $0.ingestedFile() }, apply)
+        case .runs: try each({ try $0.run() }, apply)
+        case .results: try each({ try $0.result() }, apply)
+        case .labelHistory: try each({ try $0.labelChange() }, apply)
+        case .checklists: try each({ try $0.checklist() }, apply)
+        case .checklistItems: try each({ try $0.checklistItem() }, apply)
+        case .testMappings: try each({ try $0.testMapping() }, apply)
+        }
+    }
+
+    // MARK: - Comparing
+
+    /// Decides what to do with an incoming record given the stored one:
+    /// true to write it, false to skip it; throws on a conflict.
+    private func shouldWrite(
+        _ kind: String, key: String, existing: JSONLine?, incoming: @autoclosure () -> JSONLine, _ fields: RecordLocation,
+        replaceable: Bool = true
+    ) throws -> Bool {
+        guard let existing else { return true }
+        let incoming = incoming()
+        if existing.object == incoming.object {
+            summary.unchanged += 1
+            return false
+        }
+        if replace && replaceable {
+            summary.updated += 1
+            return true
+        }
+        let (field, old, new) = Self.firstDifference(existing, incoming)
+        let advice = replaceable ? "; import with --replace to take the input's values" : "; it cannot be replaced"
+        throw EvidenceError.badFile(
+            path: fields.file, location: String(fields.line),
+            reason: EvidenceError.conflict(kind: kind, key: key, field: field, existing: old, incoming: new).description
+                + advice)
+    }
+
+    /// The first field in which two records differ, with both values as JSON.
+    static func firstDifference(_ a: JSONLine, _ b: JSONLine) -> (String, String, String) {
+        let left = (try? JSONReader.parse(Data(a.object.utf8))) ?? .null
+        let right = (try? JSONReader.parse(Data(b.object.utf8))) ?? .null
+        guard case .object(let leftFields) = left, case .object(let rightFields) = right else {
+            return ("record", a.object, b.object)
+        }
+        var keys = leftFields.map(\.0)
+        for key in rightFields.map(\.0) where !keys.contains(key) { keys.append(key) }
+        for key in keys {
+            let old = left[key].map(Self.show) ?? "(none)"
+            let new = right[key].map(Self.show) ?? "(none)"
+            if old != new { return (key, old, new) }
+        }
+        return ("record", a.object, b.object)
+    }
+
+    private static func show(_ value: JSONValue) -> String {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        default: text = value.rendered().replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        }
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
+    private func added() {
+        summary.added += 1
+    }
+
+    // MARK: - Lookups of things imported earlier or already stored
+
+    private func id(
+        _ cache: inout [String: Int64], _ key: String, kind: String, _ fields: RecordLocation, field: String,
+        lookup: (String) throws -> Int64?
+    ) throws -> Int64 {
+        if let id = cache[key] { return id }
+        guard let id = try lookup(key) else {
+            throw fields.error(field, "unknown \(kind) '\(key)' (not in the store, nor earlier in the input)")
+        }
+        cache[key] = id
+        return id
+    }
+
+    private func sourceID(_ url: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
+        try id(&sourceIDs, url, kind: "source", fields, field: field) { try writer.reader.existingSourceID(url: $0) }
+    }
+
+    private func capabilityID(_ name: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
+        try id(&capabilityIDs, name, kind: "capability", fields, field: field) {
+            try writer.reader.existingCapabilityID(name: $0)
+        }
+    }
+
+    private func claimID(_ key: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
+        try id(&claimIDs, key, kind: "claim", fields, field: field) { try writer.reader.existingClaimID(key: $0) }
+    }
+
+    private func fileID(_ sha256: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
+        try id(&fileIDs, sha256, kind: "ingested file", fields, field: field) { try writer.reader.ingestedFileID(sha256: $0) }
+    }
+
+    private func checklistID(_ document: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws
+        -> Int64
+    {
+        try id(&checklistIDs, document, kind: "checklist", fields, field: field) {
+            try writer.reader.checklistID(document: $0)
+        }
+    }
+
+    // MARK: - Sources, capabilities, claims, lacks
+
+    private func apply(_ record: TextFormat.Source, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        var existing: TextFormat.Source?
+        try writer.reader.sourceRecords(url: record.url) { existing = $0 }
+        guard try shouldWrite("source", key: record.url, existing: existing?.line, incoming: record.line, fields) else { return }
+        sourceIDs[record.url] = try writer.upsertSource(record)
+        if existing == nil { added() }
+    }
+
+    private func apply(_ record: TextFormat.Capability, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        var existing: TextFormat.Capability?
+        try writer.reader.capabilityRecords(name: record.name) { existing = $0 }
+        guard try shouldWrite("capability", key: record.name, existing: existing?.line, incoming: record.line, fields)
+        else { return }
+        capabilityIDs[record.name] = try writer.upsertCapability(record)
+        if existing == nil { added() }
+    }
+
+    private func apply(_ record: TextFormat.Claim, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        // References are checked first, so an unknown one is reported even for a claim already stored.
+        let sources = try record.sources.map { (try sourceID($0.url, fields, field: "sources", writer), $0.locator) }
+        let needs = try record.needs.map { try capabilityID($0, fields, field: "needs", writer) }
+        var existing: TextFormat.Claim?
+        try writer.reader.claimRecords(key: record.key) { existing = $0 }
+        guard try shouldWrite("claim", key: record.key, existing: existing?.line, incoming: record.line, fields) else { return }
+        let id = try writer.upsertClaim(
+            key: record.key, statement: record.statement, document: record.document, area: record.area,
+            label: try Label(parsing: record.label), asOf: record.asOf)
+        claimIDs[record.key] = id
+        if existing == nil {
+            added()
+        } else {
+            try writer.unlinkSources(claimID: id)
+            try writer.unlinkCapabilities(claimID: id)
+        }
+        for (source, locator) in sources {
+            try writer.linkSource(claimID: id, sourceID: source, locator: locator)
+        }
+        for capability in needs {
+            try writer.linkCapability(claimID: id, capabilityID: capability)
+        }
+    }
+
+    private func apply(_ record: TextFormat.Lack, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        let capability = try capabilityID(record.capability, fields, field: "capability", writer)
+        let source = try record.source.map { try sourceID($0, fields, field: "source", writer) }
+        let key = "\(record.model) \(record.kind) lacks \(record.capability)"
+        if storedLacks == nil {
+            var lacks: [String: TextFormat.Lack] = [:]
+            try writer.reader.lackRecords { lacks[Self.lackKey($0)] = $0 }
+            storedLacks = lacks
+        }
+        let existing = storedLacks?[Self.lackKey(record)]
+        guard try shouldWrite("lack", key: key, existing: existing?.line, incoming: record.line, fields) else { return }
+        try writer.upsertLack(
+            kind: record.kind, model: record.model, toolBuild: record.toolBuild, capabilityID: capability,
+            sourceID: source, reportedIn: record.reportedIn, note: record.note)
+        if existing == nil { added() }
+    }
+
+    private static func lackKey(_ lack: TextFormat.Lack) -> String {
+        [lack.kind, lack.model, lack.toolBuild, lack.capability].joined(separator: "\u{0}")
+    }
+
+    // MARK: - Files and runs
+
+    private func apply(_ record: TextFormat.IngestedFile, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        var existing: TextFormat.IngestedFile?
+        try writer.reader.ingestedFileRecords(sha256: record.sha256) { existing = $0 }
+        guard try shouldWrite("ingested file", key: record.sha256, existing: existing?.line, incoming: record.line, fields)
+        else { return }
+        fileIDs[record.sha256] = try writer.upsertIngestedFile(record)
+        if existing == nil { added() }
+    }
+
+    private func apply(_ record: TextFormat.Run, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        let file = try record.ingestedFile.map { try fileID($0, fields, field: "ingested_file", writer) }
+        var existing: TextFormat.Run?
+        try writer.reader.runRecords(uuid: record.uuid) { existing = $0 }
+        guard try shouldWrite("run", key: record.uuid, existing: existing?.line, incoming: record.line, fields) else {
+            if runs[record.uuid] == nil { _ = try knownRun(record.uuid, writer) }
+            return
+        }
+        let environment: Int64
+        if let id = environmentIDs[record.environment] {
+            environment = id
+        } else {
+            environment = try writer.environmentID(record.environment)
+            environmentIDs[record.environment] = environment
+        }
+        let id = try writer.upsertRun(
+            uuid: record.uuid, environmentID: environment, startedAt: record.startedAt, tester: record.tester,
+            note: record.note, ingestedFileID: file)
+        if existing != nil {
+            runs[record.uuid] = (id, try writer.reader.resultCount(runID: id))
+        } else {
+            runs[record.uuid] = (id, 0)
+            added()
+        }
+    }
+
+    private func knownRun(_ uuid: String, _ writer: StoreWriter) throws -> (id: Int64, existing: Int64)? {
+        guard let id = try writer.reader.existingRunID(uuid: uuid) else { return nil }
+        let entry = (id, try writer.reader.resultCount(runID: id))
+        runs[uuid] = entry
+        return entry
+    }
+
+    // MARK: - Results and label history: numbered within their group
+
+    /// Tracks records numbered 1, 2, 3… within a group (a run's results, a
+    /// claim's label history): groups must be contiguous and numbers consecutive.
+    private struct Numbering {
+        var group: String?
+        var next: Int64 = 1
+        var finished: Set<String> = []
+
+        mutating func check(group: String, n: Int64, _ fields: RecordLocation, what: String) throws {
+            if group != self.group {
+                if let previous = self.group { finished.insert(previous) }
+                if finished.contains(group) {
+                    throw fields.error("n", "the \(what) of '\(group)' must be listed together")
+                }
+                self.group = group
+                next = 1
+            }
+            guard n == next else {
+                throw fields.error("n", "expected \(next) (the \(what) of '\(group)' are numbered from 1 in order), found \(n)")
+            }
+            next += 1
+        }
+    }
+
+    private var resultNumbering = Numbering()
+    private var storedResults: [TextFormat.Result] = []
+    private var historyNumbering = Numbering()
+    private var storedHistory: [TextFormat.LabelChange] = []
+
+    private func apply(_ record: TextFormat.Result, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        let startsGroup = record.run != resultNumbering.group
+        try resultNumbering.check(group: record.run, n: record.n, fields, what: "results")
+        var known = runs[record.run]
+        if known == nil { known = try knownRun(record.run, writer) }
+        guard let run = known else {
+            throw fields.error("run", "unknown run '\(record.run)' (not in the store, nor in runs.jsonl)")
+        }
+        let claim = try record.claim.map { try claimID($0, fields, field: "claim", writer) }
+        if startsGroup {
+            storedResults = run.existing > 0 ? try writer.reader.resultRecords(runID: run.id) : []
+        }
+        var row = StoreWriter.ResultRow(
+            runID: run.id, claimID: claim, result: record.result, posture: record.posture, note: record.note,
+            checkedAt: record.checkedAt, testID: record.testID, duration: record.duration, message: record.message)
+        if record.n <= run.existing {
+            let existing = storedResults[Int(record.n - 1)]
+            guard try shouldWrite(
+                "result", key: "\(record.run) #\(record.n)", existing: existing.line, incoming: record.line, fields)
+            else { return }
+            guard let id = try writer.reader.resultID(runID: run.id, offset: record.n - 1) else {
+                throw fields.error("n", "run '\(record.run)' has no result #\(record.n) to replace")
+            }
+            row.id = id
+            try writer.upsertResult(row)
+            try writer.deleteDetails(ofResult: id)
+            try insertDetails(record, resultID: id, writer)
+            return
+        }
+        try insertDetails(record, resultID: try writer.upsertResult(row), writer)
+        added()
+    }
+
+    private func insertDetails(_ record: TextFormat.Result, resultID: Int64, _ writer: StoreWriter) throws {
+        for measurement in record.measurements {
+            try writer.insertMeasurement(
+                resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit,
+                baseline: measurement.baseline, posture: measurement.posture)
+        }
+        for attachment in record.attachments {
+            try writer.insertAttachment(
+                resultID: resultID, path: attachment.path, sha256: attachment.sha256, size: attachment.size,
+                mediaType: attachment.mediaType)
+        }
+    }
+
+    private func apply(_ record: TextFormat.LabelChange, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        let startsGroup = record.claim != historyNumbering.group
+        try historyNumbering.check(group: record.claim, n: record.n, fields, what: "label changes")
+        let claim = try claimID(record.claim, fields, field: "claim", writer)
+        if startsGroup {
+            storedHistory = []
+            try writer.reader.labelChangeRecords(claimID: claim) { storedHistory.append($0) }
+        }
+        if record.n <= storedHistory.count {
+            let existing = storedHistory[Int(record.n - 1)]
+            _ = try shouldWrite(
+                "label change", key: "\(record.claim) #\(record.n)", existing: existing.line, incoming: record.line, fields,
+                replaceable: false)
+            return
+        }
+        try writer.insertLabelChange(
+            claimID: claim, from: record.oldLabel, to: record.newLabel, by: record.changedBy, at: record.changedAt,
+            reason: record.reason)
+        added()
+    }
+
+    // MARK: - Checklists and test mappings
+
+    private func apply(_ record: TextFormat.Checklist, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        var existing: TextFormat.Checklist?
+        try writer.reader.checklistRecords(document: record.document) { existing = $0 }
+        guard try shouldWrite("checklist", key: record.document, existing: existing?.line, incoming: record.line, fields)
+        else { return }
+        checklistIDs[record.document] = try writer.upsertChecklist(record)
+        if existing == nil { added() }
+    }
+
+    private func apply(_ record: TextFormat.ChecklistItem, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        let checklist = try checklistID(record.checklist, fields, field: "checklist", writer)
+        let claims = try record.claims.map { try claimID($0, fields, field: "claims", writer) }
+        var existing: TextFormat.ChecklistItem?
+        try writer.reader.checklistItemRecords(key: record.key) { existing = $0 }
+        guard try shouldWrite("checklist item", key: record.key, existing: existing?.line, incoming: record.line, fields)
+        else { return }
+        if let taken = try writer.reader.checklistItem(atPosition: record.position, of: checklist, otherThan: record.key) {
+            throw fields.error("position", "position \(record.position) of '\(record.checklist)' is already item '\(taken)'")
+        }
+        let id = try writer.upsertChecklistItem(
+            checklistID: checklist, key: record.key, position: record.position, text: record.text, mark: record.untested)
+        if existing == nil {
+            added()
+        } else {
+            try writer.unlinkChecklistItem(itemID: id)
+        }
+        for claim in claims {
+            try writer.linkChecklistItem(itemID: id, claimID: claim)
+        }
+    }
+
+    private func apply(_ record: TextFormat.TestMapping, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        let claim = try claimID(record.claim, fields, field: "claim", writer)
+        if try writer.insertMapping(pattern: record.pattern, claimID: claim) {
+            added()
+        } else {
+            summary.unchanged += 1
+        }
+    }
+}

@@ -1,0 +1,329 @@
+/// The evidence report: a legend of labels and states, claims by label and
+/// state, every claim with its state, sources and evidence, the run log, what
+/// still needs a device, what went stale, what is not published, and the labels
+/// the evidence does not support. Its content is built here once from read
+/// models and written through any `DocumentWriter`.
+public struct EvidenceReport {
+    public var documents: [String]
+    /// A time to print as the generation time; nil for none, so the bytes stay stable.
+    public var stamp: String?
+    public var claims: [ReportClaim]
+    public var runLog: any RunLogSource
+    public var deviceNeeds: [DeviceNeed]
+    public var notPublished: [NotPublishedClaim]
+    public var mismatches: [Mismatch]
+
+    public init(
+        documents: [String], stamp: String?, claims: [ReportClaim], runLog: any RunLogSource, deviceNeeds: [DeviceNeed],
+        notPublished: [NotPublishedClaim], mismatches: [Mismatch]
+    ) {
+        self.documents = documents
+        self.stamp = stamp
+        self.claims = claims
+        self.runLog = runLog
+        self.deviceNeeds = deviceNeeds
+        self.notPublished = notPublished
+        self.mismatches = mismatches
+    }
+
+    /// Claims verified only on builds older than the newest recorded for their model, by key.
+    public var stale: [ReportClaim] {
+        // As SQLite orders text: by UTF-8 bytes.
+        claims.filter { $0.state == .stale }.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
+    public func write(to writer: DocumentWriter) throws {
+        writer.heading(1, "Evidence report")
+        writer.beginParagraph()
+        writer.text(
+            "Claims of " + Self.list(documents)
+                + ": \(claims.count) in all. Every state below is derived from the results in the store.")
+        if let stamp {
+            writer.lineBreak()
+            writer.text("Generated " + stamp + ".")
+        }
+        writer.endParagraph()
+        writeLegends(to: writer)
+        writeSummary(to: writer)
+        writeClaims(to: writer)
+        try writeRunLog(to: writer)
+        writeDeviceNeeds(to: writer)
+        writeStale(to: writer)
+        writeNotPublished(to: writer)
+        writeMismatches(to: writer)
+        try writer.finish()
+    }
+
+    // MARK: - Sections
+
+    private func writeLegends(to writer: DocumentWriter) {
+        writer.heading(2, "Labels")
+        writer.paragraph("What a document says about a claim.")
+        writer.table(columns: ["label", "meaning"], rows: Label.allCases.map { [$0.rawValue, $0.meaning] })
+        writer.heading(2, "States")
+        writer.paragraph("What the evidence says about a claim.")
+        writer.table(
+            columns: ["state", "meaning"], rows: VerificationState.allCases.map { [$0.rawValue, $0.meaning] })
+    }
+
+    /// Claims by label and state; every label and every state has a row and a
+    /// column, from the Model's enums, so none goes uncounted.
+    private func writeSummary(to writer: DocumentWriter) {
+        var counts: [Label: [VerificationState: Int]] = [:]
+        for claim in claims { counts[claim.label, default: [:]][claim.state, default: 0] += 1 }
+        writer.heading(2, "Summary")
+        writer.paragraph("Claims by label and state.")
+        let states = VerificationState.allCases
+        writer.beginTable(columns: ["label"] + states.map(\.rawValue) + ["total"])
+        var columnTotals = [Int](repeating: 0, count: states.count)
+        for label in Label.allCases {
+            let row = states.map { counts[label]?[$0] ?? 0 }
+            for (index, n) in row.enumerated() { columnTotals[index] += n }
+            writer.row([label.rawValue] + row.map(String.init) + [String(row.reduce(0, +))])
+        }
+        writer.row(["total"] + columnTotals.map(String.init) + [String(columnTotals.reduce(0, +))])
+        writer.endTable()
+    }
+
+    private func writeClaims(to writer: DocumentWriter) {
+        writer.heading(2, "Claims")
+        var document: String?
+        var area: String?
+        for claim in claims {
+            if claim.document != document {
+                if area != nil { writer.endTable() }
+                document = claim.document
+                area = nil
+                writer.heading(3, claim.document)
+            }
+            if claim.area != area {
+                if area != nil { writer.endTable() }
+                area = claim.area
+                writer.heading(4, claim.area)
+                writer.beginTable(columns: ["claim", "statement", "label", "state", "sources", "evidence"])
+            }
+            writer.beginRow(anchor: "claim-" + claim.key)
+            writer.cell(claim.key)
+            writer.cell(claim.statement)
+            writer.cell(claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? ""))
+            writer.cell(claim.state.rawValue + ": " + claim.reason)
+            writer.beginCell()
+            if claim.sources.isEmpty { writer.text("none") }
+            for (index, source) in claim.sources.enumerated() {
+                if index > 0 { writer.lineBreak() }
+                writer.link(source.title + (source.locator.isEmpty ? "" : " (\(source.locator))"), to: source.fullURL)
+            }
+            writer.endCell()
+            writer.beginCell()
+            var lines = [claim.latest.map { Self.evidence("latest: ", $0) }, claim.verifiedBy.map { Self.evidence("verified by: ", $0) }]
+                .compactMap { $0 }
+            if claim.resultCount > 1 { lines.append("\(claim.resultCount) results in all, in the run log") }
+            if lines.isEmpty { writer.text("none") }
+            for (index, line) in lines.enumerated() {
+                if index > 0 { writer.lineBreak() }
+                writer.text(line)
+            }
+            writer.endCell()
+            writer.endRow()
+        }
+        if area != nil { writer.endTable() }
+    }
+
+    /// "latest: pass on iPhone Duo simulator…, run 2cee86e8, 2026-10-20, closed"
+    private static func evidence(_ role: String, _ item: ReportClaim.Evidence) -> String {
+        var text = role + "\(item.result) on \(item.environment), run \(item.run), "
+        text += item.checkedAt ?? "date not recorded"
+        if let posture = item.posture { text += ", \(posture)" }
+        return text
+    }
+
+    // MARK: - The run log
+
+    private func writeRunLog(to writer: DocumentWriter) throws {
+        writer.heading(2, "Run log")
+        if runLog.isEmpty { writer.paragraph("No runs yet.") }
+        var tableOpen = false
+        var startedAt: String?
+        try runLog.forEach { event in
+            switch event {
+            case .runStart(let run):
+                startedAt = run.startedAt
+                Self.writeRunHeader(run, to: writer)
+            case .entry(let entry):
+                if !tableOpen {
+                    writer.beginTable(columns: ["claim", "result", "posture", "note", "measurements"])
+                    tableOpen = true
+                }
+                Self.writeRunLogRow(entry, runStartedAt: startedAt, to: writer)
+            case .runEnd(let run):
+                if tableOpen {
+                    writer.endTable()
+                    tableOpen = false
+                }
+                Self.writeUnmapped(run, to: writer)
+            }
+        }
+    }
+
+    private static func writeRunHeader(_ run: RunLogRun, to writer: DocumentWriter) {
+        let environment = run.environment
+        writer.heading(3, "Run " + String(run.uuid.prefix(8)) + ", " + (run.startedAt ?? "date not recorded"), anchor: "run-" + run.uuid)
+        var facts: [(String, String)] = [
+            ("Environment", "\(environment.model), \(environment.kind.rawValue)"),
+            ("OS", version(environment.osName, environment.osVersion, environment.osBuild)),
+            ("Tool", version(environment.toolName, environment.toolVersion, environment.toolBuild)),
+            ("Tester", run.tester.isEmpty ? "not recorded" : run.tester),
+            ("Run", run.uuid),
+        ]
+        if !run.note.isEmpty { facts.append(("Note", run.note)) }
+        if let file = run.sourceFile { facts.append(("Ingested from", file)) }
+        writer.beginList()
+        for (name, value) in facts {
+            writer.beginItem(checked: nil)
+            writer.text(name + ": ")
+            writer.text(value)
+            writer.endItem()
+        }
+        writer.endList()
+    }
+
+    /// One result as a table row: claim, result, posture, a note cell (when it
+    /// was checked if not when the run started, the automated test and its
+    /// duration, the note, a failure message) and its measurements.
+    private static func writeRunLogRow(_ entry: RunLogEntry, runStartedAt: String?, to writer: DocumentWriter) {
+        writer.beginRow(anchor: nil)
+        writer.cell(entry.claimKey)
+        writer.cell(entry.result)
+        writer.cell(entry.posture ?? "")
+        writer.beginCell()
+        var first = true
+        func nextLine() {
+            if !first { writer.lineBreak() }
+            first = false
+        }
+        if let checked = entry.checkedAt, checked != runStartedAt {
+            nextLine()
+            writer.text("checked " + checked)
+        }
+        if let test = entry.testID {
+            nextLine()
+            writer.text(
+                "test " + test + (entry.duration.map { " (" + NumberText.format($0) + " s)" } ?? "")
+                    + (entry.note.isEmpty ? "" : ": "))
+            writer.text(entry.note)
+        } else if !entry.note.isEmpty {
+            nextLine()
+            writer.text(entry.note)
+        }
+        if let message = entry.message, !message.isEmpty {
+            nextLine()
+            writer.text(message)
+        }
+        writer.endCell()
+        writer.beginCell()
+        for (index, measurement) in entry.measurements.enumerated() {
+            if index > 0 { writer.lineBreak() }
+            writer.text(measurement.name)
+            writer.text(": " + measurement.summary)
+            if let posture = measurement.posture { writer.text(", " + posture) }
+        }
+        writer.endCell()
+        writer.endRow()
+    }
+
+    private static func writeUnmapped(_ run: RunLogRun, to writer: DocumentWriter) {
+        guard !run.unmappedCounts.isEmpty else { return }
+        let total = run.unmappedCounts.reduce(0) { $0 + $1.count }
+        let breakdown = run.unmappedCounts.map { "\($0.count) \($0.outcome)" }.joined(separator: ", ")
+        writer.paragraph("Automated tests that map to no claim: \(total) (\(breakdown)).")
+        guard !run.unmappedFailures.isEmpty else { return }
+        writer.paragraph("Their failures:")
+        writer.beginList()
+        for (test, message) in run.unmappedFailures {
+            writer.beginItem(checked: nil)
+            writer.text(test)
+            if !message.isEmpty {
+                writer.text(": ")
+                writer.text(message)
+            }
+            writer.endItem()
+        }
+        writer.endList()
+    }
+
+    /// "iOS 27.1, build 23B85"; whatever is missing is said to be.
+    private static func version(_ name: String, _ version: String, _ build: String) -> String {
+        if name.isEmpty && version.isEmpty && build.isEmpty { return "not recorded" }
+        var text = name.isEmpty ? "name not recorded" : name
+        text += version.isEmpty ? ", version not recorded" : " " + version
+        return text + (build.isEmpty ? ", build not recorded" : ", build " + build)
+    }
+
+    // MARK: - What is left to do
+
+    private func writeDeviceNeeds(to writer: DocumentWriter) {
+        writer.heading(2, "Still needs a device")
+        guard !deviceNeeds.isEmpty else {
+            writer.paragraph("None.")
+            return
+        }
+        writer.paragraph("Claims that need a capability the simulator lacks, and who says it lacks it.")
+        writer.beginTable(columns: ["claim", "needs", "lacked by", "says who"])
+        for need in deviceNeeds {
+            writer.beginRow(anchor: nil)
+            writer.cell(need.claim)
+            writer.cell(need.capability)
+            writer.cell(need.lackedBy)
+            writer.beginCell()
+            if let title = need.sourceTitle, let url = need.sourceURL {
+                writer.link(title, to: url)
+            } else {
+                writer.text("reported in " + (need.reportedIn ?? "an unnamed document"))
+            }
+            if !need.note.isEmpty {
+                writer.text(": ")
+                writer.text(need.note)
+            }
+            writer.endCell()
+            writer.endRow()
+        }
+        writer.endTable()
+    }
+
+    private func writeStale(to writer: DocumentWriter) {
+        Self.section("Stale", none: "None.", columns: ["claim", "last verified"], rows: stale.map { [$0.key, $0.reason] }, to: writer)
+    }
+
+    private func writeNotPublished(to writer: DocumentWriter) {
+        Self.section(
+            "Not published", none: "None.", columns: ["claim", "as of", "statement"],
+            rows: notPublished.map { [$0.claim, $0.asOf ?? "not recorded", $0.statement] }, to: writer)
+    }
+
+    private func writeMismatches(to writer: DocumentWriter) {
+        Self.section(
+            "Mismatches", none: "None: every label agrees with its evidence.", columns: ["claim", "label", "state", "problem"],
+            rows: mismatches.map { [$0.claim, $0.label.rawValue, $0.state.rawValue, $0.problem] }, to: writer)
+    }
+
+    /// A section that is a table of plain text, or a sentence when it has no rows.
+    private static func section(
+        _ title: String, none: String, columns: [String], rows: [[String]], to writer: DocumentWriter
+    ) {
+        writer.heading(2, title)
+        if rows.isEmpty {
+            writer.paragraph(none)
+        } else {
+            writer.table(columns: columns, rows: rows)
+        }
+    }
+
+    /// "a", "a and b", "a, b and c"
+    static func list(_ items: [String]) -> String {
+        switch items.count {
+        case 0: return "no documents"
+        case 1: return items[0]
+        default: return items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
+        }
+    }
+}

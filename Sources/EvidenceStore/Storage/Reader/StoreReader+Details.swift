@@ -1,0 +1,202 @@
+/// The `show` commands: a claim, a run or a source with everything about it.
+extension StoreReader {
+    public func claim(key: String) throws -> Claim {
+        try claim(id: try claimID(key: key))
+    }
+
+    func claim(id: Int64) throws -> Claim {
+        let statement = try database.cached(
+            "SELECT id, key, statement, document, area, label, as_of FROM claims WHERE id = ?")
+        try statement.bind([.integer(id)])
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw EvidenceError.notFound(kind: "claim", value: String(id), suggestions: [])
+        }
+        return Claim(
+            id: statement.int64(0), key: statement.text(1), statement: statement.text(2), document: statement.text(3),
+            area: statement.text(4), label: try Label(parsing: statement.text(5)), asOf: statement.optionalText(6))
+    }
+
+    /// A claim's derived state and the reason for it.
+    public func state(ofClaim id: Int64) throws -> (state: VerificationState, reason: String) {
+        let statement = try database.cached("SELECT state, reason FROM claim_state WHERE claim_id = ?")
+        try statement.bind([.integer(id)])
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw EvidenceError.notFound(kind: "claim", value: String(id), suggestions: [])
+        }
+        return (try VerificationState(parsing: statement.text(0)), statement.text(1))
+    }
+
+    public func claimDetail(key: String) throws -> ClaimDetail {
+        let claim = try self.claim(key: key)
+        let id = SQLValue.integer(claim.id)
+        let (state, reason) = try state(ofClaim: claim.id)
+        var sources: [ClaimDetail.SourceLink] = []
+        try database.cached(
+            """
+            SELECT s.url, s.title, s.publisher, s.kind, x.locator
+            FROM claim_sources AS x JOIN sources AS s ON s.id = x.source_id
+            WHERE x.claim_id = ? ORDER BY s.url, x.locator
+            """
+        ).forEachRow([id]) {
+            sources.append(ClaimDetail.SourceLink(
+                url: $0.text(0), title: $0.text(1), publisher: $0.text(2), kind: $0.text(3), locator: $0.text(4)))
+        }
+        var needs: [ClaimDetail.Need] = []
+        try database.cached(
+            """
+            SELECT k.name,
+                   (SELECT group_concat(who, '; ') FROM (
+                        SELECT l.model || ' ' || l.kind
+                               || CASE WHEN l.tool_build <> '' THEN ' (' || l.tool_build || ')' ELSE '' END
+                               || ': ' || coalesce(s.title, 'reported in ' || l.reported_in) AS who
+                        FROM environment_lacks AS l LEFT JOIN sources AS s ON s.id = l.source_id
+                        WHERE l.capability_id = k.id ORDER BY l.model, l.kind, l.tool_build)) AS lacked_by
+            FROM claim_capabilities AS cc JOIN capabilities AS k ON k.id = cc.capability_id
+            WHERE cc.claim_id = ? ORDER BY k.name
+            """
+        ).forEachRow([id]) {
+            needs.append(ClaimDetail.Need(
+                capability: $0.text(0), lackedBy: $0.optionalText(1)?.components(separatedBy: "; ") ?? []))
+        }
+        let results = try resultEntries(.claim(claim.id))
+        var history: [ClaimDetail.LabelChange] = []
+        try database.cached(
+            """
+            SELECT old_label, new_label, changed_by, changed_at, reason
+            FROM label_history WHERE claim_id = ? ORDER BY changed_at, id
+            """
+        ).forEachRow([id]) {
+            history.append(ClaimDetail.LabelChange(
+                oldLabel: $0.optionalText(0), newLabel: $0.text(1), changedBy: $0.text(2), changedAt: $0.text(3),
+                reason: $0.text(4)))
+        }
+        var items: [String] = []
+        try database.cached(
+            """
+            SELECT i.key FROM checklist_item_claims AS x JOIN checklist_items AS i ON i.id = x.checklist_item_id
+            WHERE x.claim_id = ? ORDER BY i.key
+            """
+        ).forEachRow([id]) { items.append($0.text(0)) }
+        return ClaimDetail(
+            claim: claim, state: state.rawValue, reason: reason, sources: sources, needs: needs, results: results,
+            history: history, checklistItems: items)
+    }
+
+    public func runDetail(reference: String) throws -> RunDetail {
+        let run = try self.run(id: try runID(reference: reference))
+        let environment = try database.scalar(
+            cached: "SELECT description FROM environment_status WHERE environment_id = ?", [.integer(run.environmentID)]
+        ).description
+        let file = try database.scalar(
+            cached: """
+                SELECT f.file_name || ' (' || f.format || ', sha256 ' || substr(f.sha256, 1, 12) || ')'
+                FROM runs AS u JOIN ingested_files AS f ON f.id = u.ingested_file_id WHERE u.id = ?
+                """, [.integer(run.id)]
+        ).string
+        let results = try resultEntries(.run(run.id))
+        var keys: [Int64: String] = [:]
+        try database.cached(
+            "SELECT r.id, c.key FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE r.run_id = ?"
+        ).forEachRow([.integer(run.id)]) { keys[$0.int64(0)] = $0.text(1) }
+        return RunDetail(run: run, environment: environment, sourceFile: file, results: results, claimKeys: keys)
+    }
+
+    public func sourceDetail(url: String) throws -> SourceDetail {
+        let id = try sourceID(url: url)
+        let statement = try database.cached(
+            "SELECT url, title, publisher, kind, published, updated, retrieved FROM sources WHERE id = ?")
+        try statement.bind([.integer(id)])
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw EvidenceError.notFound(kind: "source", value: url, suggestions: [])
+        }
+        var detail = SourceDetail(
+            url: statement.text(0), title: statement.text(1), publisher: statement.text(2), kind: statement.text(3),
+            published: statement.optionalText(4), updated: statement.optionalText(5), retrieved: statement.optionalText(6),
+            citations: [], lacks: [])
+        try database.cached(
+            """
+            SELECT c.key, x.locator FROM claim_sources AS x JOIN claims AS c ON c.id = x.claim_id
+            WHERE x.source_id = ? ORDER BY c.key, x.locator
+            """
+        ).forEachRow([.integer(id)]) { detail.citations.append(($0.text(0), $0.text(1))) }
+        try database.cached(
+            """
+            SELECT l.model || ' ' || l.kind
+                   || CASE WHEN l.tool_build <> '' THEN ' (' || l.tool_build || ')' ELSE '' END
+                   || ' lacks ' || k.name AS text
+            FROM environment_lacks AS l JOIN capabilities AS k ON k.id = l.capability_id
+            WHERE l.source_id = ? ORDER BY text
+            """
+        ).forEachRow([.integer(id)]) { detail.lacks.append($0.text(0)) }
+        return detail
+    }
+
+    /// Whose results a listing of results shows.
+    enum ResultScope {
+        case claim(Int64)
+        case run(Int64)
+    }
+
+    /// Results with their run, environment, measurements and attachments, oldest first.
+    /// One statement serves both scopes: the other id is NULL, which matches no
+    /// row, and SQLite's OR optimisation probes each index once.
+    func resultEntries(_ scope: ResultScope) throws -> [ClaimDetail.ResultEntry] {
+        let arguments: [SQLValue]
+        switch scope {
+        case .claim(let id): arguments = [.integer(id), .null]
+        case .run(let id): arguments = [.null, .integer(id)]
+        }
+        let results = try database.cached(
+            """
+            SELECT r.id, u.uuid, s.description, u.tester, r.checked_at, r.result, r.posture, r.note,
+                   r.test_id, r.duration, r.message
+            FROM results AS r
+            JOIN runs AS u ON u.id = r.run_id
+            JOIN environment_status AS s ON s.environment_id = u.environment_id
+            WHERE r.claim_id = ?1 OR r.run_id = ?2
+            ORDER BY r.checked_at, r.id
+            """)
+        let measurements = try database.cached(
+            """
+            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture
+            FROM measurements AS m JOIN results AS r ON r.id = m.result_id
+            WHERE r.claim_id = ?1 OR r.run_id = ?2 ORDER BY m.id
+            """)
+        let attachments = try database.cached(
+            """
+            SELECT a.result_id, a.path, a.size, a.sha256
+            FROM attachments AS a JOIN results AS r ON r.id = a.result_id
+            WHERE r.claim_id = ?1 OR r.run_id = ?2 ORDER BY a.path
+            """)
+        var entries: [ClaimDetail.ResultEntry] = []
+        try results.forEachRow(arguments) {
+            entries.append(ClaimDetail.ResultEntry(
+                resultID: $0.int64(0), runUUID: $0.text(1), environment: $0.text(2), tester: $0.text(3),
+                checkedAt: $0.optionalText(4), outcome: $0.text(5), posture: $0.optionalText(6), note: $0.text(7),
+                testID: $0.optionalText(8), duration: $0.optionalDouble(9), message: $0.optionalText(10),
+                measurements: [], attachments: []))
+        }
+        var measured: [Int64: [String]] = [:]
+        try measurements.forEachRow(arguments) { row in
+            let value = MeasurementValue(
+                name: row.text(1), value: row.double(2), unit: row.text(3), baseline: row.optionalDouble(4),
+                posture: row.optionalText(5))
+            var text = value.name + " = " + value.summary
+            if let posture = value.posture { text += " at \(posture)" }
+            measured[row.int64(0), default: []].append(text)
+        }
+        var attached: [Int64: [String]] = [:]
+        try attachments.forEachRow(arguments) { row in
+            attached[row.int64(0), default: []].append(
+                "\(row.text(1)) (\(row.int(2)) bytes, sha256 \(row.text(3).prefix(12)))")
+        }
+        for index in entries.indices {
+            entries[index].measurements = measured[entries[index].resultID] ?? []
+            entries[index].attachments = attached[entries[index].resultID] ?? []
+        }
+        return entries
+    }
+}

@@ -1,0 +1,182 @@
+/// The listings: typed rows for any output format.
+extension StoreReader {
+    public func claimList(_ filter: ClaimFilter = ClaimFilter()) throws -> [ClaimListing] {
+        var rows: [ClaimListing] = []
+        try database.cached(
+            """
+            SELECT s.key, s.label, s.state, s.document, s.area, c.statement
+            FROM claim_state AS s JOIN claims AS c ON c.id = s.claim_id
+            WHERE (?1 IS NULL OR s.document = ?1) AND (?2 IS NULL OR s.area = ?2)
+              AND (?3 IS NULL OR s.label = ?3) AND (?4 IS NULL OR s.state = ?4)
+            ORDER BY s.document, s.area, s.key
+            """
+        ).forEachRow([
+            SQLValue(filter.document), SQLValue(filter.area), SQLValue(filter.label?.rawValue), SQLValue(filter.state?.rawValue),
+        ]) {
+            rows.append(ClaimListing(
+                key: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
+                document: $0.text(3), area: $0.text(4), statement: $0.text(5)))
+        }
+        return rows
+    }
+
+    public func sourceList() throws -> [SourceListing] {
+        var rows: [SourceListing] = []
+        try database.cached(
+            """
+            SELECT s.url, s.title, s.publisher, s.kind, s.published, s.updated, s.retrieved,
+                   (SELECT count(DISTINCT x.claim_id) FROM claim_sources AS x WHERE x.source_id = s.id) AS claims
+            FROM sources AS s
+            ORDER BY s.publisher, s.kind, s.title, s.url
+            """
+        ).forEachRow {
+            rows.append(SourceListing(
+                url: $0.text(0), title: $0.text(1), publisher: $0.text(2), kind: try SourceKind(parsing: $0.text(3)),
+                published: $0.optionalText(4), updated: $0.optionalText(5), retrieved: $0.optionalText(6),
+                claims: $0.int(7)))
+        }
+        return rows
+    }
+
+    public func capabilityList() throws -> [CapabilityListing] {
+        var rows: [CapabilityListing] = []
+        try database.cached(
+            """
+            SELECT k.name, k.description,
+                   (SELECT count(*) FROM claim_capabilities AS cc WHERE cc.capability_id = k.id) AS needed_by,
+                   (SELECT group_concat(who, '; ') FROM (
+                        SELECT l.model || ' ' || l.kind
+                               || CASE WHEN l.tool_build <> '' THEN ' (' || l.tool_build || ')' ELSE '' END AS who
+                        FROM environment_lacks AS l WHERE l.capability_id = k.id
+                        ORDER BY l.model, l.kind, l.tool_build)) AS lacked_by
+            FROM capabilities AS k
+            ORDER BY k.name
+            """
+        ).forEachRow {
+            rows.append(CapabilityListing(
+                name: $0.text(0), description: $0.text(1), neededBy: $0.int(2), lackedBy: $0.optionalText(3)))
+        }
+        return rows
+    }
+
+    /// Each environment with what it lacks, then lacks recorded for models no run used yet.
+    public func environmentList() throws -> [EnvironmentListing] {
+        var rows: [EnvironmentListing] = []
+        try database.cached(
+            """
+            SELECT e.id, e.kind, e.model, trim(e.os_name || ' ' || e.os_version) AS os, e.os_build,
+                   trim(e.tool_name || ' ' || e.tool_version) AS tool, e.tool_build,
+                   CASE s.is_current WHEN 1 THEN 'yes' ELSE 'no' END AS current,
+                   (SELECT group_concat(name, ', ') FROM (
+                        SELECT DISTINCT k.name FROM environment_lacks AS l
+                        JOIN capabilities AS k ON k.id = l.capability_id
+                        WHERE l.kind = e.kind AND l.model = e.model AND (l.tool_build = '' OR l.tool_build = e.tool_build)
+                        ORDER BY k.name)) AS lacks
+            FROM environments AS e JOIN environment_status AS s ON s.environment_id = e.id
+            UNION ALL
+            SELECT NULL, l.kind, l.model, '', '', '', l.tool_build, '', group_concat(k.name, ', ')
+            FROM environment_lacks AS l JOIN capabilities AS k ON k.id = l.capability_id
+            WHERE NOT EXISTS (SELECT 1 FROM environments AS e
+                              WHERE e.kind = l.kind AND e.model = l.model
+                                AND (l.tool_build = '' OR l.tool_build = e.tool_build))
+            GROUP BY l.kind, l.model, l.tool_build
+            ORDER BY 3, 2, 1
+            """
+        ).forEachRow {
+            rows.append(EnvironmentListing(
+                id: $0.isNull(0) ? nil : $0.int64(0), kind: try EnvironmentKind(parsing: $0.text(1)), model: $0.text(2),
+                os: $0.text(3), osBuild: $0.text(4), tool: $0.text(5), toolBuild: $0.text(6), current: $0.text(7),
+                lacks: $0.optionalText(8)))
+        }
+        return rows
+    }
+
+    public func runList() throws -> [RunListing] {
+        var rows: [RunListing] = []
+        try database.cached(
+            """
+            SELECT u.id, substr(u.uuid, 1, 8) AS run, u.started_at, s.description AS environment, u.tester,
+                   (SELECT count(*) FROM results AS r WHERE r.run_id = u.id) AS results, u.note
+            FROM runs AS u JOIN environment_status AS s ON s.environment_id = u.environment_id
+            ORDER BY u.started_at, u.uuid
+            """
+        ).forEachRow {
+            rows.append(RunListing(
+                id: $0.int64(0), run: $0.text(1), startedAt: $0.optionalText(2), environment: $0.text(3),
+                tester: $0.text(4), results: $0.int(5), note: $0.text(6)))
+        }
+        return rows
+    }
+
+    public func measurementList(_ filter: MeasurementFilter = MeasurementFilter()) throws -> [MeasurementListing] {
+        if let key = filter.claimKey { _ = try claimID(key: key) }
+        var rows: [MeasurementListing] = []
+        try database.cached(
+            """
+            SELECT m.claim_key, m.name, m.value, m.baseline, m.unit, m.posture,
+                   m.environment, substr(m.run_uuid, 1, 8), m.checked_at
+            FROM measurement_deltas AS m
+            WHERE (?1 IS NULL OR m.name = ?1) AND (?2 IS NULL OR m.claim_key = ?2) AND (?3 IS NULL OR m.model = ?3)
+            ORDER BY m.claim_key, m.name, m.checked_at, m.measurement_id
+            """
+        ).forEachRow([SQLValue(filter.name), SQLValue(filter.claimKey), SQLValue(filter.model)]) {
+            rows.append(MeasurementListing(
+                claim: $0.optionalText(0), name: $0.text(1), value: $0.double(2), baseline: $0.optionalDouble(3),
+                unit: $0.text(4), posture: $0.optionalText(5), environment: $0.text(6), run: $0.text(7),
+                checkedAt: $0.optionalText(8)))
+        }
+        return rows
+    }
+
+    public func attachmentList() throws -> [AttachmentListing] {
+        var rows: [AttachmentListing] = []
+        try database.cached(
+            """
+            SELECT a.path, a.media_type, a.size, a.sha256, c.key AS claim, substr(u.uuid, 1, 8) AS run
+            FROM attachments AS a
+            JOIN results AS r ON r.id = a.result_id
+            LEFT JOIN claims AS c ON c.id = r.claim_id
+            JOIN runs AS u ON u.id = r.run_id
+            ORDER BY a.path, u.uuid
+            """
+        ).forEachRow {
+            rows.append(AttachmentListing(
+                path: $0.text(0), mediaType: $0.text(1), size: $0.int64(2), sha256: $0.text(3), claim: $0.optionalText(4),
+                run: $0.text(5)))
+        }
+        return rows
+    }
+
+    /// Claims still untested or needing a device, with the capabilities a simulator lacks.
+    public func untestedList(needsDevice: Bool = false, document: String? = nil) throws -> [UntestedListing] {
+        var rows: [UntestedListing] = []
+        try database.cached(
+            """
+            SELECT u.key, u.state,
+                   (SELECT group_concat(capability, ', ') FROM (
+                        SELECT DISTINCT n.capability FROM claim_device_needs AS n
+                        WHERE n.claim_id = u.claim_id ORDER BY n.capability)) AS needs,
+                   u.document, u.area, u.label, u.reason
+            FROM untested_claims AS u
+            WHERE (?1 = 0 OR u.state = 'needs-device') AND (?2 IS NULL OR u.document = ?2)
+            ORDER BY u.document, u.state, u.area, u.key
+            """
+        ).forEachRow([.integer(needsDevice ? 1 : 0), SQLValue(document)]) {
+            rows.append(UntestedListing(
+                key: $0.text(0), state: try VerificationState(parsing: $0.text(1)), needs: $0.optionalText(2),
+                document: $0.text(3), area: $0.text(4), label: try Label(parsing: $0.text(5)), reason: $0.text(6)))
+        }
+        return rows
+    }
+
+    public func mappingList() throws -> [MappingListing] {
+        var rows: [MappingListing] = []
+        try database.cached(
+            """
+            SELECT t.pattern, c.key AS claim FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id
+            ORDER BY t.pattern, c.key
+            """
+        ).forEachRow { rows.append(MappingListing(pattern: $0.text(0), claim: $0.text(1))) }
+        return rows
+    }
+}

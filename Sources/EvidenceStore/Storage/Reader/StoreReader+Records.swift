@@ -1,0 +1,311 @@
+/// The store as text-format records, in the order export writes them. Each
+/// reader takes an optional key: nil for every record, a key for the one an
+/// incoming line must match. The key is applied as a range,
+/// `key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff')`, which the index on
+/// the key serves either way: every text sorts after '' and before any blob.
+extension StoreReader {
+    public func sourceRecords(url: String? = nil, _ body: (TextFormat.Source) throws -> Void) throws {
+        try database.cached(
+            """
+            SELECT url, title, publisher, kind, published, updated, retrieved FROM sources
+            WHERE url BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY url
+            """
+        ).forEachRow([SQLValue(url)]) { row in
+            try body(TextFormat.Source(
+                url: row.text(0), title: row.text(1), publisher: row.text(2), kind: row.text(3),
+                published: row.optionalText(4), updated: row.optionalText(5), retrieved: row.optionalText(6)))
+        }
+    }
+
+    public func capabilityRecords(name: String? = nil, _ body: (TextFormat.Capability) throws -> Void) throws {
+        try database.cached(
+            """
+            SELECT name, description FROM capabilities
+            WHERE name BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY name
+            """
+        ).forEachRow([SQLValue(name)]) { try body(TextFormat.Capability(name: $0.text(0), description: $0.text(1))) }
+    }
+
+    public func claimRecords(key: String? = nil, _ body: (TextFormat.Claim) throws -> Void) throws {
+        let sources = try database.cached(
+            """
+            SELECT s.url, x.locator FROM claim_sources AS x JOIN sources AS s ON s.id = x.source_id
+            WHERE x.claim_id = ? ORDER BY s.url, x.locator
+            """)
+        let needs = try database.cached(
+            """
+            SELECT k.name FROM claim_capabilities AS cc JOIN capabilities AS k ON k.id = cc.capability_id
+            WHERE cc.claim_id = ? ORDER BY k.name
+            """)
+        // Collected first: the link queries run while the claims statement would still be open.
+        var claims: [(Int64, TextFormat.Claim)] = []
+        try database.cached(
+            """
+            SELECT id, key, document, area, label, as_of, statement FROM claims
+            WHERE key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY key
+            """
+        ).forEachRow([SQLValue(key)]) { row in
+            claims.append((row.int64(0), TextFormat.Claim(
+                key: row.text(1), document: row.text(2), area: row.text(3), label: row.text(4), asOf: row.optionalText(5),
+                statement: row.text(6), sources: [], needs: [])))
+        }
+        for (id, var claim) in claims {
+            try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text(0), locator: $0.text(1))) }
+            try needs.forEachRow([.integer(id)]) { claim.needs.append($0.text(0)) }
+            try body(claim)
+        }
+    }
+
+    /// Every lack; a store holds few, so import looks them up in what this returns.
+    public func lackRecords(_ body: (TextFormat.Lack) throws -> Void) throws {
+        try database.cached(
+            """
+            SELECT l.kind, l.model, l.tool_build, k.name, s.url, l.reported_in, l.note
+            FROM environment_lacks AS l
+            JOIN capabilities AS k ON k.id = l.capability_id
+            LEFT JOIN sources AS s ON s.id = l.source_id
+            ORDER BY l.kind, l.model, l.tool_build, k.name
+            """
+        ).forEachRow { row in
+            try body(TextFormat.Lack(
+                kind: row.text(0), model: row.text(1), toolBuild: row.text(2), capability: row.text(3),
+                source: row.optionalText(4), reportedIn: row.optionalText(5), note: row.text(6)))
+        }
+    }
+
+    public func ingestedFileRecords(sha256: String? = nil, _ body: (TextFormat.IngestedFile) throws -> Void) throws {
+        try database.cached(
+            """
+            SELECT sha256, file_name, format, test_count, ingested_at FROM ingested_files
+            WHERE sha256 BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY sha256
+            """
+        ).forEachRow([SQLValue(sha256)]) { row in
+            try body(TextFormat.IngestedFile(
+                sha256: row.text(0), fileName: row.text(1), format: row.text(2), testCount: row.int64(3),
+                ingestedAt: row.text(4)))
+        }
+    }
+
+    public func runRecords(uuid: String? = nil, _ body: (TextFormat.Run) throws -> Void) throws {
+        try database.cached(
+            """
+            SELECT u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version, e.os_build,
+                   e.tool_name, e.tool_version, e.tool_build, u.tester, u.note, f.sha256
+            FROM runs AS u
+            JOIN environments AS e ON e.id = u.environment_id
+            LEFT JOIN ingested_files AS f ON f.id = u.ingested_file_id
+            WHERE u.uuid BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY u.started_at, u.uuid
+            """
+        ).forEachRow([SQLValue(uuid)]) { row in
+            try body(TextFormat.Run(
+                uuid: row.text(0), startedAt: row.optionalText(1), environment: try StoreReader.environment(row, from: 2),
+                tester: row.text(10), note: row.text(11), ingestedFile: row.optionalText(12)))
+        }
+    }
+
+    /// Every result in run order (start, then UUID) and, within a run, in the
+    /// order recorded; each numbered from 1 within its run. Measurements and
+    /// attachments are read by cursors that walk in the same order, so the whole
+    /// store streams through without a query per result.
+    public func resultRecords(_ body: (TextFormat.Result) throws -> Void) throws {
+        try results(
+            database.cached(
+                """
+                SELECT r.id, u.uuid, c.key, r.result, r.posture, r.checked_at, r.note, r.test_id, r.duration, r.message
+                FROM runs AS u INDEXED BY runs_by_start JOIN results AS r ON r.run_id = u.id
+                LEFT JOIN claims AS c ON c.id = r.claim_id
+                ORDER BY u.started_at, u.uuid, r.id
+                """),
+            measurements: database.cached(
+                """
+                SELECT r.id, m.name, m.value, m.unit, m.baseline, m.posture
+                FROM runs AS u INDEXED BY runs_by_start JOIN results AS r ON r.run_id = u.id
+                JOIN measurements AS m ON m.result_id = r.id
+                ORDER BY u.started_at, u.uuid, r.id, m.id
+                """),
+            attachments: database.cached(
+                """
+                SELECT r.id, a.path, a.sha256, a.size, a.media_type
+                FROM runs AS u INDEXED BY runs_by_start JOIN results AS r ON r.run_id = u.id
+                JOIN attachments AS a ON a.result_id = r.id
+                ORDER BY u.started_at, u.uuid, r.id, a.path
+                """),
+            arguments: [], body)
+    }
+
+    /// The results of one run, in the order recorded.
+    func resultRecords(runID: Int64) throws -> [TextFormat.Result] {
+        var records: [TextFormat.Result] = []
+        try results(
+            database.cached(
+                """
+                SELECT r.id, u.uuid, c.key, r.result, r.posture, r.checked_at, r.note, r.test_id, r.duration, r.message
+                FROM results AS r JOIN runs AS u ON u.id = r.run_id LEFT JOIN claims AS c ON c.id = r.claim_id
+                WHERE r.run_id = ? ORDER BY r.id
+                """),
+            measurements: database.cached(
+                """
+                SELECT r.id, m.name, m.value, m.unit, m.baseline, m.posture
+                FROM results AS r JOIN measurements AS m ON m.result_id = r.id
+                WHERE r.run_id = ? ORDER BY r.id, m.id
+                """),
+            attachments: database.cached(
+                """
+                SELECT r.id, a.path, a.sha256, a.size, a.media_type
+                FROM results AS r JOIN attachments AS a ON a.result_id = r.id
+                WHERE r.run_id = ? ORDER BY r.id, a.path
+                """),
+            arguments: [.integer(runID)]
+        ) { records.append($0) }
+        return records
+    }
+
+    /// Walks three statements ordered alike: results, their measurements, their attachments.
+    private func results(
+        _ results: Statement, measurements: Statement, attachments: Statement, arguments: [SQLValue],
+        _ body: (TextFormat.Result) throws -> Void
+    ) throws {
+        try measurements.bind(arguments)
+        try attachments.bind(arguments)
+        defer {
+            measurements.reset()
+            attachments.reset()
+        }
+        var measurementsLeft = try measurements.step()
+        var attachmentsLeft = try attachments.step()
+        var currentRun = ""
+        var n: Int64 = 0
+        try results.forEachRow(arguments) { row in
+            let id = row.int64(0)
+            let run = row.text(1)
+            if run != currentRun {
+                currentRun = run
+                n = 0
+            }
+            n += 1
+            var record = TextFormat.Result(
+                run: run, n: n, claim: row.optionalText(2), result: row.text(3), posture: row.optionalText(4),
+                checkedAt: row.optionalText(5), note: row.text(6), testID: row.optionalText(7),
+                duration: row.optionalDouble(8), message: row.optionalText(9), measurements: [], attachments: [])
+            while measurementsLeft && measurements.int64(0) == id {
+                record.measurements.append(TextFormat.Measurement(
+                    name: measurements.text(1), value: measurements.double(2), unit: measurements.text(3),
+                    baseline: measurements.optionalDouble(4), posture: measurements.optionalText(5)))
+                measurementsLeft = try measurements.step()
+            }
+            while attachmentsLeft && attachments.int64(0) == id {
+                record.attachments.append(TextFormat.Attachment(
+                    path: attachments.text(1), sha256: attachments.text(2), size: attachments.int64(3),
+                    mediaType: attachments.text(4)))
+                attachmentsLeft = try attachments.step()
+            }
+            try body(record)
+        }
+    }
+
+    /// Label changes by claim key, then in the order recorded, each numbered from
+    /// 1 within its claim; with a claim id, that claim's only.
+    public func labelChangeRecords(claimID: Int64? = nil, _ body: (TextFormat.LabelChange) throws -> Void) throws {
+        var currentClaim = ""
+        var n: Int64 = 0
+        try database.cached(
+            """
+            SELECT c.key, h.old_label, h.new_label, h.changed_by, h.changed_at, h.reason
+            FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id
+            WHERE h.claim_id BETWEEN coalesce(?1, -9223372036854775808) AND coalesce(?1, 9223372036854775807)
+            ORDER BY c.key, h.id
+            """
+        ).forEachRow([SQLValue(claimID)]) { row in
+            let claim = row.text(0)
+            if claim != currentClaim {
+                currentClaim = claim
+                n = 0
+            }
+            n += 1
+            try body(TextFormat.LabelChange(
+                claim: claim, n: n, oldLabel: row.optionalText(1), newLabel: row.text(2), changedBy: row.text(3),
+                changedAt: row.text(4), reason: row.text(5)))
+        }
+    }
+
+    public func checklistRecords(document: String? = nil, _ body: (TextFormat.Checklist) throws -> Void) throws {
+        try database.cached(
+            """
+            SELECT document, title FROM checklists
+            WHERE document BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY document
+            """
+        ).forEachRow([SQLValue(document)]) { try body(TextFormat.Checklist(document: $0.text(0), title: $0.text(1))) }
+    }
+
+    public func checklistItemRecords(key: String? = nil, _ body: (TextFormat.ChecklistItem) throws -> Void) throws {
+        let claims = try database.cached(
+            """
+            SELECT c.key FROM checklist_item_claims AS x JOIN claims AS c ON c.id = x.claim_id
+            WHERE x.checklist_item_id = ? ORDER BY c.key
+            """)
+        var items: [(Int64, TextFormat.ChecklistItem)] = []
+        try database.cached(
+            """
+            SELECT i.id, l.document, i.position, i.key, i.text, i.untested_reason, i.marked_by, i.marked_at
+            FROM checklist_items AS i JOIN checklists AS l ON l.id = i.checklist_id
+            WHERE i.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY l.document, i.position
+            """
+        ).forEachRow([SQLValue(key)]) { row in
+            var mark: TextFormat.UntestedMark?
+            if let reason = row.optionalText(5) {
+                mark = TextFormat.UntestedMark(reason: reason, by: row.text(6), at: row.text(7))
+            }
+            items.append((row.int64(0), TextFormat.ChecklistItem(
+                checklist: row.text(1), position: row.int64(2), key: row.text(3), text: row.text(4), claims: [],
+                untested: mark)))
+        }
+        for (id, var item) in items {
+            try claims.forEachRow([.integer(id)]) { item.claims.append($0.text(0)) }
+            try body(item)
+        }
+    }
+
+    public func testMappingRecords(_ body: (TextFormat.TestMapping) throws -> Void) throws {
+        try database.cached(
+            """
+            SELECT t.pattern, c.key FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id
+            ORDER BY t.pattern, c.key
+            """
+        ).forEachRow { try body(TextFormat.TestMapping(pattern: $0.text(0), claim: $0.text(1))) }
+    }
+
+    /// The key of the checklist item at a position of a checklist, other than `key`, or nil.
+    func checklistItem(atPosition position: Int64, of checklistID: Int64, otherThan key: String) throws -> String? {
+        try database.scalar(
+            cached: "SELECT key FROM checklist_items WHERE checklist_id = ? AND position = ? AND key <> ?",
+            [.integer(checklistID), .integer(position), .text(key)]
+        ).string
+    }
+
+    /// How many results a run holds.
+    func resultCount(runID: Int64) throws -> Int64 {
+        try database.scalar(cached: "SELECT count(*) FROM results WHERE run_id = ?", [.integer(runID)]).int64 ?? 0
+    }
+
+    /// The id of the result recorded `offset` places after the first of a run.
+    func resultID(runID: Int64, offset: Int64) throws -> Int64? {
+        try database.scalar(
+            cached: "SELECT id FROM results WHERE run_id = ? ORDER BY id LIMIT 1 OFFSET ?",
+            [.integer(runID), .integer(offset)]
+        ).int64
+    }
+
+    /// Whether the store holds any result at all.
+    func hasResults() throws -> Bool {
+        try database.scalar(cached: "SELECT EXISTS (SELECT 1 FROM results)").int == 1
+    }
+
+    /// The ids of the rows of a table, by a natural key.
+    func ingestedFileID(sha256: String) throws -> Int64? {
+        try database.scalar(cached: "SELECT id FROM ingested_files WHERE sha256 = ?", [.text(sha256)]).int64
+    }
+
+    func checklistID(document: String) throws -> Int64? {
+        try database.scalar(cached: "SELECT id FROM checklists WHERE document = ?", [.text(document)]).int64
+    }
+}

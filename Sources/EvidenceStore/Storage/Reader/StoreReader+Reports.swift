@@ -1,0 +1,285 @@
+/// What the published documents read: claims with their states, the sections
+/// of the evidence report, checklists and the source list.
+extension StoreReader {
+    /// The documents claims belong to, sorted.
+    public func documents() throws -> [String] {
+        var documents: [String] = []
+        try database.cached("SELECT DISTINCT document FROM claims ORDER BY document").forEachRow {
+            documents.append($0.text(0))
+        }
+        return documents
+    }
+
+    /// Refuses a document no claim belongs to, suggesting the closest.
+    public func checkDocument(_ document: String?) throws {
+        guard let document else { return }
+        let known = try documents()
+        if !known.contains(document) {
+            throw EvidenceError.notFound(
+                kind: "document", value: document, suggestions: Suggestions.closest(to: document, in: known))
+        }
+    }
+
+    public func stateCounts(document: String? = nil) throws -> [StateCount] {
+        var counts: [StateCount] = []
+        try database.cached(
+            """
+            SELECT document, label, state, count(*) AS n FROM claim_state
+            WHERE ?1 IS NULL OR document = ?1
+            GROUP BY document, label, state ORDER BY document, label, state
+            """
+        ).forEachRow([SQLValue(document)]) {
+            counts.append(StateCount(
+                document: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
+                count: $0.int(3)))
+        }
+        return counts
+    }
+
+    /// Claims grouped by document and area, each with its sources, its latest
+    /// result and the result that verifies it (both found by `claim_state`), and
+    /// how many results it has.
+    public func reportClaims(document: String? = nil) throws -> [ReportClaim] {
+        var claims: [(Int64, ReportClaim)] = []
+        try database.cached(
+            """
+            WITH env AS MATERIALIZED (SELECT environment_id, description FROM environment_status)
+            SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
+                   latest_env.description, latest.result, latest_run.uuid, latest.checked_at, latest.posture,
+                   verified_env.description, verified.result, verified_run.uuid, verified.checked_at, verified.posture,
+                   (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results
+            FROM claims AS c
+            JOIN claim_state AS s ON s.claim_id = c.id
+            LEFT JOIN results AS latest ON latest.id = s.latest_result_id
+            LEFT JOIN runs AS latest_run ON latest_run.id = latest.run_id
+            LEFT JOIN env AS latest_env ON latest_env.environment_id = latest_run.environment_id
+            LEFT JOIN results AS verified ON verified.id = s.verified_result_id AND verified.id <> latest.id
+            LEFT JOIN runs AS verified_run ON verified_run.id = verified.run_id
+            LEFT JOIN env AS verified_env ON verified_env.environment_id = verified_run.environment_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            ORDER BY c.document, c.area, c.key
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            func evidence(_ first: Int) -> ReportClaim.Evidence? {
+                guard !row.isNull(first) else { return nil }
+                return ReportClaim.Evidence(
+                    environment: row.text(first), result: row.text(first + 1), run: String(row.text(first + 2).prefix(8)),
+                    checkedAt: row.optionalText(first + 3), posture: row.optionalText(first + 4))
+            }
+            claims.append((row.int64(0), ReportClaim(
+                key: row.text(1), statement: row.text(2), document: row.text(3), area: row.text(4),
+                label: try Label(parsing: row.text(5)), asOf: row.optionalText(6),
+                state: try VerificationState(parsing: row.text(7)), reason: row.text(8), sources: [],
+                latest: evidence(9), verifiedBy: evidence(14), resultCount: row.int(19))))
+        }
+        // Every claim's sources in one pass, not one query per claim.
+        var sources: [Int64: [ClaimDetail.SourceLink]] = [:]
+        try database.cached(
+            """
+            SELECT x.claim_id, s.url, s.title, s.publisher, s.kind, x.locator
+            FROM claim_sources AS x JOIN sources AS s ON s.id = x.source_id
+            JOIN claims AS c ON c.id = x.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            ORDER BY x.claim_id, s.url, x.locator
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            sources[row.int64(0), default: []].append(ClaimDetail.SourceLink(
+                url: row.text(1), title: row.text(2), publisher: row.text(3), kind: row.text(4), locator: row.text(5)))
+        }
+        return claims.map { id, claim in
+            var claim = claim
+            claim.sources = sources[id] ?? []
+            return claim
+        }
+    }
+
+    /// Claims that need a device: each capability a simulator lacks, and who says so.
+    public func deviceNeeds(document: String? = nil) throws -> [DeviceNeed] {
+        var needs: [DeviceNeed] = []
+        try database.cached(
+            """
+            SELECT n.claim_key, n.capability,
+                   n.model || ' ' || n.kind || CASE WHEN n.tool_build <> '' THEN ' (Xcode ' || n.tool_build || ')' ELSE '' END,
+                   n.source_title, n.source_url, n.reported_in, n.note
+            FROM claim_device_needs AS n JOIN claim_state AS s ON s.claim_id = n.claim_id
+            WHERE s.state = 'needs-device' AND (?1 IS NULL OR s.document = ?1)
+            ORDER BY n.claim_key, n.capability, n.model, n.tool_build
+            """
+        ).forEachRow([SQLValue(document)]) {
+            needs.append(DeviceNeed(
+                claim: $0.text(0), capability: $0.text(1), lackedBy: $0.text(2), sourceTitle: $0.optionalText(3),
+                sourceURL: $0.optionalText(4), reportedIn: $0.optionalText(5), note: $0.text(6)))
+        }
+        return needs
+    }
+
+    /// Claims whose label the evidence does not support.
+    public func mismatches(document: String? = nil) throws -> [Mismatch] {
+        var mismatches: [Mismatch] = []
+        try database.cached(
+            """
+            SELECT key, label, state, problem FROM claim_mismatches
+            WHERE ?1 IS NULL OR document = ?1 ORDER BY key, problem
+            """
+        ).forEachRow([SQLValue(document)]) {
+            mismatches.append(Mismatch(
+                claim: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
+                problem: $0.text(3)))
+        }
+        return mismatches
+    }
+
+    /// Claims labelled not published, with the date that holds as of.
+    public func notPublished(document: String? = nil) throws -> [NotPublishedClaim] {
+        var claims: [NotPublishedClaim] = []
+        try database.cached(
+            """
+            SELECT key, as_of, statement FROM claims
+            WHERE label = 'not-published' AND (?1 IS NULL OR document = ?1) ORDER BY document, key
+            """
+        ).forEachRow([SQLValue(document)]) {
+            claims.append(NotPublishedClaim(claim: $0.text(0), asOf: $0.optionalText(1), statement: $0.text(2)))
+        }
+        return claims
+    }
+
+    /// The environments that verify claims (verified-on-device or -in-simulator),
+    /// with how many claims each verifies, the most first (the newest builds on a tie).
+    public func verifyingEnvironments(document: String? = nil) throws -> [(environment: EnvironmentSpec, claims: Int)] {
+        var rows: [(EnvironmentSpec, Int)] = []
+        try database.cached(
+            """
+            SELECT e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
+                   count(DISTINCT s.claim_id) AS claims
+            FROM claim_state AS s
+            JOIN results AS r ON r.id = s.verified_result_id
+            JOIN runs AS u ON u.id = r.run_id
+            JOIN environments AS e ON e.id = u.environment_id
+            WHERE s.state IN ('verified-on-device', 'verified-in-simulator') AND (?1 IS NULL OR s.document = ?1)
+            GROUP BY e.kind, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
+            ORDER BY claims DESC, max(e.tool_build_order) DESC, max(e.os_build_order) DESC, e.tool_version DESC,
+                     e.os_version DESC
+            """
+        ).forEachRow([SQLValue(document)]) { rows.append((try StoreReader.environment($0, from: 0), $0.int(8))) }
+        return rows
+    }
+
+    /// Sources with the claims that cite them, sorted by publisher, kind and title.
+    public func citedSources(document: String? = nil) throws -> [CitedSource] {
+        var sources: [(Int64, CitedSource)] = []
+        try database.cached(
+            """
+            SELECT s.id, s.url, s.title, s.publisher, s.kind, s.published, s.updated, s.retrieved
+            FROM sources AS s
+            WHERE ?1 IS NULL OR EXISTS (
+                SELECT 1 FROM claim_sources AS x JOIN claims AS c ON c.id = x.claim_id
+                WHERE x.source_id = s.id AND c.document = ?1)
+            ORDER BY s.publisher, s.kind, s.title COLLATE NOCASE, s.url
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            sources.append((row.int64(0), CitedSource(
+                url: row.text(1), title: row.text(2), publisher: row.text(3), kind: row.text(4),
+                published: row.optionalText(5), updated: row.optionalText(6), retrieved: row.optionalText(7),
+                citations: [], lacks: [])))
+        }
+        let citations = try database.cached(
+            """
+            SELECT c.key, x.locator FROM claim_sources AS x JOIN claims AS c ON c.id = x.claim_id
+            WHERE x.source_id = ?1 AND (?2 IS NULL OR c.document = ?2) ORDER BY c.key, x.locator
+            """)
+        let lacks = try database.cached(
+            """
+            SELECT l.model || ' ' || l.kind || CASE WHEN l.tool_build <> '' THEN ' (Xcode ' || l.tool_build || ')' ELSE '' END
+                   || ' lacks ' || k.name
+            FROM environment_lacks AS l JOIN capabilities AS k ON k.id = l.capability_id
+            WHERE l.source_id = ? ORDER BY l.model, l.kind, l.tool_build, k.name
+            """)
+        return try sources.map { id, source in
+            var source = source
+            try citations.forEachRow([.integer(id), SQLValue(document)]) { source.citations.append(($0.text(0), $0.text(1))) }
+            try lacks.forEachRow([.integer(id)]) { source.lacks.append($0.text(0)) }
+            return source
+        }
+    }
+
+    // MARK: - Checklists
+
+    public func checklists(document: String? = nil) throws -> [ChecklistReport] {
+        var lists: [(id: Int64, document: String, title: String)] = []
+        try database.cached("SELECT id, document, title FROM checklists WHERE ?1 IS NULL OR document = ?1 ORDER BY document")
+            .forEachRow([SQLValue(document)]) { lists.append(($0.int64(0), $0.text(1), $0.text(2))) }
+        if let document, lists.isEmpty {
+            var known: [String] = []
+            try database.cached("SELECT document FROM checklists").forEachRow { known.append($0.text(0)) }
+            throw EvidenceError.notFound(
+                kind: "checklist", value: document, suggestions: Suggestions.closest(to: document, in: known))
+        }
+        // Every linked claim's state in one pass over the links, not one query
+        // (and one claim_state set-up) per item.
+        var linked: [Int64: [(id: Int64, key: String, state: VerificationState)]] = [:]
+        try database.cached(
+            """
+            SELECT x.checklist_item_id, s.claim_id, s.key, s.state
+            FROM checklist_item_claims AS x
+            JOIN checklist_items AS i ON i.id = x.checklist_item_id
+            JOIN checklists AS l ON l.id = i.checklist_id
+            JOIN claim_state AS s ON s.claim_id = x.claim_id
+            WHERE ?1 IS NULL OR l.document = ?1
+            ORDER BY x.checklist_item_id, s.key
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            linked[row.int64(0), default: []].append((row.int64(1), row.text(2), try VerificationState(parsing: row.text(3))))
+        }
+        let items = try database.cached(
+            """
+            SELECT id, key, position, text, untested_reason, marked_by, marked_at
+            FROM checklist_items WHERE checklist_id = ? ORDER BY position
+            """)
+        return try lists.map { list in
+            var reportItems: [ChecklistReport.Item] = []
+            try items.forEachRow([.integer(list.id)]) { row in
+                let (key, position, text) = (row.text(1), row.int(2), row.text(3))
+                if let reason = row.optionalText(4) {
+                    reportItems.append(ChecklistReport.Item(
+                        key: key, position: position, text: text,
+                        mark: TextFormat.UntestedMark(reason: reason, by: row.text(5), at: row.text(6))))
+                    return
+                }
+                let claims = try (linked[row.int64(0)] ?? []).map { claim in
+                    ChecklistReport.LinkedClaim(
+                        key: claim.key, state: claim.state,
+                        deviceNeeds: claim.state == .needsDevice ? try deviceCapabilities(ofClaim: claim.id) : [],
+                        failingSince: claim.state == .failing ? try failingSince(claimID: claim.id) : nil)
+                }
+                reportItems.append(ChecklistReport.Item(key: key, position: position, text: text, claims: claims))
+            }
+            return ChecklistReport(document: list.document, title: list.title, items: reportItems)
+        }
+    }
+
+    /// The capabilities a claim needs that a simulator lacks, sorted.
+    func deviceCapabilities(ofClaim id: Int64) throws -> [String] {
+        var names: [String] = []
+        try database.cached("SELECT DISTINCT capability FROM claim_device_needs WHERE claim_id = ? ORDER BY capability")
+            .forEachRow([.integer(id)]) { names.append($0.text(0)) }
+        return names
+    }
+
+    /// The short name of the run of the first failure after the claim's latest pass.
+    func failingSince(claimID: Int64) throws -> String {
+        var since = ""
+        let statement = try database.cached(
+            """
+            SELECT r.result, u.uuid FROM results AS r JOIN runs AS u ON u.id = r.run_id
+            WHERE r.claim_id = ? ORDER BY r.checked_at DESC, r.id DESC
+            """)
+        try statement.bind([.integer(claimID)])
+        defer { statement.reset() }
+        while try statement.step() {
+            let result = statement.text(0)
+            if result == "pass" { break }
+            if result == "fail" { since = String(statement.text(1).prefix(8)) }
+        }
+        return since
+    }
+}

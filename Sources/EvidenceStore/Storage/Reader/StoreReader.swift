@@ -1,0 +1,219 @@
+import Foundation
+
+/// Reads the store and returns typed read models: no caller sees SQL, a
+/// statement or a row. Every query of the library lives in this folder and in
+/// `StoreWriter`. A reader made inside `Store.read` or `Store.write` reads
+/// that transaction's snapshot.
+public struct StoreReader {
+    let database: Database
+    let clock: Clock
+
+    // MARK: - Finding rows by the natural keys people type
+
+    /// The id of a claim; a miss names the key and suggests the closest.
+    public func claimID(key: String) throws -> Int64 {
+        if let id = try database.scalar(cached: "SELECT id FROM claims WHERE key = ?", [.text(key)]).int64 {
+            return id
+        }
+        throw EvidenceError.notFound(kind: "claim", value: key, suggestions: Suggestions.closest(to: key, in: try claimKeys()))
+    }
+
+    /// The id of a claim, or nil.
+    func existingClaimID(key: String) throws -> Int64? {
+        try database.scalar(cached: "SELECT id FROM claims WHERE key = ?", [.text(key)]).int64
+    }
+
+    /// Every claim's key.
+    public func claimKeys() throws -> [String] {
+        var keys: [String] = []
+        try database.cached("SELECT key FROM claims ORDER BY key").forEachRow { keys.append($0.text(0)) }
+        return keys
+    }
+
+    public func capabilityID(name: String) throws -> Int64 {
+        if let id = try existingCapabilityID(name: name) {
+            return id
+        }
+        var names: [String] = []
+        try database.cached("SELECT name FROM capabilities").forEachRow { names.append($0.text(0)) }
+        throw EvidenceError.notFound(kind: "capability", value: name, suggestions: Suggestions.closest(to: name, in: names))
+    }
+
+    func existingCapabilityID(name: String) throws -> Int64? {
+        try database.scalar(cached: "SELECT id FROM capabilities WHERE name = ?", [.text(name)]).int64
+    }
+
+    public func sourceID(url: String) throws -> Int64 {
+        if let id = try existingSourceID(url: url) {
+            return id
+        }
+        throw try unknownSource(url)
+    }
+
+    func existingSourceID(url: String) throws -> Int64? {
+        try database.scalar(cached: "SELECT id FROM sources WHERE url = ?", [.text(url)]).int64
+    }
+
+    /// Resolves `URL`, `URL#locator` or `URL?query` to a registered source and the
+    /// locator within it: the registered URL that the reference starts with, cut
+    /// at `#` or `?`.
+    public func resolveSourceReference(_ reference: String) throws -> (sourceID: Int64, locator: String) {
+        var candidates: [(String, String)] = [(reference, "")]
+        if let hash = reference.firstIndex(of: "#") {
+            candidates.append((String(reference[..<hash]), String(reference[hash...])))
+        }
+        if let question = reference.firstIndex(of: "?") {
+            candidates.append((String(reference[..<question]), String(reference[question...])))
+        }
+        for (url, locator) in candidates {
+            if let id = try existingSourceID(url: url) {
+                return (id, locator)
+            }
+        }
+        throw try unknownSource(reference)
+    }
+
+    private func unknownSource(_ url: String) throws -> EvidenceError {
+        var urls: [String] = []
+        try database.cached("SELECT url FROM sources").forEachRow { urls.append($0.text(0)) }
+        let bare = String(url.prefix { $0 != "#" && $0 != "?" })
+        var suggestions = urls.filter { bare.hasPrefix($0) || $0.hasPrefix(bare) }.sorted()
+        if suggestions.isEmpty {
+            suggestions = Suggestions.closest(to: bare, in: urls)
+        }
+        return EvidenceError.notFound(
+            kind: "source (add it with 'evidence source add')", value: url, suggestions: Array(suggestions.prefix(3)))
+    }
+
+    /// A run by its number, its UUID, or a unique prefix of its UUID (8 characters or more).
+    public func runID(reference: String) throws -> Int64 {
+        let text = reference.trimmingCharacters(in: .whitespaces).lowercased()
+        if let number = Int64(text),
+            let id = try database.scalar(cached: "SELECT id FROM runs WHERE id = ?", [.integer(number)]).int64
+        {
+            return id
+        }
+        if text.count >= 8, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            var matches: [Int64] = []
+            try database.cached("SELECT id FROM runs WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2")
+                .forEachRow([.text(text), .text(text + "g")]) { matches.append($0.int64(0)) }
+            if matches.count == 1 {
+                return matches[0]
+            }
+            if matches.count > 1 {
+                throw EvidenceError.invalidValue(
+                    field: "run", value: reference, expected: "a longer UUID prefix; several runs start with it")
+            }
+        }
+        var recent: [String] = []
+        try database.cached("SELECT id FROM runs ORDER BY id DESC LIMIT 3").forEachRow { recent.append($0.text(0)) }
+        throw EvidenceError.notFound(kind: "run", value: reference, suggestions: recent)
+    }
+
+    /// The run of a UUID, or nil.
+    func existingRunID(uuid: String) throws -> Int64? {
+        try database.scalar(cached: "SELECT id FROM runs WHERE uuid = ?", [.text(uuid)]).int64
+    }
+
+    public func run(id: Int64) throws -> RunRecord {
+        let statement = try database.cached(
+            "SELECT id, uuid, environment_id, started_at, tester, note FROM runs WHERE id = ?")
+        try statement.bind([.integer(id)])
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw EvidenceError.notFound(kind: "run", value: String(id), suggestions: [])
+        }
+        return RunRecord(
+            id: statement.int64(0), uuid: statement.text(1), environmentID: statement.int64(2),
+            startedAt: statement.optionalText(3), tester: statement.text(4), note: statement.text(5))
+    }
+
+    /// The latest manual run (not from an ingested file) of an environment and tester on a day.
+    func matchingRun(environmentID: Int64, tester: String, day: String) throws -> Int64? {
+        try database.scalar(
+            cached: """
+                SELECT id FROM runs
+                WHERE environment_id = ? AND tester = ? AND started_at >= ? AND started_at < ?
+                  AND ingested_file_id IS NULL
+                ORDER BY started_at DESC, id DESC LIMIT 1
+                """,
+            [.integer(environmentID), .text(tester), .text(day), .text(day + "U")]
+        ).int64
+    }
+
+    /// The id of the environment with exactly these fields, or nil.
+    func existingEnvironmentID(_ spec: EnvironmentSpec) throws -> Int64? {
+        try database.scalar(
+            cached: """
+                SELECT id FROM environments
+                WHERE kind = ? AND model = ? AND os_name = ? AND os_version = ? AND os_build = ?
+                  AND tool_name = ? AND tool_version = ? AND tool_build = ?
+                """, Self.values(spec)
+        ).int64
+    }
+
+    static func values(_ spec: EnvironmentSpec) -> [SQLValue] {
+        [
+            .text(spec.kind.rawValue), .text(spec.model), .text(spec.osName), .text(spec.osVersion), .text(spec.osBuild),
+            .text(spec.toolName), .text(spec.toolVersion), .text(spec.toolBuild),
+        ]
+    }
+
+    public func environment(id: Int64) throws -> EnvironmentSpec {
+        let statement = try database.cached(
+            """
+            SELECT kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build
+            FROM environments WHERE id = ?
+            """)
+        try statement.bind([.integer(id)])
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw EvidenceError.notFound(kind: "environment", value: String(id), suggestions: [])
+        }
+        return try Self.environment(statement, from: 0)
+    }
+
+    /// An environment read from eight columns of the current row, from `first`.
+    static func environment(_ row: Statement, from first: Int) throws -> EnvironmentSpec {
+        EnvironmentSpec(
+            kind: try EnvironmentKind(parsing: row.text(first)), model: row.text(first + 1), osName: row.text(first + 2),
+            osVersion: row.text(first + 3), osBuild: row.text(first + 4), toolName: row.text(first + 5),
+            toolVersion: row.text(first + 6), toolBuild: row.text(first + 7))
+    }
+
+    /// The time an ingested file (by SHA-256) was ingested, or nil when it never was.
+    public func ingestedAt(sha256: String) throws -> String? {
+        try database.scalar(cached: "SELECT ingested_at FROM ingested_files WHERE sha256 = ?", [.text(sha256)]).string
+    }
+
+    /// The rules that map test identifiers to claims, in the order they were added.
+    public func mappingRules() throws -> [(pattern: String, claim: String)] {
+        var rules: [(String, String)] = []
+        try database.cached(
+            "SELECT t.pattern, c.key FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id ORDER BY t.id"
+        ).forEachRow { rules.append(($0.text(0), $0.text(1))) }
+        return rules
+    }
+
+    /// The patterns of the mapping rules, for "did you mean".
+    func mappingPatterns() throws -> [String] {
+        var patterns: [String] = []
+        try database.cached("SELECT DISTINCT pattern FROM test_mappings").forEachRow { patterns.append($0.text(0)) }
+        return patterns
+    }
+
+    /// Checklist item keys, for "did you mean".
+    func checklistItemKeys() throws -> [String] {
+        var keys: [String] = []
+        try database.cached("SELECT key FROM checklist_items").forEachRow { keys.append($0.text(0)) }
+        return keys
+    }
+
+    /// Whether a lack is recorded for this kind, model, tool build and capability.
+    func lackExists(kind: EnvironmentKind, model: String, toolBuild: String, capabilityID: Int64) throws -> Bool {
+        try database.scalar(
+            cached: "SELECT 1 FROM environment_lacks WHERE kind = ? AND model = ? AND tool_build = ? AND capability_id = ?",
+            [.text(kind.rawValue), .text(model), .text(toolBuild), .integer(capabilityID)]
+        ) != .null
+    }
+}

@@ -1,0 +1,221 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection. Not `Sendable`: use it from one thread; other processes
+/// and connections coordinate through SQLite's locks.
+final class Database {
+    enum OpenMode: Sendable {
+        case readOnly
+        case readWrite
+        /// Read-write, creating the file when it is missing.
+        case readWriteCreate
+    }
+
+    /// How a connection is configured right after it opens.
+    struct Configuration: Sendable {
+        /// How long a statement waits for another connection's lock before SQLITE_BUSY.
+        var busyTimeoutMilliseconds: Int32 = 10_000
+        var foreignKeys = true
+        /// SQLITE_DBCONFIG_DEFENSIVE: no writes to the schema table, no corrupting pragmas.
+        var defensive = true
+        /// SQLITE_DBCONFIG_TRUSTED_SCHEMA off: views and triggers may only call innocuous functions.
+        var trustedSchema = false
+    }
+
+    private(set) var handle: OpaquePointer?
+    let path: String
+    let configuration: Configuration
+    /// Statements the code asked to keep, by the address of their fixed SQL text.
+    private var statementCache: [UnsafeRawPointer: Statement] = [:]
+
+    /// Runs once per process, before the first connection opens.
+    private static let processSetup: Void = {
+        _ = csqlite_disable_memory_statistics()
+    }()
+
+    /// Opens the file at `path`. A path beginning with `file:` is a file name, never a URI.
+    init(path: String, mode: OpenMode, configuration: Configuration = Configuration()) throws {
+        Self.processSetup
+        self.path = path
+        self.configuration = configuration
+        // NOMUTEX: a connection is used by one thread at a time, so SQLite's own
+        // per-call mutexes are overhead only.
+        var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        // SQLITE_OPEN_URI is not passed, but a build with SQLITE_USE_URI=1 would still
+        // read "file:..." as a URI; a "./" prefix makes it a plain relative path.
+        let fileName = path.hasPrefix("file:") ? "./" + path : path
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(fileName, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = connection.map { DatabaseError(connection: $0) } ?? DatabaseError(resultCode: code)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        handle = connection
+        do {
+            try configure(configuration)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private func configure(_ configuration: Configuration) throws {
+        guard let handle else { return }
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, configuration.busyTimeoutMilliseconds)
+        try checkConfig(SQLITE_DBCONFIG_DEFENSIVE, configuration.defensive)
+        try checkConfig(SQLITE_DBCONFIG_TRUSTED_SCHEMA, configuration.trustedSchema)
+        // The foreign_keys setting is a no-op inside a transaction; this runs before any.
+        try checkConfig(SQLITE_DBCONFIG_ENABLE_FKEY, configuration.foreignKeys)
+    }
+
+    private func checkConfig(_ option: Int32, _ enabled: Bool) throws {
+        var result: Int32 = -1
+        let code = csqlite_db_config_int(handle, option, enabled ? 1 : 0, &result)
+        guard code == SQLITE_OK, result == (enabled ? 1 : 0) else {
+            throw DatabaseError(
+                extendedCode: code == SQLITE_OK ? SQLITE_ERROR : code,
+                message: "could not set connection option \(option) to \(enabled)"
+            )
+        }
+    }
+
+    /// Turns foreign key enforcement on or off. SQLite ignores the change inside
+    /// a transaction, so this throws there instead of silently doing nothing.
+    func setForeignKeys(_ enabled: Bool) throws {
+        guard isAutocommit else {
+            throw DatabaseError(extendedCode: SQLITE_MISUSE, message: "foreign keys cannot change inside a transaction")
+        }
+        try checkConfig(SQLITE_DBCONFIG_ENABLE_FKEY, enabled)
+    }
+
+    /// Closes the connection; later calls throw SQLITE_MISUSE. Safe to call twice.
+    func close() {
+        statementCache.removeAll()
+        if let handle {
+            sqlite3_close_v2(handle)
+        }
+        handle = nil
+    }
+
+    var connection: OpaquePointer {
+        get throws {
+            guard let handle else {
+                throw DatabaseError(extendedCode: SQLITE_MISUSE, message: "the connection is closed")
+            }
+            return handle
+        }
+    }
+
+    // MARK: - Statements
+
+    /// Prepares a statement for the caller; it is finalized when released.
+    func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: connection, sql: sql)
+    }
+
+    /// A statement kept for the life of the connection. Only fixed SQL written
+    /// in the code can be cached, so the cache never grows with what is run.
+    func cached(_ sql: StaticString) throws -> Statement {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        if let statement = statementCache[key] {
+            return statement
+        }
+        let text = sql.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        let statement = try Statement(connection: connection, sql: text, persistent: true)
+        statementCache[key] = statement
+        return statement
+    }
+
+    /// How many statements the cache holds (for tests).
+    var cachedStatementCount: Int { statementCache.count }
+
+    // MARK: - Running SQL
+
+    /// Runs one statement with its arguments, preparing it for this call only.
+    func execute(_ sql: String, _ arguments: [SQLValue] = []) throws {
+        try prepare(sql).run(arguments)
+    }
+
+    /// Runs one cached statement with its arguments.
+    func execute(cached sql: StaticString, _ arguments: [SQLValue] = []) throws {
+        try cached(sql).run(arguments)
+    }
+
+    /// Runs a script of several statements (a migration, say), one after another.
+    func executeScript(_ script: String) throws {
+        let connection = try connection
+        try script.withCString { start in
+            var cursor: UnsafePointer<CChar>? = start
+            while let current = cursor, current.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(connection, current, -1, &statement, &tail)
+                let length = tail.map { $0 - current } ?? strlen(current)
+                let text = String(decoding: UnsafeRawBufferPointer(start: current, count: length), as: UTF8.self)
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(connection: connection, sql: text)
+                }
+                if let statement {
+                    defer { sqlite3_finalize(statement) }
+                    var stepCode = sqlite3_step(statement)
+                    while stepCode == SQLITE_ROW { stepCode = sqlite3_step(statement) }
+                    guard stepCode == SQLITE_DONE else {
+                        throw DatabaseError(connection: connection, sql: text)
+                    }
+                }
+                cursor = tail
+            }
+        }
+    }
+
+    /// All rows of a one-off query, detached from the statement.
+    func query(_ sql: String, _ arguments: [SQLValue] = []) throws -> [Row] {
+        try prepare(sql).rows(arguments)
+    }
+
+    /// All rows of a cached query.
+    func query(cached sql: StaticString, _ arguments: [SQLValue] = []) throws -> [Row] {
+        try cached(sql).rows(arguments)
+    }
+
+    /// The first column of the first row of a one-off query, or NULL.
+    func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws -> SQLValue {
+        try prepare(sql).scalar(arguments)
+    }
+
+    /// The first column of the first row of a cached query, or NULL.
+    func scalar(cached sql: StaticString, _ arguments: [SQLValue] = []) throws -> SQLValue {
+        try cached(sql).scalar(arguments)
+    }
+
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int64 {
+        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    var changes: Int {
+        handle.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    /// Rows changed since the connection opened.
+    var totalChanges: Int {
+        handle.map { Int(sqlite3_total_changes64($0)) } ?? 0
+    }
+
+    /// True outside any transaction (SQLite's autocommit mode).
+    var isAutocommit: Bool {
+        handle.map { sqlite3_get_autocommit($0) != 0 } ?? true
+    }
+}

@@ -1,0 +1,247 @@
+import CSQLite
+
+/// A prepared statement. Not `Sendable`: it belongs to its connection's thread.
+/// Finalized when released.
+final class Statement {
+    let handle: OpaquePointer
+    let connection: OpaquePointer
+    let sql: String
+
+    /// Prepares exactly one statement; trailing SQL other than white space or
+    /// comments is an error rather than being silently ignored.
+    init(connection: OpaquePointer, sql: String, persistent: Bool = false) throws {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        let code = sql.withCString { text in
+            let rc = sqlite3_prepare_v3(connection, text, -1, flags, &statement, &tail)
+            if rc == SQLITE_OK, let tail, Statement.hasMoreSQL(tail) {
+                return SQLITE_MISUSE
+            }
+            return rc
+        }
+        guard code == SQLITE_OK, let statement else {
+            if code == SQLITE_MISUSE {
+                sqlite3_finalize(statement)
+                throw DatabaseError(extendedCode: SQLITE_MISUSE, message: "more than one statement", sql: sql)
+            }
+            throw DatabaseError(connection: connection, sql: sql)
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// True when the rest of the text holds another statement, not just blanks or comments.
+    private static func hasMoreSQL(_ tail: UnsafePointer<CChar>) -> Bool {
+        var rest = String(cString: tail)[...]
+        while true {
+            rest = rest.drop(while: { $0.isWhitespace })
+            if rest.hasPrefix("--") {
+                rest = rest.drop(while: { $0 != "\n" })
+            } else if rest.hasPrefix("/*") {
+                guard let end = rest.range(of: "*/") else { return false }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix(";") {
+                rest = rest.dropFirst()
+            } else {
+                return !rest.isEmpty
+            }
+        }
+    }
+
+    // MARK: - Binding
+
+    /// The number of `?` parameters the statement takes.
+    var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// Whether the statement leaves the database file unchanged (SQLite's own judgement).
+    var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    /// Resets the statement and binds all its parameters. A wrong count throws.
+    func bind(_ values: [SQLValue]) throws {
+        // Every parameter is bound below, so no clear_bindings is needed.
+        sqlite3_reset(handle)
+        guard values.count == parameterCount else {
+            throw DatabaseError(
+                extendedCode: SQLITE_RANGE,
+                message: "statement takes \(parameterCount) arguments, got \(values.count)",
+                sql: sql
+            )
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null:
+                code = sqlite3_bind_null(handle, index)
+            case .integer(let number):
+                code = sqlite3_bind_int64(handle, index, number)
+            case .real(let number):
+                code = sqlite3_bind_double(handle, index, number)
+            case .text(let text):
+                // The explicit byte length keeps an embedded NUL from cutting the text short.
+                try bind(index, text)
+                code = SQLITE_OK
+            case .blob(let bytes):
+                code = bytes.withUnsafeBytes { raw in
+                    sqlite3_bind_blob64(handle, index, raw.baseAddress, sqlite3_uint64(raw.count), csqlite_transient())
+                }
+            }
+            guard code == SQLITE_OK else { throw DatabaseError(connection: connection, sql: sql) }
+        }
+    }
+
+    // MARK: - Binding one parameter at a time, for hot loops
+
+    /// Binds parameter `index` (from 1) to a text, or NULL.
+    func bind(_ index: Int32, _ text: String?) throws {
+        guard var text else { return try check(sqlite3_bind_null(handle, index)) }
+        try check(text.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        })
+    }
+
+    func bind(_ index: Int32, _ number: Int64?) throws {
+        try check(number.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+    }
+
+    func bind(_ index: Int32, _ number: Double?) throws {
+        try check(number.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+    }
+
+    /// Runs a statement whose parameters were bound one by one, then resets it.
+    func execute() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw DatabaseError(connection: connection, sql: sql) }
+    }
+
+    // MARK: - Stepping
+
+    /// Advances to the next row; false when the statement is done.
+    @discardableResult
+    func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            return false
+        default:
+            let error = DatabaseError(connection: connection, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion, ignoring any rows.
+    func run(_ values: [SQLValue] = []) throws {
+        try bind(values)
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
+    /// Calls `body` for each row; the statement is positioned on that row.
+    func forEachRow(_ values: [SQLValue] = [], _ body: (Statement) throws -> Void) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {
+            try body(self)
+        }
+    }
+
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
+    // MARK: - Columns of the current row
+
+    var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    var columnNames: [String] {
+        (0..<Int32(columnCount)).map { String(cString: sqlite3_column_name(handle, $0)) }
+    }
+
+    func isNull(_ column: Int) -> Bool {
+        sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
+    }
+
+    func int64(_ column: Int) -> Int64 {
+        sqlite3_column_int64(handle, Int32(column))
+    }
+
+    func int(_ column: Int) -> Int {
+        Int(sqlite3_column_int64(handle, Int32(column)))
+    }
+
+    func double(_ column: Int) -> Double {
+        sqlite3_column_double(handle, Int32(column))
+    }
+
+    /// The column as text; NULL reads as the empty string (use `optionalText` to tell them apart).
+    func text(_ column: Int) -> String {
+        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int) -> String? {
+        isNull(column) ? nil : text(column)
+    }
+
+    func optionalDouble(_ column: Int) -> Double? {
+        isNull(column) ? nil : double(column)
+    }
+
+    func optionalInt(_ column: Int) -> Int? {
+        isNull(column) ? nil : int(column)
+    }
+
+    /// The column as the value SQLite holds, with its storage class.
+    func value(_ column: Int) -> SQLValue {
+        let index = Int32(column)
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT:
+            return .real(sqlite3_column_double(handle, index))
+        case SQLITE_TEXT:
+            return .text(text(column))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, index))
+            guard count > 0, let raw = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: raw, count: count)))
+        default:
+            return .null
+        }
+    }
+
+    /// The current row as a `Row`.
+    func row() -> Row {
+        Row(columns: columnNames, values: (0..<columnCount).map(value))
+    }
+
+    /// Every row, detached from the statement.
+    func rows(_ values: [SQLValue] = []) throws -> [Row] {
+        var rows: [Row] = []
+        try forEachRow(values) { rows.append($0.row()) }
+        return rows
+    }
+
+    /// The first column of the first row, or NULL.
+    func scalar(_ values: [SQLValue] = []) throws -> SQLValue {
+        try bind(values)
+        defer { reset() }
+        return try step() ? value(0) : .null
+    }
+}

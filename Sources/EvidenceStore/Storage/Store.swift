@@ -1,0 +1,288 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An evidence store: one SQLite file, recognised by its application id, kept in
+/// WAL mode with full syncs, its schema brought up to date by the migrator.
+/// Everything else reads it through `reader` and writes it through `write`.
+public final class Store {
+    let database: Database
+    /// The store's absolute path.
+    public let path: String
+    /// Where "now" comes from for everything this store records.
+    public let clock: Clock
+
+    /// What `evidence init` did.
+    public enum InitOutcome: Equatable, Sendable {
+        case created(version: Int)
+        case upgraded(from: Int, to: Int, applied: [String])
+        case upToDate(version: Int)
+    }
+
+    public enum Access: Sendable {
+        /// Reads and writes; pending migrations are applied on open.
+        case readWrite
+        /// Reads only, through a read-only connection; the schema must be current.
+        case readOnly
+        /// Reads only, whatever the schema version (for `migrate --list`, `check`).
+        case inspect
+    }
+
+    private init(database: Database, path: String, clock: Clock) {
+        self.database = database
+        self.path = path
+        self.clock = clock
+    }
+
+    /// The folder that holds the store; attachments are kept relative to it.
+    public var folder: URL {
+        URL(fileURLWithPath: path).deletingLastPathComponent()
+    }
+
+    /// Turns a path given by the user into an absolute one, relative to the current folder.
+    public static func absolutePath(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") {
+            return URL(fileURLWithPath: expanded).standardizedFileURL.path
+        }
+        let base = FileManager.default.currentDirectoryPath
+        return URL(fileURLWithPath: base).appendingPathComponent(expanded).standardizedFileURL.path
+    }
+
+    // MARK: - Reading and writing
+
+    /// Reads outside any transaction: each read sees the store as it is then.
+    public var reader: StoreReader { StoreReader(database: database, clock: clock) }
+
+    /// Runs `body` in one read transaction, so every read sees the same moment.
+    public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
+        try database.inTransaction(.deferred) { try body(reader) }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction: all of its writes or none.
+    /// Several writers wait for each other (the busy timeout) instead of failing.
+    public func write<T>(_ body: (StoreWriter) throws -> T) throws -> T {
+        try database.inTransaction(.immediate) { try body(StoreWriter(database: database, clock: clock)) }
+    }
+
+    /// Before a large import: a larger page cache keeps the index pages of a
+    /// big load in memory, and two sorter threads build the indexes a bulk load
+    /// sets aside. These settings belong to this connection only.
+    func prepareForLargeWrites() throws {
+        try database.execute("PRAGMA cache_size = -65536")
+        try database.execute("PRAGMA temp_store = MEMORY")
+        _ = try database.scalar("PRAGMA threads = 2")
+    }
+
+    // MARK: - Opening
+
+    /// Opens an existing store. A missing file, a file that is not an evidence
+    /// store, or a store newer than this binary is refused and left untouched.
+    public static func open(
+        at path: String, access: Access = .readWrite, clock: Clock = .system, migrator: Migrator = Migrator()
+    ) throws -> Store {
+        let absolute = absolutePath(path)
+        try refuseNetworkFilesystem(absolute)
+        try StoreFile.probe(absolute)
+        let database: Database
+        do {
+            database = try Database(path: absolute, mode: access == .readWrite ? .readWrite : .readOnly)
+        } catch let error as DatabaseError {
+            throw EvidenceError.notAStore(path: absolute, reason: "SQLite cannot open it (\(error.message))")
+        }
+        let store = Store(database: database, path: absolute, clock: clock)
+        try store.verify(access: access, migrator: migrator)
+        return store
+    }
+
+    /// Creates the store when there is no file, or upgrades an existing one; a
+    /// second call changes nothing.
+    public static func initialize(
+        at path: String, clock: Clock = .system, migrator: Migrator = Migrator()
+    ) throws -> (Store, InitOutcome) {
+        let absolute = absolutePath(path)
+        try refuseNetworkFilesystem(absolute)
+        if FileManager.default.fileExists(atPath: absolute) {
+            try StoreFile.probe(absolute)
+            let writable = try openForUpgrade(absolute, clock: clock, migrator: migrator)
+            let before = try migrator.currentVersion(of: writable.database)
+            let applied = try migrator.migrate(writable.database, path: absolute, clock: clock)
+            if applied.isEmpty {
+                return (writable, .upToDate(version: before))
+            }
+            return (writable, .upgraded(from: before, to: migrator.latestVersion, applied: applied.map(\.fileName)))
+        }
+        return try create(absolute, clock: clock, migrator: migrator)
+    }
+
+    private static func openForUpgrade(_ path: String, clock: Clock, migrator: Migrator) throws -> Store {
+        let database: Database
+        do {
+            database = try Database(path: path, mode: .readWrite)
+        } catch let error as DatabaseError {
+            throw EvidenceError.notAStore(path: path, reason: "SQLite cannot open it (\(error.message))")
+        }
+        let store = Store(database: database, path: path, clock: clock)
+        try store.verifyIdentity()
+        let version = try migrator.currentVersion(of: database)
+        if version > migrator.latestVersion {
+            throw EvidenceError.storeTooNew(path: path, version: version, supported: migrator.latestVersion)
+        }
+        // init restores WAL if someone switched the journal mode away from it.
+        if try store.journalMode() != "wal" {
+            try store.setWAL()
+        }
+        try store.database.execute("PRAGMA synchronous = FULL")
+        return store
+    }
+
+    private static func create(_ path: String, clock: Clock, migrator: Migrator) throws -> (Store, InitOutcome) {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw EvidenceError.io(path: path, reason: "cannot create the store: the folder \(folder) does not exist")
+        }
+        // Claim the path exclusively, so two processes never initialise one file twice.
+        let descriptor = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+        guard descriptor >= 0 else {
+            if errno == EEXIST {
+                return try initialize(at: path, clock: clock, migrator: migrator)
+            }
+            throw EvidenceError.io(path: path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+        }
+        Glibc.close(descriptor)
+        do {
+            let database = try Database(path: path, mode: .readWrite)
+            let store = Store(database: database, path: path, clock: clock)
+            // The application id goes in before WAL is on, so it is written to the
+            // main file's header at once and the probe of later opens can read it.
+            try database.execute("PRAGMA application_id = \(Int32(bitPattern: StoreFile.applicationID))")
+            try store.setWAL()
+            try database.execute("PRAGMA synchronous = FULL")
+            try migrator.migrate(database, path: path, clock: clock)
+            return (store, .created(version: migrator.latestVersion))
+        } catch {
+            // Nothing half-made is left behind.
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: path + suffix)
+            }
+            throw error
+        }
+    }
+
+    private static func refuseNetworkFilesystem(_ path: String) throws {
+        if let name = StoreFile.networkFilesystem(containing: path) {
+            throw EvidenceError.networkFilesystem(path: path, filesystem: name)
+        }
+    }
+
+    // MARK: - Checks made on every open
+
+    private func verify(access: Access, migrator: Migrator) throws {
+        try verifyIdentity()
+        let version = try migrator.currentVersion(of: database)
+        if version > migrator.latestVersion {
+            throw EvidenceError.storeTooNew(path: path, version: version, supported: migrator.latestVersion)
+        }
+        let mode = try journalMode()
+        if mode != "wal" {
+            throw EvidenceError.storeNotWAL(path: path, journalMode: mode)
+        }
+        switch access {
+        case .readWrite:
+            try database.execute("PRAGMA synchronous = FULL")
+            if version < migrator.latestVersion {
+                try migrator.migrate(database, path: path, clock: clock)
+            }
+        case .readOnly:
+            if version < migrator.latestVersion {
+                throw EvidenceError.storeNeedsUpgrade(path: path, version: version, latest: migrator.latestVersion)
+            }
+        case .inspect:
+            break
+        }
+    }
+
+    /// Reads the schema through SQLite, which catches damage the header probe cannot see.
+    private func verifyIdentity() throws {
+        do {
+            _ = try database.scalar(cached: "SELECT count(*) FROM sqlite_schema")
+            let application = try database.scalar(cached: "PRAGMA application_id").int64 ?? 0
+            guard UInt32(truncatingIfNeeded: application) == StoreFile.applicationID else {
+                throw EvidenceError.notAStore(
+                    path: path, reason: "it is an SQLite database of another application")
+            }
+        } catch let error as DatabaseError where error.isCorrupt {
+            throw EvidenceError.notAStore(path: path, reason: "SQLite reports it damaged (\(error.message))")
+        }
+    }
+
+    func journalMode() throws -> String {
+        try database.scalar(cached: "PRAGMA journal_mode").string?.lowercased() ?? ""
+    }
+
+    private func setWAL() throws {
+        let mode = try database.scalar("PRAGMA journal_mode = WAL").string?.lowercased()
+        guard mode == "wal" else {
+            throw EvidenceError.io(path: path, reason: "cannot switch the store to WAL (journal mode stays '\(mode ?? "?")')")
+        }
+    }
+
+    // MARK: - Facts about the store
+
+    /// The store's schema version.
+    public var schemaVersion: Int {
+        get throws { try Migrator().currentVersion(of: database) }
+    }
+
+    /// Each migration this binary knows, and whether and when the store applied it.
+    public func migrationStatus(migrator: Migrator = Migrator()) throws -> [MigrationStatus] {
+        try migrator.status(of: database)
+    }
+
+    /// Closes the connection; the store is unusable afterwards.
+    public func close() {
+        database.close()
+    }
+}
+
+// MARK: - Backup
+
+extension Store {
+    /// Writes a consistent copy of the store to a new file, in WAL mode like the original.
+    public func backup(to path: String) throws {
+        let destination = Store.absolutePath(path)
+        if FileManager.default.fileExists(atPath: destination) {
+            throw EvidenceError.io(path: destination, reason: "already exists; give a new file")
+        }
+        let folder = (destination as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw EvidenceError.io(path: destination, reason: "cannot be written: the folder \(folder) does not exist")
+        }
+        let temporary = destination + ".partial"
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        do {
+            let target = try Database(path: temporary, mode: .readWriteCreate)
+            try database.backup(into: target)
+            _ = try target.scalar("PRAGMA journal_mode = WAL")
+            let check = try target.query("PRAGMA quick_check").map { $0[0].description }
+            guard check == ["ok"] else {
+                throw EvidenceError.io(path: destination, reason: "the copy fails quick_check: \(check.joined(separator: "; "))")
+            }
+            target.close()
+            // The copy is complete and closed (its WAL checkpointed) before it takes
+            // the final name; link() never replaces a file that appeared meanwhile.
+            guard link(temporary, destination) == 0 else {
+                let reason = errno == EEXIST ? "already exists" : "cannot be written (\(String(cString: strerror(errno))))"
+                throw EvidenceError.io(path: destination, reason: reason)
+            }
+            unlink(temporary)
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+            throw error
+        }
+    }
+}

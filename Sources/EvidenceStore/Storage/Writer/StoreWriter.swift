@@ -1,0 +1,350 @@
+/// Writes the store: exactly one insert or upsert per table, shared by the
+/// commands, `ingest`, `import` and `seed`, so every writer of a table writes
+/// it the same way. A writer exists only inside `Store.write`, one IMMEDIATE
+/// transaction; values reach it validated by the Model, and the schema's
+/// constraints check them again.
+public struct StoreWriter {
+    let database: Database
+    let clock: Clock
+
+    /// Reads inside this transaction.
+    public var reader: StoreReader { StoreReader(database: database, clock: clock) }
+
+    // MARK: - Sources, capabilities, claims
+
+    /// Inserts a source, or updates the one with its URL; returns its id.
+    @discardableResult
+    func upsertSource(_ source: TextFormat.Source) throws -> Int64 {
+        try returningID(
+            """
+            INSERT INTO sources (url, title, publisher, kind, published, updated, retrieved) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (url) DO UPDATE SET title = excluded.title, publisher = excluded.publisher, kind = excluded.kind,
+                published = excluded.published, updated = excluded.updated, retrieved = excluded.retrieved
+            RETURNING id
+            """,
+            [
+                .text(source.url), .text(source.title), .text(source.publisher), .text(source.kind), SQLValue(source.published),
+                SQLValue(source.updated), SQLValue(source.retrieved),
+            ])
+    }
+
+    @discardableResult
+    func upsertCapability(_ capability: TextFormat.Capability) throws -> Int64 {
+        try returningID(
+            """
+            INSERT INTO capabilities (name, description) VALUES (?, ?)
+            ON CONFLICT (name) DO UPDATE SET description = excluded.description
+            RETURNING id
+            """,
+            [.text(capability.name), .text(capability.description)])
+    }
+
+    /// Inserts a claim, or updates the one with its key; returns its id. Its
+    /// sources and needs are links of their own (`link`, `unlink`).
+    @discardableResult
+    func upsertClaim(key: String, statement: String, document: String, area: String, label: Label, asOf: String?)
+        throws -> Int64
+    {
+        try returningID(
+            """
+            INSERT INTO claims (key, statement, document, area, label, as_of) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET statement = excluded.statement, document = excluded.document,
+                area = excluded.area, label = excluded.label, as_of = excluded.as_of
+            RETURNING id
+            """,
+            [.text(key), .text(statement), .text(document), .text(area), .text(label.rawValue), SQLValue(asOf)])
+    }
+
+    /// Cites a source from a claim, at a locator; citing it twice changes nothing.
+    func linkSource(claimID: Int64, sourceID: Int64, locator: String) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO claim_sources (claim_id, source_id, locator) VALUES (?, ?, ?)
+                ON CONFLICT (claim_id, source_id, locator) DO NOTHING
+                """,
+            [.integer(claimID), .integer(sourceID), .text(locator)])
+    }
+
+    /// Stops citing a source at a locator (every source with nil); returns how many links went.
+    @discardableResult
+    func unlinkSources(claimID: Int64, sourceID: Int64? = nil, locator: String? = nil) throws -> Int {
+        try database.execute(
+            cached: """
+                DELETE FROM claim_sources
+                WHERE claim_id = ?1 AND (?2 IS NULL OR (source_id = ?2 AND locator = ?3))
+                """,
+            [.integer(claimID), SQLValue(sourceID), SQLValue(locator)])
+        return database.changes
+    }
+
+    func linkCapability(claimID: Int64, capabilityID: Int64) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO claim_capabilities (claim_id, capability_id) VALUES (?, ?)
+                ON CONFLICT (claim_id, capability_id) DO NOTHING
+                """,
+            [.integer(claimID), .integer(capabilityID)])
+    }
+
+    /// Removes a needed capability (every one with nil); returns how many went.
+    @discardableResult
+    func unlinkCapabilities(claimID: Int64, capabilityID: Int64? = nil) throws -> Int {
+        try database.execute(
+            cached: "DELETE FROM claim_capabilities WHERE claim_id = ?1 AND (?2 IS NULL OR capability_id = ?2)",
+            [.integer(claimID), SQLValue(capabilityID)])
+        return database.changes
+    }
+
+    /// Appends a label change to a claim's history (which is append-only).
+    func insertLabelChange(claimID: Int64, from old: String?, to new: String, by author: String, at time: String, reason: String)
+        throws
+    {
+        try database.execute(
+            cached: """
+                INSERT INTO label_history (claim_id, old_label, new_label, changed_by, changed_at, reason)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            [.integer(claimID), SQLValue(old), .text(new), .text(author), .text(time), .text(reason)])
+    }
+
+    // MARK: - Environments and what they lack
+
+    /// The id of the environment with exactly these fields, created when new.
+    func environmentID(_ spec: EnvironmentSpec) throws -> Int64 {
+        if let id = try reader.existingEnvironmentID(spec) {
+            return id
+        }
+        return try returningID(
+            """
+            INSERT INTO environments (kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """, StoreReader.values(spec))
+    }
+
+    /// Records that environments of a kind and model (and tool build) lack a
+    /// capability, or updates who says so.
+    func upsertLack(
+        kind: String, model: String, toolBuild: String, capabilityID: Int64, sourceID: Int64?, reportedIn: String?,
+        note: String
+    ) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO environment_lacks (kind, model, tool_build, capability_id, source_id, reported_in, note)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (kind, model, tool_build, capability_id) DO UPDATE SET
+                    source_id = excluded.source_id, reported_in = excluded.reported_in, note = excluded.note
+                """,
+            [
+                .text(kind), .text(model), .text(toolBuild), .integer(capabilityID), SQLValue(sourceID), SQLValue(reportedIn),
+                .text(note),
+            ])
+    }
+
+    // MARK: - Files, runs, results
+
+    @discardableResult
+    func upsertIngestedFile(_ file: TextFormat.IngestedFile) throws -> Int64 {
+        try returningID(
+            """
+            INSERT INTO ingested_files (sha256, file_name, format, test_count, ingested_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (sha256) DO UPDATE SET file_name = excluded.file_name, format = excluded.format,
+                test_count = excluded.test_count, ingested_at = excluded.ingested_at
+            RETURNING id
+            """,
+            [.text(file.sha256), .text(file.fileName), .text(file.format), .integer(file.testCount), .text(file.ingestedAt)])
+    }
+
+    /// Inserts a run, or updates the one with its UUID; returns its id.
+    @discardableResult
+    func upsertRun(
+        uuid: String, environmentID: Int64, startedAt: String?, tester: String, note: String, ingestedFileID: Int64?
+    ) throws -> Int64 {
+        try returningID(
+            """
+            INSERT INTO runs (uuid, environment_id, started_at, tester, note, ingested_file_id) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (uuid) DO UPDATE SET environment_id = excluded.environment_id, started_at = excluded.started_at,
+                tester = excluded.tester, note = excluded.note, ingested_file_id = excluded.ingested_file_id
+            RETURNING id
+            """,
+            [
+                .text(uuid), .integer(environmentID), SQLValue(startedAt), .text(tester), .text(note),
+                SQLValue(ingestedFileID),
+            ])
+    }
+
+    /// A result as the store keeps it.
+    struct ResultRow {
+        /// The row to replace, or nil for a new one.
+        var id: Int64?
+        var runID: Int64
+        var claimID: Int64?
+        var result: String
+        var posture: String?
+        var note: String
+        var checkedAt: String?
+        var testID: String?
+        var duration: Double?
+        var message: String?
+    }
+
+    /// Inserts a result (or replaces the one with its id) and returns its id.
+    /// Bound one value at a time: a million of these is the cost of a large import.
+    @discardableResult
+    func upsertResult(_ row: ResultRow) throws -> Int64 {
+        let statement = try database.cached(
+            """
+            INSERT INTO results (id, run_id, claim_id, result, posture, note, checked_at, test_id, duration, message)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, claim_id = excluded.claim_id,
+                result = excluded.result, posture = excluded.posture, note = excluded.note,
+                checked_at = excluded.checked_at, test_id = excluded.test_id, duration = excluded.duration,
+                message = excluded.message
+            """)
+        try statement.bind(1, row.id)
+        try statement.bind(2, row.runID)
+        try statement.bind(3, row.claimID)
+        try statement.bind(4, row.result)
+        try statement.bind(5, row.posture)
+        try statement.bind(6, row.note)
+        try statement.bind(7, row.checkedAt)
+        try statement.bind(8, row.testID)
+        try statement.bind(9, row.duration)
+        try statement.bind(10, row.message)
+        try statement.execute()
+        return row.id ?? database.lastInsertRowID
+    }
+
+    func insertMeasurement(resultID: Int64, name: String, value: Double, unit: String, baseline: Double?, posture: String?)
+        throws
+    {
+        let statement = try database.cached(
+            "INSERT INTO measurements (result_id, name, value, unit, baseline, posture) VALUES (?, ?, ?, ?, ?, ?)")
+        try statement.bind(1, resultID)
+        try statement.bind(2, name)
+        try statement.bind(3, value)
+        try statement.bind(4, unit)
+        try statement.bind(5, baseline)
+        try statement.bind(6, posture)
+        try statement.execute()
+    }
+
+    /// Attaches a file to a result; attaching the same path twice changes nothing.
+    func insertAttachment(resultID: Int64, path: String, sha256: String, size: Int64, mediaType: String) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO attachments (result_id, path, sha256, size, media_type) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (result_id, path) DO NOTHING
+                """,
+            [.integer(resultID), .text(path), .text(sha256), .integer(size), .text(mediaType)])
+    }
+
+    /// Removes a result's measurements and attachments, before they are written anew.
+    func deleteDetails(ofResult resultID: Int64) throws {
+        try database.execute(cached: "DELETE FROM measurements WHERE result_id = ?", [.integer(resultID)])
+        try database.execute(cached: "DELETE FROM attachments WHERE result_id = ?", [.integer(resultID)])
+    }
+
+    // MARK: - Checklists and test mappings
+
+    @discardableResult
+    func upsertChecklist(_ checklist: TextFormat.Checklist) throws -> Int64 {
+        try returningID(
+            """
+            INSERT INTO checklists (document, title) VALUES (?, ?)
+            ON CONFLICT (document) DO UPDATE SET title = excluded.title
+            RETURNING id
+            """,
+            [.text(checklist.document), .text(checklist.title)])
+    }
+
+    /// Inserts a checklist item, or updates the one with its key; returns its id.
+    @discardableResult
+    func upsertChecklistItem(
+        checklistID: Int64, key: String, position: Int64, text: String, mark: TextFormat.UntestedMark?
+    ) throws -> Int64 {
+        try returningID(
+            """
+            INSERT INTO checklist_items (checklist_id, key, position, text, untested_reason, marked_by, marked_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET checklist_id = excluded.checklist_id, position = excluded.position,
+                text = excluded.text, untested_reason = excluded.untested_reason, marked_by = excluded.marked_by,
+                marked_at = excluded.marked_at
+            RETURNING id
+            """,
+            [
+                .integer(checklistID), .text(key), .integer(position), .text(text), SQLValue(mark?.reason),
+                SQLValue(mark?.by), SQLValue(mark?.at),
+            ])
+    }
+
+    func linkChecklistItem(itemID: Int64, claimID: Int64) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO checklist_item_claims (checklist_item_id, claim_id) VALUES (?, ?)
+                ON CONFLICT (checklist_item_id, claim_id) DO NOTHING
+                """,
+            [.integer(itemID), .integer(claimID)])
+    }
+
+    func unlinkChecklistItem(itemID: Int64) throws {
+        try database.execute(cached: "DELETE FROM checklist_item_claims WHERE checklist_item_id = ?", [.integer(itemID)])
+    }
+
+    /// Maps tests matching a pattern to a claim; false when the rule existed.
+    @discardableResult
+    func insertMapping(pattern: String, claimID: Int64) throws -> Bool {
+        try database.execute(
+            cached: "INSERT INTO test_mappings (pattern, claim_id) VALUES (?, ?) ON CONFLICT (pattern, claim_id) DO NOTHING",
+            [.text(pattern), .integer(claimID)])
+        return database.changes > 0
+    }
+
+    /// Removes the rule of a pattern and claim, or every rule of the pattern; returns how many went.
+    func deleteMappings(pattern: String, claimID: Int64?) throws -> Int {
+        try database.execute(
+            cached: "DELETE FROM test_mappings WHERE pattern = ?1 AND (?2 IS NULL OR claim_id = ?2)",
+            [.text(pattern), SQLValue(claimID)])
+        return database.changes
+    }
+
+    // MARK: - Bulk loads
+
+    /// Into a store with no results yet, a large import loads faster without the
+    /// secondary indexes of results and measurements, which are then built once,
+    /// sorted, from their own saved definitions (`restore`). It all happens
+    /// inside the writer's transaction, so a failure leaves the indexes as they were.
+    func setIndexesAsideForBulkLoad() throws -> BulkLoad {
+        let indexes = try database.query(
+            cached: """
+                SELECT name, sql FROM sqlite_schema
+                WHERE type = 'index' AND tbl_name IN ('results', 'measurements') AND sql IS NOT NULL
+                ORDER BY name
+                """
+        ).map { (try $0.text("name"), try $0.text("sql")) }
+        for (name, _) in indexes {
+            try database.execute("DROP INDEX \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        }
+        return BulkLoad(definitions: indexes.map(\.1))
+    }
+
+    /// The indexes a bulk load set aside.
+    struct BulkLoad {
+        fileprivate let definitions: [String]
+    }
+
+    func restore(_ load: BulkLoad) throws {
+        for sql in load.definitions {
+            try database.execute(sql)
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// Runs an insert that returns the row's id.
+    private func returningID(_ sql: StaticString, _ arguments: [SQLValue]) throws -> Int64 {
+        guard let id = try database.scalar(cached: sql, arguments).int64 else {
+            throw DatabaseError(extendedCode: 1, message: "the insert returned no id", sql: String(describing: sql))
+        }
+        return id
+    }
+}
