@@ -98,21 +98,24 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         #expect(runLog.split(separator: "\n").filter { $0.hasPrefix("| synthetic.claim-") }.count == 6_000)
     }
 
-    @Test func aWriterThatStopsEarlyStopsTheRunLogAndLeavesTheStoreUsable() throws {
+    @Test func twoConnectionsWriteTheSameReportAsOne() throws {
+        var both = Reports.Options()
+        both.parallelFrom = 0
+        try Golden.check(try render { try Reports.markdown(.report, of: store, options: both, into: $0) }, against: "report-seed.md")
+        both.document = "shell-by-window-width"
+        try Golden.check(
+            try render { try Reports.markdown(.report, of: store, options: both, into: $0) },
+            against: "report-shell-by-window-width.md")
+    }
+
+    @Test func twoConnectionsMeetAnywhereInALargerRunLog() throws {
         let other = try syntheticStore()
-        struct Stop: Error {}
-        var seen = 0
-        #expect(throws: Stop.self) {
-            try other.read { reader in
-                try reader.runLog().forEach { _ in
-                    seen += 1
-                    if seen == 10 { throw Stop() }
-                }
-            }
+        let one = try render { try Reports.markdown(.report, of: other, into: $0) }
+        var both = Reports.Options()
+        both.parallelFrom = 1
+        for _ in 0..<5 {
+            #expect(try render { try Reports.markdown(.report, of: other, options: both, into: $0) } == one)
         }
-        #expect(seen == 10)
-        #expect(try other.reader.documents() == ["synthetic"])
-        #expect(try render { try Reports.markdown(.report, of: other, into: $0) }.contains("## Mismatches"))
     }
 
     @Test func aRoundTrippedStoreGivesTheSameReport() throws {

@@ -6,7 +6,7 @@ public enum Markdown {
     /// and direction-override characters are dropped, and bare URLs and e-mail
     /// addresses are kept from turning into links.
     public static func escape(_ text: String) -> String {
-        if isPlain(text.utf8) { return text }
+        if text.utf8.withContiguousStorageIfAvailable({ isPlain($0) }) ?? isPlain(text.utf8) { return text }
         var out: [UInt8] = []
         escapeSlowly(text, into: &out)
         return String(decoding: out, as: UTF8.self)
@@ -25,7 +25,14 @@ public enum Markdown {
 
     /// Escapes a string into an output buffer.
     public static func escape(_ text: String, into out: inout [UInt8]) {
-        if isPlain(text.utf8) {
+        // Native strings are contiguous UTF-8: scanned and copied through a pointer.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard isPlain(bytes) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true { return }
+        if copied == nil, isPlain(text.utf8) {
             out.append(contentsOf: text.utf8)
         } else {
             escapeSlowly(text, into: &out)
@@ -75,31 +82,47 @@ public enum Markdown {
     /// one of the line separators and direction marks of U+2000–U+207F (E2 80,
     /// E2 81), which the slow path handles.
     static func isPlain<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
-        var wRun = 0
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in bytes {
-            if previous == 0xC2 && byte <= 0x9F { return false }
-            if previous == 0xE2 && (byte == 0x80 || byte == 0x81) { return false }
-            switch byte {
-            case 0x00...0x1F, 0x7F:
-                return false
-            case UInt8(ascii: "\\"), UInt8(ascii: "|"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"),
-                UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"),
-                UInt8(ascii: "~"), UInt8(ascii: "@"):
-                return false
-            case UInt8(ascii: "/") where previous == UInt8(ascii: "/") && beforePrevious == UInt8(ascii: ":"):
-                return false
-            case UInt8(ascii: ".") where wRun >= 3:
-                return false
-            default:
-                break
+        let copy = Array(bytes)
+        return copy.withUnsafeBufferPointer { isPlain($0) }
+    }
+
+    /// What a byte asks of the scan: 0 nothing, 1 the slow path, 2 a look at
+    /// the bytes before it ("://", "www.", a C1 control or U+2028 and kin).
+    private static let byteClasses: [UInt8] = {
+        var classes = [UInt8](repeating: 0, count: 256)
+        for byte in 0x00...0x1F { classes[byte] = 1 }
+        classes[0x7F] = 1
+        for character in "\\|`*_[]<>&~@".utf8 { classes[Int(character)] = 1 }
+        classes[Int(UInt8(ascii: "/"))] = 2
+        classes[Int(UInt8(ascii: "."))] = 2
+        for byte in 0x80...0x9F { classes[byte] = 2 }
+        return classes
+    }()
+
+    static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        byteClasses.withUnsafeBufferPointer { classes in
+            for index in bytes.indices {
+                let byte = bytes[index]
+                switch classes[Int(byte)] {
+                case 0:
+                    continue
+                case 1:
+                    return false
+                default:
+                    let previous = index > 0 ? bytes[index - 1] : 0
+                    switch byte {
+                    case UInt8(ascii: "/"):
+                        if previous == UInt8(ascii: "/") && index > 1 && bytes[index - 2] == UInt8(ascii: ":") { return false }
+                    case UInt8(ascii: "."):
+                        if index >= 3 && (1...3).allSatisfy({ bytes[index - $0] | 0x20 == UInt8(ascii: "w") }) { return false }
+                    default:
+                        // A continuation byte: C2 80–9F is a C1 control, E2 80 and E2 81 start U+2000–U+207F.
+                        if previous == 0xC2 || (previous == 0xE2 && byte <= 0x81) { return false }
+                    }
+                }
             }
-            wRun = byte == UInt8(ascii: "w") || byte == UInt8(ascii: "W") ? wRun + 1 : 0
-            beforePrevious = previous
-            previous = byte
+            return true
         }
-        return true
     }
 
     /// Control characters and the invisible characters that reorder text.

@@ -1,34 +1,62 @@
 /// Writes a document as GitHub-flavoured Markdown into a sink: blocks apart by
 /// one blank line, every text escaped (`Markdown.escape`), links with their
-/// destinations percent-encoded, tables with `|` rows.
-public final class MarkdownWriter: DocumentWriter {
+/// destinations percent-encoded, tables with `|` rows. It gathers its bytes in
+/// a buffer of its own and hands them to the sink in large pieces.
+public final class MarkdownWriter: FragmentingWriter {
     private enum Place {
         case outside, heading, paragraph, item, cell
     }
 
     private let sink: TextSink
+    private var buffer: [UInt8] = []
     private var place = Place.outside
     private var wroteBlock = false
-    /// Where the current cell's content starts in the sink, to tell an empty cell.
+    /// Where the current cell's content starts in the buffer, to tell an empty cell.
     private var cellStart = 0
+    private static let flushSize = 1 << 16
 
     public init(into sink: TextSink) {
         self.sink = sink
+        buffer.reserveCapacity(Self.flushSize + 4096)
+    }
+
+    public func fragment(into sink: TextSink) -> any FragmentingWriter {
+        let writer = MarkdownWriter(into: sink)
+        writer.wroteBlock = true
+        return writer
+    }
+
+    public var position: Int { sink.position + buffer.count }
+
+    public func appendFragment(at path: String, ranges: [Range<Int>]) throws {
+        sink.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+        try sink.appendFile(path, ranges: ranges)
     }
 
     private func write(_ literal: StaticString) {
-        sink.append { $0.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)) }
+        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Hands the buffer to the sink between blocks and rows, never inside a cell.
+    private func flushIfFull() {
+        if buffer.count >= Self.flushSize {
+            sink.write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Starts a block: a blank line before every block but the first.
     private func startBlock() {
+        flushIfFull()
         if wroteBlock { write("\n") }
         wroteBlock = true
     }
 
     public func beginHeading(level: Int, anchor: String?) {
         startBlock()
-        sink.write(String(repeating: "#", count: max(1, min(level, 6))) + " ")
+        buffer.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: max(1, min(level, 6))))
+        write(" ")
         place = .heading
     }
 
@@ -63,24 +91,22 @@ public final class MarkdownWriter: DocumentWriter {
     public func endItem() {
         write("\n")
         place = .outside
+        flushIfFull()
     }
 
     public func endList() {}
 
     public func beginTable(columns: [String]) {
         startBlock()
-        sink.append { buffer in
-            buffer.append(UInt8(ascii: "|"))
-            for column in columns {
-                buffer.append(UInt8(ascii: " "))
-                Markdown.escape(column, into: &buffer)
-                buffer.append(contentsOf: " |".utf8)
-            }
-            buffer.append(UInt8(ascii: "\n"))
-            buffer.append(UInt8(ascii: "|"))
-            for _ in columns { buffer.append(contentsOf: "---|".utf8) }
-            buffer.append(UInt8(ascii: "\n"))
+        write("|")
+        for column in columns {
+            write(" ")
+            Markdown.escape(column, into: &buffer)
+            write(" |")
         }
+        write("\n|")
+        for _ in columns { write("---|") }
+        write("\n")
     }
 
     public func beginRow(anchor: String?) {
@@ -89,40 +115,38 @@ public final class MarkdownWriter: DocumentWriter {
 
     public func beginCell() {
         write(" ")
-        cellStart = sink.position
+        cellStart = buffer.count
         place = .cell
     }
 
     /// An empty cell holds a space, so the row keeps its shape in any renderer.
     public func endCell() {
-        if sink.position == cellStart { write(" ") }
+        if buffer.count == cellStart { write(" ") }
         write(" |")
         place = .outside
     }
 
     public func endRow() {
         write("\n")
+        flushIfFull()
     }
 
     public func endTable() {}
 
     public func text(_ text: String) {
-        sink.append { Markdown.escape(text, into: &$0) }
+        Markdown.escape(text, into: &buffer)
     }
 
     public func link(_ text: String, to url: String) {
-        sink.append { buffer in
-            buffer.append(UInt8(ascii: "["))
-            Markdown.escape(text, into: &buffer)
-            buffer.append(contentsOf: "](".utf8)
-            buffer.append(contentsOf: Markdown.encodeURL(url).utf8)
-            buffer.append(UInt8(ascii: ")"))
-        }
+        write("[")
+        Markdown.escape(text, into: &buffer)
+        write("](")
+        buffer.append(contentsOf: Markdown.encodeURL(url).utf8)
+        write(")")
     }
 
     public func code(_ text: String) {
-        let inTable = place == .cell
-        sink.append { Markdown.codeSpan(text, inTable: inTable, into: &$0) }
+        Markdown.codeSpan(text, inTable: place == .cell, into: &buffer)
     }
 
     /// In a paragraph a new line; in a cell or an item, where a new line would
@@ -136,6 +160,8 @@ public final class MarkdownWriter: DocumentWriter {
     }
 
     public func finish() throws {
+        sink.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
         try sink.flush()
     }
 }

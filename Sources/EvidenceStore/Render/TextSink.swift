@@ -68,6 +68,33 @@ public final class TextSink {
         if buffer.count >= limit { flushBuffer() }
     }
 
+    /// Appends byte ranges of a file, in the order given.
+    public func appendFile(_ path: String, ranges: [Range<Int>]) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw EvidenceError.fileMissing(path: path) }
+        defer { Glibc.close(fd) }
+        for range in ranges {
+            var offset = range.lowerBound
+            while offset < range.upperBound {
+                let want = min(range.upperBound - offset, limit)
+                let start = buffer.count
+                buffer.append(contentsOf: repeatElement(0, count: want))
+                let got = buffer.withUnsafeMutableBytes { raw in
+                    raw.baseAddress.map { pread(fd, $0 + start, want, off_t(offset)) } ?? 0
+                }
+                let reason = got < 0 ? errno : 0
+                buffer.removeLast(want - max(got, 0))
+                if got < 0 && reason == EINTR { continue }
+                guard got > 0 else {
+                    throw EvidenceError.io(
+                        path: path, reason: got < 0 ? "cannot be read (\(String(cString: strerror(reason))))" : "ended early")
+                }
+                offset += got
+                if buffer.count >= limit { flushBuffer() }
+            }
+        }
+    }
+
     /// How many bytes went into the sink so far, written or buffered.
     public var position: Int { flushed + buffer.count }
 

@@ -286,3 +286,49 @@ extension Store {
         }
     }
 }
+
+// MARK: - One snapshot for two connections
+
+extension Store {
+    /// Runs `body` with a reader of this store and, when one can be had, a
+    /// reader on a second read-only connection to the same file, both reading
+    /// the same snapshot: a brief write lock (held by a third connection) keeps
+    /// any commit from falling between the starts of their read transactions.
+    /// Without a way to line them up (a read-only folder, say) the second is
+    /// nil and this one reads alone. Each reader belongs to one thread.
+    public func readTogether<T>(_ body: (StoreReader, StoreReader?) throws -> T) throws -> T {
+        var partner = try? Database(path: path, mode: .readOnly)
+        if let second = partner, (try? Self.beginReading([database, second])) == nil {
+            second.close()
+            partner = nil
+        }
+        if partner == nil { try Self.beginReading([database]) }
+        defer {
+            database.rollbackIfOpen()
+            partner?.rollbackIfOpen()
+            partner?.close()
+        }
+        return try body(reader, partner.map { StoreReader(database: $0, clock: clock) })
+    }
+
+    private static func beginReading(_ connections: [Database]) throws {
+        guard let first = connections.first else { return }
+        var lock: Database?
+        if connections.count > 1 {
+            lock = try Database(path: first.path, mode: .readWrite)
+        }
+        defer { lock?.close() }
+        try lock?.execute(cached: "BEGIN IMMEDIATE TRANSACTION")
+        defer { lock?.rollbackIfOpen() }
+        do {
+            for connection in connections {
+                try connection.execute(cached: "BEGIN DEFERRED TRANSACTION")
+                // A transaction's snapshot starts with its first read.
+                _ = try connection.scalar(cached: "SELECT count(*) FROM sqlite_schema")
+            }
+        } catch {
+            for connection in connections { connection.rollbackIfOpen() }
+            throw error
+        }
+    }
+}

@@ -86,15 +86,16 @@ public struct RunLogRun: Sendable {
     }
 }
 
-/// A measurement as a listing or the run log shows it.
+/// A measurement as the run log and `claim show` show it.
 public struct MeasurementValue: Sendable, Equatable {
     public var name: String
     public var value: Double
-    public var unit: String
+    public var unit: MeasurementUnit
     public var baseline: Double?
-    public var posture: String?
+    /// The posture it was taken in, when it differs from its result's.
+    public var posture: Posture?
 
-    public init(name: String, value: Double, unit: String, baseline: Double?, posture: String?) {
+    public init(name: String, value: Double, unit: MeasurementUnit, baseline: Double?, posture: Posture?) {
         self.name = name
         self.value = value
         self.unit = unit
@@ -102,17 +103,17 @@ public struct MeasurementValue: Sendable, Equatable {
         self.posture = posture
     }
 
-    /// "171 pt → … (Δ +84 pt)"
+    /// "87 pt → 171 pt (Δ +84 pt)"
     public var summary: String {
-        MeasurementDraft.summary(value: value, unit: unit, baseline: baseline)
+        MeasurementDraft.summary(value: value, unit: unit.rawValue, baseline: baseline)
     }
 }
 
 /// One result of the run log that maps to a claim.
 public struct RunLogEntry: Sendable {
     public var claimKey: String
-    public var result: String
-    public var posture: String?
+    public var result: Outcome
+    public var posture: Posture?
     public var checkedAt: String?
     public var note: String
     public var testID: String?
@@ -121,7 +122,7 @@ public struct RunLogEntry: Sendable {
     public var measurements: [MeasurementValue]
 
     public init(
-        claimKey: String, result: String, posture: String?, checkedAt: String?, note: String, testID: String?,
+        claimKey: String, result: Outcome, posture: Posture?, checkedAt: String?, note: String, testID: String?,
         duration: Double?, message: String?, measurements: [MeasurementValue]
     ) {
         self.claimKey = claimKey
@@ -136,7 +137,7 @@ public struct RunLogEntry: Sendable {
     }
 }
 
-/// What the run log streams, in order: each run opens, its results follow,
+/// What the run log holds for a run, in order: it opens, its results follow,
 /// then it closes (with its automated results that map to no claim).
 public enum RunLogEvent: Sendable {
     case runStart(RunLogRun)
@@ -145,12 +146,14 @@ public enum RunLogEvent: Sendable {
 }
 
 /// The run log, read as it is written: a store of a million results never
-/// holds them all in memory.
+/// holds them all in memory. Its runs can be read in any order, so that two
+/// writers can share one log.
 public protocol RunLogSource {
-    /// Whether the log holds no run at all.
-    var isEmpty: Bool { get }
-    /// Calls `body` with each event, in order.
-    func forEach(_ body: (RunLogEvent) throws -> Void) throws
+    /// How many runs the log holds.
+    var runCount: Int { get }
+    /// Calls `body` with the events of the run at `index` (from 0), in order:
+    /// its start, its results, its end.
+    func forEachEvent(ofRun index: Int, _ body: (RunLogEvent) throws -> Void) throws
 }
 
 // MARK: - Sections of the report

@@ -33,6 +33,16 @@ public struct EvidenceReport {
     }
 
     public func write(to writer: DocumentWriter) throws {
+        writeOpening(to: writer)
+        for index in 0..<runLog.runCount {
+            try Self.writeRun(index, of: runLog, to: writer)
+        }
+        try writeClosing(to: writer)
+    }
+
+    /// Everything before the runs of the run log: the legends, the summary,
+    /// the claims, and the run log's heading.
+    public func writeOpening(to writer: DocumentWriter) {
         writer.heading(1, "Evidence report")
         writer.beginParagraph()
         writer.text(
@@ -46,7 +56,13 @@ public struct EvidenceReport {
         writeLegends(to: writer)
         writeSummary(to: writer)
         writeClaims(to: writer)
-        try writeRunLog(to: writer)
+        writer.heading(2, "Run log")
+        if runLog.runCount == 0 { writer.paragraph("No runs yet.") }
+    }
+
+    /// Everything after the runs of the run log: what still needs a device,
+    /// what went stale, what is not published, and the mismatches.
+    public func writeClosing(to writer: DocumentWriter) throws {
         writeDeviceNeeds(to: writer)
         writeStale(to: writer)
         writeNotPublished(to: writer)
@@ -139,28 +155,28 @@ public struct EvidenceReport {
 
     // MARK: - The run log
 
-    private func writeRunLog(to writer: DocumentWriter) throws {
-        writer.heading(2, "Run log")
-        if runLog.isEmpty { writer.paragraph("No runs yet.") }
+    /// One run of the run log: its header, its results, its automated tests
+    /// that map to no claim.
+    public static func writeRun(_ index: Int, of log: RunLogSource, to writer: DocumentWriter) throws {
         var tableOpen = false
         var startedAt: String?
-        try runLog.forEach { event in
+        try log.forEachEvent(ofRun: index) { event in
             switch event {
             case .runStart(let run):
                 startedAt = run.startedAt
-                Self.writeRunHeader(run, to: writer)
+                writeRunHeader(run, to: writer)
             case .entry(let entry):
                 if !tableOpen {
                     writer.beginTable(columns: ["claim", "result", "posture", "note", "measurements"])
                     tableOpen = true
                 }
-                Self.writeRunLogRow(entry, runStartedAt: startedAt, to: writer)
+                writeRunLogRow(entry, runStartedAt: startedAt, to: writer)
             case .runEnd(let run):
                 if tableOpen {
                     writer.endTable()
                     tableOpen = false
                 }
-                Self.writeUnmapped(run, to: writer)
+                writeUnmapped(run, to: writer)
             }
         }
     }
@@ -193,8 +209,8 @@ public struct EvidenceReport {
     private static func writeRunLogRow(_ entry: RunLogEntry, runStartedAt: String?, to writer: DocumentWriter) {
         writer.beginRow(anchor: nil)
         writer.cell(entry.claimKey)
-        writer.cell(entry.result)
-        writer.cell(entry.posture ?? "")
+        writer.cell(entry.result.rawValue)
+        writer.cell(entry.posture?.rawValue ?? "")
         writer.beginCell()
         var first = true
         func nextLine() {
@@ -203,13 +219,19 @@ public struct EvidenceReport {
         }
         if let checked = entry.checkedAt, checked != runStartedAt {
             nextLine()
-            writer.text("checked " + checked)
+            writer.text("checked ")
+            writer.text(checked)
         }
         if let test = entry.testID {
             nextLine()
-            writer.text(
-                "test " + test + (entry.duration.map { " (" + NumberText.format($0) + " s)" } ?? "")
-                    + (entry.note.isEmpty ? "" : ": "))
+            writer.text("test ")
+            writer.text(test)
+            if let duration = entry.duration {
+                writer.text(" (")
+                writer.text(NumberText.format(duration))
+                writer.text(" s)")
+            }
+            if !entry.note.isEmpty { writer.text(": ") }
             writer.text(entry.note)
         } else if !entry.note.isEmpty {
             nextLine()
@@ -224,8 +246,12 @@ public struct EvidenceReport {
         for (index, measurement) in entry.measurements.enumerated() {
             if index > 0 { writer.lineBreak() }
             writer.text(measurement.name)
-            writer.text(": " + measurement.summary)
-            if let posture = measurement.posture { writer.text(", " + posture) }
+            writer.text(": ")
+            writer.text(measurement.summary)
+            if let posture = measurement.posture {
+                writer.text(", ")
+                writer.text(posture.rawValue)
+            }
         }
         writer.endCell()
         writer.endRow()

@@ -181,11 +181,9 @@ extension StoreReader {
         }
         var measured: [Int64: [String]] = [:]
         try measurements.forEachRow(arguments) { row in
-            let value = MeasurementValue(
-                name: row.text(1), value: row.double(2), unit: row.text(3), baseline: row.optionalDouble(4),
-                posture: row.optionalText(5))
-            var text = value.name + " = " + value.summary
-            if let posture = value.posture { text += " at \(posture)" }
+            var text = row.text(1) + " = "
+                + MeasurementDraft.summary(value: row.double(2), unit: row.text(3), baseline: row.optionalDouble(4))
+            if let posture = row.optionalText(5) { text += " at \(posture)" }
             measured[row.int64(0), default: []].append(text)
         }
         var attached: [Int64: [String]] = [:]

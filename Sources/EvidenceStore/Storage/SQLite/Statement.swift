@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// A prepared statement. Not `Sendable`: it belongs to its connection's thread.
 /// Finalized when released.
@@ -197,6 +198,26 @@ final class Statement {
 
     func optionalText(_ column: Int) -> String? {
         isNull(column) ? nil : text(column)
+    }
+
+    /// The column as a value of a closed vocabulary, matched on its bytes
+    /// without making a string; nil for NULL or a word outside it.
+    func vocabulary<V: Vocabulary>(_ column: Int, _ type: V.Type = V.self) -> V? {
+        guard sqlite3_column_type(handle, Int32(column)) == SQLITE_TEXT else { return nil }
+        return V.allCases.first { textEquals(column, $0.rawValue) }
+    }
+
+    /// Whether the column's text equals `text`, compared as bytes.
+    func textEquals(_ column: Int, _ text: String) -> Bool {
+        // column_text first, then column_bytes: the length is that of the UTF-8 text.
+        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return false }
+        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count == count else { return false }
+            guard count > 0, let base = utf8.baseAddress else { return true }
+            return memcmp(base, bytes, count) == 0
+        }
     }
 
     func optionalDouble(_ column: Int) -> Double? {

@@ -1,0 +1,166 @@
+/// The run log in date order (with a document, only the runs and results of
+/// its claims), read as it is written: one run at a time, each from one
+/// indexed pass over its results with nothing sorted, so a store of a million
+/// results is never held in memory. Any run can be read in any order, which
+/// lets two connections on one snapshot write one log from both ends.
+public final class RunLog: RunLogSource {
+    private struct Header {
+        var id: Int64
+        var run: RunLogRun
+    }
+
+    private let database: Database
+    private let document: String?
+    private let headers: [Header]
+    private var keys: ClaimKeys?
+    /// Texts that repeat from row to row (a measurement's name, a time shared
+    /// by results) are made once and shared, not once per row.
+    private var names = RecentTexts(capacity: 8)
+    private var times = RecentTexts(capacity: 1)
+
+    init(database: Database, document: String?) throws {
+        self.database = database
+        self.document = document
+        var headers: [Header] = []
+        try database.cached(
+            """
+            SELECT u.id, u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name,
+                   e.tool_version, e.tool_build, u.tester, u.note, f.file_name
+            FROM runs AS u JOIN environments AS e ON e.id = u.environment_id
+            LEFT JOIN ingested_files AS f ON f.id = u.ingested_file_id
+            WHERE ?1 IS NULL OR EXISTS (
+                SELECT 1 FROM results AS r JOIN claims AS c ON c.id = r.claim_id
+                WHERE r.run_id = u.id AND c.document = ?1)
+            ORDER BY u.started_at, u.uuid
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            headers.append(Header(id: row.int64(0), run: RunLogRun(
+                uuid: row.text(1), startedAt: row.optionalText(2), environment: try StoreReader.environment(row, from: 3),
+                tester: row.text(11), note: row.text(12), sourceFile: row.optionalText(13))))
+        }
+        self.headers = headers
+    }
+
+    public var runCount: Int { headers.count }
+
+    public func forEachEvent(ofRun index: Int, _ body: (RunLogEvent) throws -> Void) throws {
+        let header = headers[index]
+        if keys == nil {
+            var pairs: [(Int64, String)] = []
+            try database.cached("SELECT id, key FROM claims WHERE ?1 IS NULL OR document = ?1")
+                .forEachRow([SQLValue(document)]) { pairs.append(($0.int64(0), $0.text(1))) }
+            keys = ClaimKeys(pairs)
+        }
+        guard let keys else { return }
+        var run = header.run
+        if document == nil {
+            try database.cached(
+                "SELECT result, count(*) FROM results WHERE run_id = ? AND claim_id IS NULL GROUP BY result ORDER BY result"
+            ).forEachRow([.integer(header.id)]) { run.unmappedCounts.append(($0.text(0), $0.int(1))) }
+            try database.cached(
+                """
+                SELECT test_id, coalesce(message, '') FROM results
+                WHERE run_id = ? AND claim_id IS NULL AND result = 'fail' ORDER BY test_id, id
+                """
+            ).forEachRow([.integer(header.id)]) { run.unmappedFailures.append(($0.text(0), $0.text(1))) }
+        }
+        try body(.runStart(run))
+        // A result comes once per measurement (once when it has none), in the
+        // order of results_by_run and measurements_by_result.
+        let rows = try database.cached(
+            """
+            SELECT r.claim_id, r.id, r.result, r.posture, r.checked_at, r.note, r.test_id, r.duration, r.message,
+                   m.name, m.value, m.unit, m.baseline, m.posture
+            FROM results AS r INDEXED BY results_by_run
+            LEFT JOIN measurements AS m INDEXED BY measurements_by_result ON m.result_id = r.id
+            WHERE r.run_id = ? AND r.claim_id IS NOT NULL
+            ORDER BY r.id, m.id
+            """)
+        try rows.bind([.integer(header.id)])
+        defer { rows.reset() }
+        var more = try rows.step()
+        while more {
+            let resultID = rows.int64(1)
+            guard let key = keys.key(rows.int64(0)), let outcome = rows.vocabulary(2, Outcome.self) else {
+                while more && rows.int64(1) == resultID { more = try rows.step() }
+                continue
+            }
+            var entry = RunLogEntry(
+                claimKey: key, result: outcome, posture: rows.vocabulary(3), checkedAt: times.text(rows, 4),
+                note: rows.text(5), testID: rows.optionalText(6), duration: rows.optionalDouble(7),
+                message: rows.optionalText(8), measurements: [])
+            while more && rows.int64(1) == resultID {
+                if !rows.isNull(9), let unit = rows.vocabulary(11, MeasurementUnit.self), let name = names.text(rows, 9) {
+                    entry.measurements.append(MeasurementValue(
+                        name: name, value: rows.double(10), unit: unit, baseline: rows.optionalDouble(12),
+                        posture: rows.vocabulary(13)))
+                }
+                more = try rows.step()
+            }
+            try body(.entry(entry))
+        }
+        try body(.runEnd(run))
+    }
+}
+
+extension StoreReader {
+    /// The run log in date order (with a document, only the runs and results
+    /// of its claims), read run by run on this reader's connection.
+    public func runLog(document: String? = nil) throws -> RunLog {
+        try RunLog(database: database, document: document)
+    }
+
+    /// One more than the largest result id: how many results a store has
+    /// written, told without counting them.
+    public func resultIDBound() throws -> Int64 {
+        try database.scalar(cached: "SELECT coalesce(max(id), 0) + 1 FROM results").int64 ?? 1
+    }
+}
+
+/// The last few distinct texts read from a column, so that a text met again
+/// is shared instead of made anew.
+private struct RecentTexts {
+    private let capacity: Int
+    private var texts: [String] = []
+    private var next = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The column's text, or nil for NULL.
+    mutating func text(_ row: Statement, _ column: Int) -> String? {
+        guard !row.isNull(column) else { return nil }
+        if let known = texts.first(where: { row.textEquals(column, $0) }) { return known }
+        let text = row.text(column)
+        if texts.count < capacity {
+            texts.append(text)
+        } else {
+            texts[next] = text
+            next = (next + 1) % capacity
+        }
+        return text
+    }
+}
+
+/// Claim keys by claim id: an array indexed by id when ids are dense (as
+/// INTEGER PRIMARY KEYs usually are), a dictionary otherwise.
+private struct ClaimKeys {
+    private var dense: [String?] = []
+    private var sparse: [Int64: String] = [:]
+
+    init(_ keys: [(Int64, String)]) {
+        let largest = keys.map(\.0).max() ?? 0
+        if keys.allSatisfy({ $0.0 >= 0 }) && largest <= Int64(keys.count) * 4 + 1024 {
+            dense = Array(repeating: nil, count: Int(largest) + 1)
+            for (id, key) in keys { dense[Int(id)] = key }
+        } else {
+            sparse = Dictionary(keys, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    func key(_ id: Int64) -> String? {
+        if !dense.isEmpty { return id >= 0 && id < dense.count ? dense[Int(id)] : nil }
+        return sparse[id]
+    }
+}
