@@ -30,6 +30,7 @@ enum Command: Equatable {
     case runList(store: String, format: OutputFormat)
     case runShow(store: String, reference: String, format: DetailFormat)
     case log(store: String, observation: Observation, run: RunChoice)
+    case retract(RetractTarget, store: String, reference: String, reason: String, by: String)
     case measurements(store: String, filter: MeasurementFilter, format: OutputFormat)
     case attachmentsList(store: String, format: OutputFormat)
     case attachmentsVerify(store: String, format: OutputFormat)
@@ -39,8 +40,8 @@ enum Command: Equatable {
     case seed(store: String, folder: String?)
     // Reports
     case document(Reports.Kind, store: String, document: String?, output: String?, stamp: Bool)
-    case checklistMark(store: String, item: String, reason: String?, by: String)
-    case untested(store: String, needsDevice: Bool, document: String?, format: OutputFormat)
+    case checklistMark(store: String, item: String, mark: TextFormat.ChecklistMark.Kind?, reason: String?, by: String)
+    case untested(store: String, needsDevice: Bool, document: String?, all: Bool, format: OutputFormat)
     case status(store: String, document: String?, format: OutputFormat)
     case verifiedLine(store: String, document: String?)
     // Automated results
@@ -48,4 +49,10 @@ enum Command: Equatable {
     case mapAdd(store: String, pattern: String, claim: String)
     case mapList(store: String, format: OutputFormat)
     case mapRemove(store: String, pattern: String, claim: String?)
+}
+
+/// What `retract` corrects.
+enum RetractTarget: Equatable {
+    case result
+    case run
 }

@@ -63,6 +63,8 @@ struct Runner {
             return try runShow(store: store, reference: reference, format: format)
         case .log(let store, let observation, let choice):
             return try log(store: store, observation: observation, run: choice)
+        case .retract(let target, let store, let reference, let reason, let author):
+            return try retract(target, store: store, reference: reference, reason: reason, by: author)
         case .measurements(let store, let filter, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.measurementList(filter)) }
         case .attachmentsList(let store, let format):
@@ -77,16 +79,16 @@ struct Runner {
             return try seed(store: store, folder: folder)
         case .document(let kind, let store, let document, let file, let stamp):
             return try self.document(kind, store: store, document: document, output: file, stamp: stamp)
-        case .checklistMark(let store, let item, let reason, let author):
-            return try checklistMark(store: store, item: item, reason: reason, by: author)
-        case .untested(let store, let needsDevice, let document, let format):
+        case .checklistMark(let store, let item, let mark, let reason, let author):
+            return try checklistMark(store: store, item: item, mark: mark, reason: reason, by: author)
+        case .untested(let store, let needsDevice, let document, let all, let format):
             return try listing(store: store, format: format) {
-                try $0.reader.checkDocument(document)
-                return Tabular(try $0.reader.untestedList(needsDevice: needsDevice, document: document))
+                let document = try $0.reader.resolveDocument(document)
+                return Tabular(try $0.reader.untestedList(needsDevice: needsDevice, document: document, all: all))
             }
         case .status(let store, let document, let format):
             return try listing(store: store, format: format) {
-                try $0.reader.checkDocument(document)
+                let document = try $0.reader.resolveDocument(document)
                 return Tabular(try $0.reader.stateCounts(document: document))
             }
         case .verifiedLine(let store, let document):

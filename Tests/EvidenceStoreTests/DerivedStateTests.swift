@@ -24,6 +24,14 @@ import Testing
         try store.log(Observation(claimKey: key, outcome: outcome, checkedAt: date), run: .matching(spec, tester: "qa"))
     }
 
+    func version(_ os: String, build: String = "", xcode: String = "27.1", xcodeBuild: String = "27A9275")
+        -> EnvironmentSpec
+    {
+        EnvironmentSpec(
+            kind: .simulator, model: "iPhone Duo", osName: "iOS", osVersion: os, osBuild: build, toolName: "Xcode",
+            toolVersion: xcode, toolBuild: xcodeBuild)
+    }
+
     func reason(_ key: String) throws -> String {
         try store.database.scalar("SELECT reason FROM claim_state WHERE key = ?", .text(key)).description
     }
@@ -69,7 +77,7 @@ import Testing
     @Test func onlyBlockedResultsStayUntested() throws {
         try log("bars.overflow", .blocked, on: environment(), "2026-10-20")
         #expect(try fixture.state("bars.overflow") == "untested")
-        #expect(try reason("bars.overflow") == "no pass or fail yet; latest result blocked on 2026-10-20")
+        #expect(try reason("bars.overflow") == "no pass or fail yet; last result blocked on 2026-10-20")
     }
 
     @Test func aNewerOSBuildMakesOlderEvidenceStale() throws {
@@ -83,7 +91,7 @@ import Testing
         #expect(try fixture.state("bars.overflow") == "stale")
         let text = try reason("bars.overflow")
         #expect(text.contains("(23A341)"), "\(text)")
-        #expect(text.contains("OS 23B85"), "\(text)")
+        #expect(text.contains("OS iOS 27.1 (23B85)"), "\(text)")
         let stale = try store.reader.claimList(ClaimFilter(state: .stale))
         #expect(stale.map(\.key) == ["bars.overflow"])
         // Verified again on the new build, it is current once more.
@@ -97,7 +105,7 @@ import Testing
         #expect(try fixture.state("bars.overflow") == "verified-in-simulator", "an earlier counter is older")
         try log("island.clock-offset.closed", .pass, on: environment(xcode: "27C40"), "2026-10-22")
         #expect(try fixture.state("bars.overflow") == "stale")
-        #expect(try reason("bars.overflow").contains("Xcode 27C40"))
+        #expect(try reason("bars.overflow").contains("Xcode 27.1 (27C40)"))
     }
 
     @Test func mismatchesNameWhatTheEvidenceDoesNotSupport() throws {
@@ -105,9 +113,9 @@ import Testing
         try log("bars.overflow", .pass, on: environment(), "2026-10-20")
         try log("standby.either-display", .fail, on: environment(.device), "2026-10-20")
         let problems = try store.reader.mismatches().map { "\($0.claim): \($0.problem)" }
-        #expect(problems.contains("island.clock-offset.closed: labelled measured but has no passing result"))
+        #expect(problems.contains("island.clock-offset.closed: labelled measured but has no current pass: untested: no result yet"))
         #expect(problems.contains("sourced.alone: labelled sourced but cites no source"))
-        #expect(problems.contains { $0.hasPrefix("standby.either-display: latest result failed") })
+        #expect(problems.contains { $0.hasPrefix("standby.either-display: its latest decisive result failed: failed on 2026-10-20") })
         #expect(problems.contains { $0.hasPrefix("bars.overflow: labelled unverified but verified-in-simul") })
     }
 
@@ -116,6 +124,7 @@ import Testing
         let items: [(String, [String])] = [
             ("item.verified", ["bars.overflow"]), ("item.device", ["standby.either-display"]),
             ("item.failing", ["island.clock-offset.closed"]), ("item.marked", ["bars.overflow", "standby.either-display"]),
+            ("item.marked-failing", ["island.clock-offset.closed"]), ("item.unlinked", []),
         ]
         for (position, (key, claims)) in items.enumerated() {
             try store.database.execute(
@@ -129,107 +138,139 @@ import Testing
         }
         try log("bars.overflow", .pass, on: environment(), "2026-10-20")
         let failed = try log("island.clock-offset.closed", .fail, on: environment(), "2026-10-20")
-        try store.markChecklistItem(key: "item.marked", untestedReason: "no device yet", by: "lead")
-        let list = try #require(try store.reader.checklists().first)
-        let rendered = list.items.map { "\($0.ticked ? "x" : " ") \($0.key): \($0.why ?? "")" }
-        #expect(rendered[0] == "x item.verified: ")
-        #expect(rendered[1] == "  item.device: needs a device for standby (standby.either-display)")
-        #expect(rendered[2] == "  item.failing: failing since run \(failed.run.shortName) (island.clock-offset.closed)")
-        #expect(rendered[3].hasPrefix("  item.marked: marked untested by lead on "))
-        #expect(rendered[3].hasSuffix(": no device yet"))
-        try store.markChecklistItem(key: "item.marked", untestedReason: nil, by: "lead")
+        try store.markChecklistItem(key: "item.marked", as: .untested, reason: "no device yet", by: "lead")
+        try store.markChecklistItem(key: "item.marked-failing", as: .untested, reason: "later", by: "lead")
+        func rendered() throws -> [String] {
+            let list = try #require(try store.reader.checklists().first)
+            return list.items.map { "\($0.ticked ? "x" : " ") \($0.key): \($0.why ?? "")" }
+        }
+        var lines = try rendered()
+        #expect(lines[0] == "x item.verified: ")
+        #expect(lines[1] == "  item.device: needs a device for standby (standby.either-display)")
+        #expect(lines[2] == "  item.failing: failing since run \(failed.run.shortName) (island.clock-offset.closed)")
+        #expect(lines[3].hasPrefix("  item.marked: needs a device for standby (standby.either-display); marked untested by lead on "))
+        #expect(lines[3].hasSuffix(": no device yet"))
+        // A mark never replaces a failure: it shows first.
+        #expect(lines[4].hasPrefix("  item.marked-failing: failing since run \(failed.run.shortName) (island.clock-offset.closed); marked untested by lead"))
+        // No claim, no evidence: only a hand check with a reason ticks it.
+        #expect(lines[5] == "  item.unlinked: no claim is linked to it and nobody has checked it by hand")
+        try store.markChecklistItem(key: "item.unlinked", as: .checked, reason: "read the code", by: "lead")
+        lines = try rendered()
+        #expect(lines[5].hasPrefix("x item.unlinked: checked by hand by lead on "))
+        // Where claims are linked, their evidence decides; a hand check is refused.
+        #expect(throws: EvidenceError.self) {
+            try store.markChecklistItem(key: "item.failing", as: .checked, reason: "looks fine", by: "lead")
+        }
+        try store.markChecklistItem(key: "item.marked", as: nil, reason: nil, by: "lead")
         #expect(try store.reader.checklists().first?.items[3].why == "needs a device for standby (standby.either-display)")
         #expect(throws: EvidenceError.self) {
-            try store.markChecklistItem(key: "item.nope", untestedReason: "x", by: "lead")
-        }
-    }
-}
-
-/// Migration 2 rewrote `claim_state`, `untested_claims` and `claim_mismatches`
-/// for speed. Their answers must be those of version 1, on the seed and after
-/// every batch of a long, varied series of results.
-@Suite struct ClaimStateRewriteTests {
-    /// SplitMix64: the same series on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+            try store.markChecklistItem(key: "item.nope", as: .untested, reason: "x", by: "lead")
         }
     }
 
-    /// Version 1's views, as temporary views beside the current ones.
-    static func installVersionOneViews(_ database: Database) throws {
-        guard let first = Migration.bundled.first(where: { $0.version == 1 }) else {
-            Issue.record("no migration 1")
-            return
-        }
-        for name in ["claim_state", "untested_claims", "claim_mismatches"] {
-            let sql = first.sql
-            guard let start = sql.range(of: "CREATE VIEW \(name) AS"),
-                let end = sql[start.upperBound...].range(of: ";\n")
-            else {
-                Issue.record("migration 1 has no view \(name)")
-                return
+    // MARK: - Truthful state
+
+    @Test func aLaterSkipOrBlockNeverHidesAFailure() throws {
+        try log("bars.overflow", .pass, on: environment(), "2026-10-20T09:00:00Z")
+        try log("bars.overflow", .fail, on: environment(), "2026-10-20T09:10:00Z")
+        try log("bars.overflow", .skipped, on: environment(), "2026-10-20T09:20:00Z")
+        #expect(try fixture.state("bars.overflow") == "failing")
+        try log("island.clock-offset.closed", .fail, on: environment(), "2026-10-20")
+        try log("island.clock-offset.closed", .blocked, on: environment(), "2026-10-21")
+        #expect(try fixture.state("island.clock-offset.closed") == "failing")
+        #expect(try reason("island.clock-offset.closed").hasPrefix("failed on 2026-10-20 in run "))
+    }
+
+    @Test func aDateOnlyResultAndATimedOneOnTheSameDayFollowRecordingOrder() throws {
+        // A timed pass this morning, then a date-only failure logged later the same day: the failure is later.
+        try log("bars.overflow", .pass, on: environment(), "2026-10-20T09:00:00Z")
+        try log("bars.overflow", .fail, on: environment(), "2026-10-20")
+        #expect(try fixture.state("bars.overflow") == "failing")
+        // And the reverse: a date-only failure, then a timed pass logged after it.
+        try log("island.clock-offset.closed", .fail, on: environment(), "2026-10-20")
+        try log("island.clock-offset.closed", .pass, on: environment(), "2026-10-20T08:00:00Z")
+        #expect(try fixture.state("island.clock-offset.closed") == "verified-in-simulator")
+        // A result of an earlier day logged later is older all the same.
+        try log("island.clock-offset.closed", .fail, on: environment(), "2026-10-19T23:00:00Z")
+        #expect(try fixture.state("island.clock-offset.closed") == "verified-in-simulator")
+    }
+
+    @Test func aDateMoreThanADayAheadIsRefused() throws {
+        let before = try fixture.count("results")
+        let tomorrow = Timestamp.format(Date().addingTimeInterval(20 * 3600))
+        try log("bars.overflow", .pass, on: environment(), tomorrow)
+        for date in ["2099-01-01", Timestamp.format(Date().addingTimeInterval(3 * 86_400))] {
+            #expect(throws: EvidenceError.self) { try log("bars.overflow", .fail, on: environment(), date) }
+            #expect(throws: EvidenceError.self) {
+                try store.startRun(RunDraft(environment: environment(), startedAt: date))
             }
-            let body = sql[start.upperBound..<end.lowerBound].replacingOccurrences(of: "claim_state", with: "v1_claim_state")
-            try database.execute("CREATE TEMP VIEW v1_\(name) AS" + body)
         }
+        #expect(try fixture.count("results") == before + 1)
     }
 
-    static func compare(_ database: Database, _ context: String) throws {
-        let queries = [
-            ("claim_state", "claim_id, key, document, area, label, state, reason", "claim_id"),
-            ("untested_claims", "claim_id, key, document, area, label, state, reason", "claim_id"),
-            ("claim_mismatches", "claim_id, key, document, area, label, state, problem", "claim_id, problem"),
-        ]
-        for (view, columns, order) in queries {
-            let now = try database.query("SELECT \(columns) FROM \(view) ORDER BY \(order)").map(\.values)
-            let then = try database.query("SELECT \(columns) FROM v1_\(view) ORDER BY \(order)").map(\.values)
-            #expect(now == then, "\(view) differs from version 1 \(context)")
-        }
+    @Test func missingBuildsNeverLookNewer() throws {
+        // iOS 27.1 with no build, then a run on iOS 27.2: the 27.1 evidence is stale.
+        try log("bars.overflow", .pass, on: version("27.1", xcodeBuild: ""), "2026-10-20")
+        #expect(try fixture.state("bars.overflow") == "verified-in-simulator")
+        try log("island.clock-offset.closed", .pass, on: version("27.2", xcodeBuild: ""), "2026-10-21")
+        #expect(try fixture.state("bars.overflow") == "stale")
+        #expect(try reason("bars.overflow").contains("OS iOS 27.2"))
+        // Versions compare as numbers: 27.10 is newer than 27.9.
+        try log("standby.either-display", .pass, on: version("27.10", xcodeBuild: ""), "2026-10-22")
+        #expect(try fixture.state("island.clock-offset.closed") == "stale")
     }
 
-    @Test func theRewrittenViewsAnswerAsVersionOneDid() throws {
-        let fixture = try StoreFixture()
-        let store = fixture.store
-        try StoreImporter(store: store).run(BundledSeed())
-        try Self.installVersionOneViews(store.database)
-        try Self.compare(store.database, "on the seed")
-        var seen: Set<String> = []
-        func noteStates() throws {
-            for row in try store.database.query("SELECT DISTINCT state FROM claim_state") { seen.insert(try row.text("state")) }
-        }
-        try noteStates()
-        #expect(try store.database.scalar("SELECT count(*) FROM v1_claim_state").int ?? 0 > 40)
+    @Test func atTheSameVersionARecordedBuildIsNewerThanAMissingOne() throws {
+        try log("bars.overflow", .pass, on: version("27.1", xcode: "27.1", xcodeBuild: ""), "2026-10-20")
+        try log("island.clock-offset.closed", .pass, on: version("27.1", xcode: "27.1", xcodeBuild: "27A9275"), "2026-10-20")
+        #expect(try fixture.state("bars.overflow") == "stale")
+        #expect(try fixture.state("island.clock-offset.closed") == "verified-in-simulator")
+        // A newer point release without a build is newer than an older one with one.
+        try log("standby.either-display", .pass, on: version("27.1", xcode: "27.1.1", xcodeBuild: ""), "2026-10-21")
+        #expect(try fixture.state("island.clock-offset.closed") == "stale")
+    }
 
-        let keys = try store.database.query("SELECT key FROM claims ORDER BY key").map { try $0.text("key") }
-        var generator = Generator(state: 2026)
-        let builds = ["23A341", "23A5318c", "23B74", "23B85", ""]
-        let xcodes = ["27A9275", "27A5012a", "27C40", ""]
-        let outcomes: [Outcome] = [.pass, .pass, .pass, .fail, .blocked]
-        for batch in 1...12 {
-            for _ in 0..<15 {
-                let spec = EnvironmentSpec(
-                    kind: Bool.random(using: &generator) ? .simulator : .device,
-                    model: ["iPhone Duo", "iPhone Duo", "iPad Pro 13"].randomElement(using: &generator) ?? "iPhone Duo",
-                    osName: "iOS", osVersion: "27.1", osBuild: builds.randomElement(using: &generator) ?? "",
-                    toolName: "Xcode", toolVersion: "27.1", toolBuild: xcodes.randomElement(using: &generator) ?? "")
-                let day = Int.random(in: 1...12, using: &generator)
-                let date = String(format: "2026-10-%02d", day)
-                    + (Bool.random(using: &generator) ? "" : String(format: "T%02d:00:00Z", Int.random(in: 0...23, using: &generator)))
-                try store.log(
-                    Observation(
-                        claimKey: keys.randomElement(using: &generator) ?? keys[0],
-                        outcome: outcomes.randomElement(using: &generator) ?? .pass, checkedAt: date),
-                    run: .matching(spec, tester: "qa"))
-            }
-            try Self.compare(store.database, "after batch \(batch)")
-            try noteStates()
+    @Test func aRetractedResultCountsForNothing() throws {
+        let first = try log("bars.overflow", .pass, on: environment(), "2026-10-20")
+        let wrong = try log("bars.overflow", .fail, on: environment(), "2026-10-21")
+        #expect(try fixture.state("bars.overflow") == "failing")
+        try store.retractResult(String(wrong.resultID), reason: "logged against the wrong claim", by: "qa")
+        #expect(try fixture.state("bars.overflow") == "verified-in-simulator")
+        let detail = try store.reader.claimDetail(key: "bars.overflow")
+        #expect(detail.results.count == 2, "a retracted result stays")
+        #expect(detail.results.last?.retraction?.reason == "logged against the wrong claim")
+        #expect(throws: EvidenceError.self) { try store.retractResult(String(wrong.resultID), reason: "again", by: "qa") }
+        #expect(throws: DatabaseError.self) {
+            try store.database.execute("DELETE FROM retractions")
         }
-        #expect(seen == Set(VerificationState.names), "the series passes through every state")
+        // A whole run: every result in it.
+        try store.retractRun(first.run.uuid, reason: "the wrong simulator", by: "qa")
+        #expect(try fixture.state("bars.overflow") == "untested")
+        #expect(try reason("bars.overflow") == "no result that counts yet (every one was retracted)")
+    }
+
+    @Test func changedWordsMakeOldProofStale() throws {
+        let passed = try log("bars.overflow", .pass, on: environment(), "2026-10-20")
+        let edit = try store.editClaim(key: "bars.overflow", ClaimChanges(statement: "App items move to the overflow menu."))
+        #expect(edit.statementChanged)
+        #expect(edit.earlierProof == [passed.run.shortName])
+        #expect(try fixture.state("bars.overflow") == "stale")
+        #expect(try reason("bars.overflow").hasPrefix("statement changed since run \(passed.run.shortName)"))
+        // Checked again against the new words, it is verified again.
+        try log("bars.overflow", .pass, on: environment(), "2026-10-21")
+        #expect(try fixture.state("bars.overflow") == "verified-in-simulator")
+        // Editing other fields keeps the proof.
+        let other = try store.editClaim(key: "bars.overflow", ClaimChanges(area: "Toolbars"))
+        #expect(!other.statementChanged)
+        #expect(try fixture.state("bars.overflow") == "verified-in-simulator")
+    }
+
+    @Test func notPublishedClaimsAreNotQAWork() throws {
+        try store.addClaim(
+            ClaimDraft(
+                key: "not-published.sizes", statement: "Widget sizes.", document: "duo-system-surfaces", area: "Widgets",
+                label: .notPublished, asOf: "2026-10-20"), by: "writer")
+        #expect(!(try store.reader.untestedList().map(\.key).contains("not-published.sizes")))
+        #expect(try store.reader.untestedList(all: true).map(\.key).contains("not-published.sizes"))
     }
 }

@@ -174,6 +174,7 @@ final class ConcurrentResults: @unchecked Sendable {
         2: "0d355791cc1389284af598130d86423befb2fc8f8265de3dfbc673812b0ef22f",
         3: "85d88fa6cb8ff59004c70580d929071aebdb5a088d22471a50a71c58769e5648",
         4: "68bb8188450ec946cfd8ecc4b1a2ded01b68718b1159e27d7ad2226899bd2d0a",
+        5: "88efb5f5cc97a3776c6531ad90fdcf46b8364150da262e7bb89d6411251f72ca",
     ]
 
     @Test func landedMigrationsAreFrozen() {
@@ -228,17 +229,29 @@ final class ConcurrentResults: @unchecked Sendable {
     /// keeps every column, index and view.
     static func rebuildOfResults(_ database: Database) throws -> String {
         let table = try #require(try database.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'results'").string)
-        let indexes = try database.query("SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'results' AND sql IS NOT NULL")
-            .map { try $0.text("sql") }
+        // Indexes go with the table. Views and triggers (also those of other
+        // tables that read results) must be dropped before the rename and made again.
+        let indexes = try database.query(
+            "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'results' AND sql IS NOT NULL ORDER BY rowid"
+        ).map { try $0.text("sql") }
+        let triggers = try database.query("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' ORDER BY rowid")
+            .map { (try $0.text("name"), try $0.text("sql")) }
         let views = try database.query("SELECT name, sql FROM sqlite_schema WHERE type = 'view' ORDER BY rowid")
             .map { (try $0.text("name"), try $0.text("sql")) }
-        var script = views.reversed().map { "DROP VIEW \($0.0);\n" }.joined()
-        script += table.replacingOccurrences(of: "CREATE TABLE results", with: "CREATE TABLE new_results") + ";\n"
-        script += "INSERT INTO new_results SELECT * FROM results;\n"
+        // Generated columns are computed again, never copied.
+        let columns = try database.query("SELECT name FROM pragma_table_xinfo('results') WHERE hidden = 0 ORDER BY cid")
+            .map { try $0.text("name") }.joined(separator: ", ")
+        var script = triggers.map { "DROP TRIGGER \($0.0);\n" }.joined()
+        script += views.reversed().map { "DROP VIEW \($0.0);\n" }.joined()
+        let created = table.replacingOccurrences(of: "CREATE TABLE \"results\"", with: "CREATE TABLE new_results")
+            .replacingOccurrences(of: "CREATE TABLE results", with: "CREATE TABLE new_results")
+        script += created + ";\n"
+        script += "INSERT INTO new_results (\(columns)) SELECT \(columns) FROM results;\n"
         script += "DROP TABLE results;\n"
         script += "ALTER TABLE new_results RENAME TO results;\n"
         script += indexes.map { $0 + ";\n" }.joined()
         script += views.map { $0.1 + ";\n" }.joined()
+        script += triggers.map { $0.1 + ";\n" }.joined()
         return script
     }
 

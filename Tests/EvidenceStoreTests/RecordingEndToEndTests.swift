@@ -46,7 +46,7 @@ import Testing
             "--xcode", "27.1", "--xcode-build", "27A9275", "--posture", "closed", "--date", "2026-10-20",
             "--measure", "status-bar clock y=171pt from 87pt", "--note", "Settings in front", "--attach", "shots/closed.png",
         ])
-        #expect(logged.stderr.hasPrefix("Logged pass for island.clock-offset.closed in new run 1 ("))
+        #expect(logged.stderr.hasPrefix("Logged pass for island.clock-offset.closed as result 1 in new run 1 ("))
         #expect(logged.stdout.isEmpty)
         let again = try run([
             "log", "island.clock-offset.closed", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.1",
@@ -63,7 +63,7 @@ import Testing
         #expect(show.contains("run ") && show.contains(" by qa-ana"))
 
         let measurements = try run(["measurements", "--claim", "island.clock-offset.closed", "--format", "csv"]).stdout
-        #expect(measurements.hasPrefix("claim,name,value,baseline,delta,unit,posture,environment,run,checked_at\n"))
+        #expect(measurements.hasPrefix("claim,name,value,baseline,delta,unit,posture,environment,run,checked_at,retracted\n"))
         #expect(measurements.contains(",status-bar clock y,171,87,84,pt,closed,"))
         #expect(measurements.contains(",status-bar clock y,128,34,94,pt,open-wide,"))
 
@@ -82,10 +82,10 @@ import Testing
         #expect(started.stdout == "1\n")
         try run(["log", "standby.either-display", "--run", "1", "--result", "pass", "--posture", "closed", "--date", "2026-10-22"])
         let runs = try run(["run", "list", "--format", "csv"]).stdout
-        #expect(runs.contains(",2026-10-22,\"iPhone Duo device, iOS 27.1 (23B85), Xcode 27.1 (27A9275)\",ben,1,first device\n"))
+        #expect(runs.contains(",2026-10-22,\"iPhone Duo device, iOS 27.1 (23B85), Xcode 27.1 (27A9275)\",ben,1,,first device\n"))
         let shown = try run(["run", "show", "1"]).stdout
         #expect(shown.contains("  environment: iPhone Duo device, iOS 27.1 (23B85), Xcode 27.1 (27A9275)"))
-        #expect(shown.contains("2026-10-22  pass  closed  standby.either-display"))
+        #expect(shown.contains("#1  2026-10-22  pass  closed  standby.either-display"))
         let list = try run(["claim", "list", "--format", "csv", "--document", "duo-system-surfaces"]).stdout
         #expect(list.contains("standby.either-display,sourced,verified-on-device,"))
         #expect(list.contains("island.clock-offset.closed,measured,untested,"))

@@ -56,8 +56,11 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
     @Test func theVerifiedLinesMatchTheDocuments() throws {
         // The line duo-system-surfaces carries in its front matter.
         #expect(try store.verifiedLine(document: "duo-system-surfaces") == "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no")
-        #expect(try store.verifiedLine(document: "shell-by-window-width") == "Xcode 27.1 RC, iOS 27.1 simulator, device: no")
-        #expect(try store.verifiedLine(document: "everything-that-breaks") == "iOS 27.1 simulator, device: no")
+        // The other two were checked on iPhone Duo with Xcode 27.1 RC, or with
+        // no Xcode recorded; the store holds Xcode 27.1 (27A9275) for that
+        // simulator since, so their Duo claims are stale and no longer count.
+        #expect(try store.verifiedLine(document: "shell-by-window-width") == "Xcode 27.1 RC, iPadOS 27 simulator, device: no")
+        #expect(try store.verifiedLine(document: "everything-that-breaks") == "simulator: no, device: no")
     }
 
     @Test func aStampIsPrintedOnlyWhenAskedFor() throws {

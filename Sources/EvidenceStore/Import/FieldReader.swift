@@ -59,9 +59,14 @@ struct FieldReader: Sendable {
     }
 
     mutating func integer(_ key: String) throws -> Int64 {
+        guard let value = try optionalInteger(key) else { throw error(key, "missing") }
+        return value
+    }
+
+    mutating func optionalInteger(_ key: String) throws -> Int64? {
         switch raw(key) {
+        case nil, .null?: return nil
         case .integer(let number)?: return number
-        case nil: throw error(key, "missing")
         case let other?: throw error(key, "expected a whole number, found \(other.typeName)")
         }
     }

@@ -127,7 +127,7 @@ public enum JUnitReader {
                     return
                 }
                 sawRoot = true
-                if let stamp = attributes["timestamp"] { noteTimestamp(stamp) }
+                if let stamp = attributes["timestamp"] { noteTimestamp(stamp, parser) }
             }
             stack.append(name)
             guard stack.count <= JUnitReader.maxDepth else {
@@ -137,7 +137,7 @@ public enum JUnitReader {
             switch name {
             case "testsuite":
                 suites.append(Suite(name: attributes["name"] ?? ""))
-                if let stamp = attributes["timestamp"] { noteTimestamp(stamp) }
+                if let stamp = attributes["timestamp"] { noteTimestamp(stamp, parser) }
             case "testcase":
                 guard current == nil else {
                     fail(parser, "a <testcase> inside another <testcase>")
@@ -187,10 +187,11 @@ public enum JUnitReader {
             collected = ""
         }
 
-        private func noteTimestamp(_ text: String) {
+        private func noteTimestamp(_ text: String, _ parser: XMLParser) {
             // JUnit timestamps usually carry no zone; those are taken as UTC.
             let zoned = text.utf8.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
             guard let parsed = try? Timestamp.parse(zoned ? text : text + "Z", field: "timestamp") else { return }
+            report.dates.append((parsed, "\(parser.lineNumber):\(parser.columnNumber)"))
             if report.startedAt.map({ parsed < $0 }) ?? true {
                 report.startedAt = parsed
             }

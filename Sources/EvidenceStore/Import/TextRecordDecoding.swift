@@ -65,10 +65,7 @@ extension FieldReader {
     }
 
     mutating func run() throws -> TextFormat.Run {
-        let uuid = try string("uuid")
-        guard uuid.count == 36, uuid.allSatisfy({ $0.isHexDigit && !$0.isUppercase || $0 == "-" }),
-            uuid.split(separator: "-", omittingEmptySubsequences: false).map(\.count) == [8, 4, 4, 4, 12]
-        else { throw error("uuid", "expected a lower-case UUID, found '\(uuid)'") }
+        let uuid = try uuid("uuid")
         let startedAt = try optionalString("started_at")
         guard var environment = try optionalObject("environment") else { throw error("environment", "missing") }
         let osBuild = try environment.optionalString("os_build") ?? ""
@@ -132,6 +129,15 @@ extension FieldReader {
         return record
     }
 
+    mutating func retraction() throws -> TextFormat.Retraction {
+        let record = TextFormat.Retraction(
+            uuid: try uuid("uuid"), run: try uuid("run"), n: try optionalCount("n"), by: try nonEmpty("by"),
+            at: try time("at"), reason: try nonEmpty("reason"))
+        if let n = record.n, n < 1 { throw error("n", "expected a number from 1") }
+        try finish()
+        return record
+    }
+
     mutating func labelChange() throws -> TextFormat.LabelChange {
         let record = TextFormat.LabelChange(
             claim: try string("claim"), n: try count("n"),
@@ -153,11 +159,13 @@ extension FieldReader {
         var record = TextFormat.ChecklistItem(
             checklist: try string("checklist"), position: try count("position"),
             key: try checked("key") { try Validate.key(key, field: "checklist item key") }, text: try nonEmpty("text"),
-            claims: try strings("claims").sorted(), untested: nil)
+            claims: try strings("claims").sorted(), mark: nil)
         if record.position < 1 { throw error("position", "expected a number from 1") }
-        if var mark = try optionalObject("untested") {
-            record.untested = TextFormat.UntestedMark(
-                reason: try mark.nonEmpty("reason"), by: try mark.nonEmpty("by"), at: try mark.time("at"))
+        for kind in TextFormat.ChecklistMark.Kind.allCases {
+            guard var mark = try optionalObject(kind.rawValue) else { continue }
+            if record.mark != nil { throw error(kind.rawValue, "an item is marked untested or checked, not both") }
+            record.mark = TextFormat.ChecklistMark(
+                kind: kind, reason: try mark.nonEmpty("reason"), by: try mark.nonEmpty("by"), at: try mark.time("at"))
             try mark.finish()
         }
         try finish()
@@ -222,6 +230,20 @@ extension FieldReader {
             throw error(key, "expected a SHA-256 as 64 lower-case hex digits")
         }
         return text
+    }
+
+    mutating func uuid(_ key: String) throws -> String {
+        let uuid = try string(key)
+        guard uuid.count == 36, uuid.allSatisfy({ $0.isHexDigit && !$0.isUppercase || $0 == "-" }),
+            uuid.split(separator: "-", omittingEmptySubsequences: false).map(\.count) == [8, 4, 4, 4, 12]
+        else { throw error(key, "expected a lower-case UUID, found '\(uuid)'") }
+        return uuid
+    }
+
+    mutating func optionalCount(_ key: String) throws -> Int64? {
+        guard let value = try optionalInteger(key) else { return nil }
+        guard value >= 0 else { throw error(key, "expected 0 or more, found \(value)") }
+        return value
     }
 
     mutating func count(_ key: String) throws -> Int64 {

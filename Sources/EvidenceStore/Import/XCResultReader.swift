@@ -144,6 +144,7 @@ public enum XCResultReader {
                 throw start.error("expected seconds since 1970 within the years 0001 to 9999, found \(NumberText.format(seconds))")
             }
             report.startedAt = Timestamp.format(Date(timeIntervalSince1970: seconds))
+            report.dates.append((Timestamp.format(Date(timeIntervalSince1970: seconds)), start.path))
         }
         let total = try root.optional("totalTestCount")?.number()
         let passed = try root.optional("passedTests")?.number()
@@ -191,8 +192,12 @@ public enum XCResultReader {
             }
             report.devices.append(device)
             let index = report.devices.count - 1
-            if report.startedAt == nil, let started = try action.optional("startedTime")?.legacyString() {
-                report.startedAt = try? Timestamp.parse(colonInOffset(started), field: "startedTime")
+            if let cursor = action.optional("startedTime"),
+                case let text = try cursor.legacyString(),
+                let parsed = try? Timestamp.parse(colonInOffset(text), field: "startedTime")
+            {
+                report.startedAt = report.startedAt ?? parsed
+                report.dates.append((parsed, cursor.path))
             }
             let failed = try metrics?.optional("testsFailedCount")?.legacyNumber()
             report.notes.append(

@@ -14,11 +14,14 @@ public struct LackDraft: Equatable, Sendable {
     public var capability: String
     public var evidence: LackEvidence
     public var note: String
+    /// Takes a model close to a recorded one as new, not as a typo.
+    public var newModel: Bool
 
     public init(
         kind: EnvironmentKind, model: String, toolBuild: String = "", capability: String, evidence: LackEvidence,
-        note: String = ""
+        note: String = "", newModel: Bool = false
     ) {
+        self.newModel = newModel
         self.kind = kind
         self.model = model
         self.toolBuild = toolBuild

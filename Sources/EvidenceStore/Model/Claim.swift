@@ -23,11 +23,15 @@ public struct ClaimDraft: Equatable, Sendable {
     public var sources: [String]
     /// Capability names the claim needs.
     public var needs: [String]
+    /// Starts a document whose name is close to an existing one, instead of
+    /// taking it for a typo.
+    public var newDocument: Bool = false
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String? = nil,
-        sources: [String] = [], needs: [String] = []
+        sources: [String] = [], needs: [String] = [], newDocument: Bool = false
     ) {
+        self.newDocument = newDocument
         self.key = key
         self.statement = statement
         self.document = document
@@ -50,11 +54,16 @@ public struct ClaimChanges: Equatable, Sendable {
     public var removeSources: [String]
     public var addNeeds: [String]
     public var removeNeeds: [String]
+    /// Moves the claim to a document whose name is close to an existing one,
+    /// instead of taking it for a typo.
+    public var newDocument: Bool = false
 
     public init(
         statement: String? = nil, document: String? = nil, area: String? = nil, asOf: String?? = nil,
-        addSources: [String] = [], removeSources: [String] = [], addNeeds: [String] = [], removeNeeds: [String] = []
+        addSources: [String] = [], removeSources: [String] = [], addNeeds: [String] = [], removeNeeds: [String] = [],
+        newDocument: Bool = false
     ) {
+        self.newDocument = newDocument
         self.statement = statement
         self.document = document
         self.area = area
@@ -122,5 +131,19 @@ public enum Validate {
 enum CharacterSetASCII {
     static func alphanumeric(_ scalar: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
+}
+
+/// What `claim edit` changed that people must know.
+public struct ClaimEdit: Equatable, Sendable {
+    /// True when the statement's words changed.
+    public var statementChanged: Bool
+    /// The runs (short names) whose passes proved the earlier words and no
+    /// longer prove the claim: it is stale until it is checked again.
+    public var earlierProof: [String]
+
+    public init(statementChanged: Bool = false, earlierProof: [String] = []) {
+        self.statementChanged = statementChanged
+        self.earlierProof = earlierProof
     }
 }

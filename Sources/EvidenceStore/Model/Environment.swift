@@ -24,7 +24,9 @@ public struct EnvironmentSpec: Hashable, Sendable {
         self.toolBuild = toolBuild
     }
 
-    /// Reads the command line's form: `--os "iOS 27.1"`, `--xcode 27.1` and builds.
+    /// Reads the command line's form: `--os "iOS 27.1"`, `--xcode 27.1` and
+    /// builds. What is unambiguous is normalised: "ios 27.1" is iOS 27.1, and
+    /// "Xcode 27.1" given as the Xcode version is 27.1.
     public init(
         kind: EnvironmentKind, model: String, os: String?, osBuild: String?, xcode: String?, xcodeBuild: String?
     ) throws {
@@ -34,18 +36,32 @@ public struct EnvironmentSpec: Hashable, Sendable {
             kind: kind, model: model, osName: osName, osVersion: osVersion,
             osBuild: try AppleBuild.validated(osBuild ?? "", field: "OS build"),
             toolName: xcode == nil && xcodeBuild == nil ? "" : "Xcode",
-            toolVersion: xcode?.trimmingCharacters(in: .whitespaces) ?? "",
+            toolVersion: try xcode.map(Self.xcodeVersion) ?? "",
             toolBuild: try AppleBuild.validated(xcodeBuild ?? "", field: "Xcode build"))
     }
 
-    /// "iOS 27.1" becomes ("iOS", "27.1").
+    /// Apple's operating systems, spelled as Apple spells them.
+    public static let appleOSNames = ["iOS", "iPadOS", "macOS", "tvOS", "visionOS", "watchOS"]
+
+    /// "iOS 27.1" becomes ("iOS", "27.1"); "ios 27.1" too. The version must be
+    /// a marketing version.
     public static func splitOS(_ text: String) throws -> (String, String) {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[1].first?.isNumber == true, parts[0].first?.isLetter == true else {
             throw EvidenceError.invalidValue(
                 field: "OS", value: text, expected: "an OS name and version, such as \"iOS 27.1\"")
         }
-        return (String(parts[0]), String(parts[1]).trimmingCharacters(in: .whitespaces))
+        let name = appleOSNames.first { $0.lowercased() == parts[0].lowercased() } ?? String(parts[0])
+        return (name, try MarketingVersion.validated(String(parts[1]), field: "OS version"))
+    }
+
+    /// An Xcode version as given, without a leading "Xcode" ("Xcode 27.1" is 27.1).
+    public static func xcodeVersion(_ text: String) throws -> String {
+        var version = text.trimmingCharacters(in: .whitespaces)
+        if version.lowercased().hasPrefix("xcode") {
+            version = String(version.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+        }
+        return try MarketingVersion.validated(version, field: "Xcode version")
     }
 
     /// How people name it: "iPhone Duo simulator, iOS 27.1, Xcode 27.1 (27A9275)".

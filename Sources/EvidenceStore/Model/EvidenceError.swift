@@ -38,6 +38,9 @@ public enum EvidenceError: Error, Equatable, Sendable {
     case readOnlyQuery(sql: String)
     /// SQL given by the user that SQLite rejects.
     case badQuery(message: String)
+    /// A request the store's content makes wrong: checking by hand what claims
+    /// decide, a name one typo away from a recorded one. The reason says what to do.
+    case refused(reason: String)
 
     public var category: Category {
         switch self {
@@ -45,7 +48,7 @@ public enum EvidenceError: Error, Equatable, Sendable {
         case .notAStore, .storeTooNew, .storeNeedsUpgrade, .storeNotWAL, .networkFilesystem,
             .migrationFailed, .notFound, .alreadyExists, .conflict, .badFile:
             return .badData
-        case .invalidValue, .readOnlyQuery, .badQuery: return .usage
+        case .invalidValue, .readOnlyQuery, .badQuery, .refused: return .usage
         case .io: return .io
         }
     }
@@ -93,6 +96,8 @@ extension EvidenceError: CustomStringConvertible {
             return "the statement would change the store; 'evidence query' only reads"
         case .badQuery(let message):
             return "SQLite rejects the query: \(message)"
+        case .refused(let reason):
+            return reason
         }
     }
 }

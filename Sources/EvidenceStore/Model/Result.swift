@@ -30,8 +30,9 @@ public struct Observation: Equatable, Sendable {
 public enum RunChoice: Equatable, Sendable {
     /// A run by number or UUID.
     case existing(String)
-    /// The manual run of this environment and tester on the result's day, or a new one.
-    case matching(EnvironmentSpec, tester: String)
+    /// The manual run of this environment and tester on the result's day, or a
+    /// new one. `newModel` takes a model close to a recorded one as new, not a typo.
+    case matching(EnvironmentSpec, tester: String, newModel: Bool = false)
 }
 
 public struct LoggedResult: Equatable, Sendable {

@@ -20,8 +20,14 @@ public struct RunDraft: Equatable, Sendable {
     /// A date or timestamp; now when nil.
     public var startedAt: String?
     public var note: String
+    /// Takes a model close to a recorded one as new, not as a typo.
+    public var newModel: Bool
 
-    public init(environment: EnvironmentSpec, tester: String = "", startedAt: String? = nil, note: String = "") {
+    public init(
+        environment: EnvironmentSpec, tester: String = "", startedAt: String? = nil, note: String = "",
+        newModel: Bool = false
+    ) {
+        self.newModel = newModel
         self.environment = environment
         self.tester = tester
         self.startedAt = startedAt

@@ -14,6 +14,25 @@ public enum Suggestions {
             .map(\.0)
     }
 
+    /// The known name a new one is probably a typo of: the same but for case,
+    /// or within two edits (and, with `sameDigits`, with the same digits, so
+    /// "iPhone 17" is never a typo of "iPhone 18"). Nil for a known name, or
+    /// one nothing is close to.
+    public static func nearMiss(_ name: String, in known: [String], sameDigits: Bool = false) -> String? {
+        guard !known.contains(name) else { return nil }
+        let folded = name.lowercased()
+        let sorted = known.sorted()
+        if let same = sorted.first(where: { $0.lowercased() == folded }) { return same }
+        let digits = String(name.filter(\.isNumber))
+        let target = Array(folded)
+        var best: (name: String, distance: Int)?
+        for candidate in sorted where !sameDigits || String(candidate.filter(\.isNumber)) == digits {
+            let distance = Self.distance(target, Array(candidate.lowercased()))
+            if distance <= 2, distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
     /// Levenshtein distance, counting a swap of neighbours as one edit.
     public static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }

@@ -38,6 +38,10 @@ public struct TestReport: Sendable {
     public var shape: String
     public var devices: [Device] = [Device()]
     public var startedAt: String?
+    /// Every date the file gives, in the store's form, with where it stands
+    /// ("12:5" for a line and column, "startTime" for a JSON path): each is
+    /// checked against the future, not only the one that dates the run.
+    public var dates: [(value: String, location: String)] = []
     public var tests: [TestCase] = []
     /// Facts the file gives beyond its test cases, for the run's note.
     public var notes: [String] = []

@@ -80,6 +80,14 @@ extension TextFormat {
         public var attachments: [Attachment]
     }
 
+    /// A retraction of a whole run (`n` nil) or of its n-th result (from 1).
+    public struct Retraction: Equatable, Sendable {
+        public var uuid: String
+        public var run: String
+        public var n: Int64?
+        public var by, at, reason: String
+    }
+
     /// A label change is the n-th (from 1) of its claim's history.
     public struct LabelChange: Equatable, Sendable {
         public var claim: String
@@ -92,8 +100,25 @@ extension TextFormat {
         public var document, title: String
     }
 
-    public struct UntestedMark: Equatable, Sendable {
+    /// A checklist item judged by hand: kept untested on purpose, or checked
+    /// where no claim can prove it. Either way with who, when and why.
+    public struct ChecklistMark: Equatable, Sendable {
+        public enum Kind: String, Equatable, Sendable, CaseIterable {
+            /// Kept untested on purpose: never ticked, and never hides a failure.
+            case untested
+            /// Checked by hand: ticks an item no claim is linked to, and only that.
+            case checked
+        }
+
+        public var kind: Kind
         public var reason, by, at: String
+
+        public init(kind: Kind, reason: String, by: String, at: String) {
+            self.kind = kind
+            self.reason = reason
+            self.by = by
+            self.at = at
+        }
     }
 
     public struct ChecklistItem: Equatable, Sendable {
@@ -102,7 +127,7 @@ extension TextFormat {
         public var key, text: String
         /// Sorted claim keys.
         public var claims: [String]
-        public var untested: UntestedMark?
+        public var mark: ChecklistMark?
     }
 
     public struct TestMapping: Equatable, Sendable {

@@ -18,6 +18,7 @@ public enum TextFormat {
         case ingestedFiles = "ingested_files.jsonl"
         case runs = "runs.jsonl"
         case results = "results.jsonl"
+        case retractions = "retractions.jsonl"
         case labelHistory = "label_history.jsonl"
         case checklists = "checklists.jsonl"
         case checklistItems = "checklist_items.jsonl"

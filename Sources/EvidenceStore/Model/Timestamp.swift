@@ -15,6 +15,17 @@ public enum Timestamp {
         return format(secondsSinceEpoch: Int64(clamped.rounded(.down)))
     }
 
+    /// A moment to the microsecond, `YYYY-MM-DDTHH:MM:SS.ffffffZ`: when a
+    /// result was recorded.
+    public static func formatMicroseconds(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isNaN ? 0 : min(max(seconds, representable.lowerBound), representable.upperBound)
+        let whole = clamped.rounded(.down)
+        let micros = min(999_999, max(0, Int(((clamped - whole) * 1_000_000).rounded(.down))))
+        let text = format(secondsSinceEpoch: Int64(whole))
+        return text.dropLast() + "." + pad(micros, 6) + "Z"
+    }
+
     /// "YYYY-MM-DDTHH:MM:SSZ" for seconds since 1970-01-01T00:00:00Z.
     static func format(secondsSinceEpoch seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

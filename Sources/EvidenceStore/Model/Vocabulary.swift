@@ -44,6 +44,10 @@ public enum Label: String, Vocabulary {
         case .sourced: return "A vendor page says so; the claim links to it."
         }
     }
+
+    /// Whether QA has something to check: a not-published claim records what
+    /// the vendor has not said, and is counted apart.
+    public var isQAWork: Bool { self != .notPublished }
 }
 
 /// The outcome of checking a claim.
@@ -138,13 +142,14 @@ public enum VerificationState: String, Vocabulary {
     public var meaning: String {
         switch self {
         case .verifiedOnDevice:
-            return "Passed on a device with the newest builds recorded for its model, which has every capability the claim needs."
+            return "Its latest pass or fail on a current device with every capability the claim needs is a pass, of the claim's present words."
         case .verifiedInSimulator:
-            return "Passed on a simulator with the newest builds recorded for its model, which has every capability the claim needs."
-        case .stale: return "Passed, but only on OS or Xcode builds older than the newest recorded for that model."
-        case .needsDevice: return "Needs a capability the simulator lacks, and has not passed where it is present."
-        case .failing: return "Its latest result is a failure."
-        case .untested: return "No result yet, or neither a pass nor a failure."
+            return "The same on a current simulator, where no current device has such a pass."
+        case .stale:
+            return "Its pass or fail is on builds older than the newest recorded for that model, or passed words the claim no longer has."
+        case .needsDevice: return "Needs a capability the simulator lacks, and has no pass or fail where it is present."
+        case .failing: return "Its latest pass or fail in a current environment is a failure."
+        case .untested: return "No pass or fail yet: no result, or only skipped, blocked, inconclusive or retracted ones."
         }
     }
 

@@ -45,9 +45,9 @@ public enum Reports {
             }
         case .sources:
             try store.read { reader in
-                try reader.checkDocument(options.document)
+                let document = try reader.resolveDocument(options.document)
                 try SourceListDocument(
-                    document: options.document, stamp: options.stamp, sources: try reader.citedSources(document: options.document)
+                    document: document, stamp: options.stamp, sources: try reader.citedSources(document: document)
                 ).write(to: writer)
             }
         }
@@ -61,19 +61,18 @@ public enum Reports {
     private static func writeReport(
         _ reader: StoreReader, partner: StoreReader?, options: Options, to writer: FragmentingWriter
     ) throws {
-        try reader.checkDocument(options.document)
-        let runLog = try reader.runLog(document: options.document)
+        let document = try reader.resolveDocument(options.document)
+        let runLog = try reader.runLog(document: document)
         let queue = RunQueue(count: runLog.runCount)
         var helper: BackHalf?
         if let partner, runLog.runCount > 1, try reader.resultIDBound() >= options.parallelFrom {
-            helper = try BackHalf(runLog: try partner.runLog(document: options.document), queue: queue, writer: writer)
+            helper = try BackHalf(runLog: try partner.runLog(document: document), queue: queue, writer: writer)
         }
         helper?.start()
         defer {
             queue.stop()
             _ = try? helper?.finish()
         }
-        let document = options.document
         let report = EvidenceReport(
             documents: try document.map { [$0] } ?? reader.documents(), stamp: options.stamp,
             claims: try reader.reportClaims(document: document), runLog: runLog,

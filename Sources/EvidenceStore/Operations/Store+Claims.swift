@@ -15,8 +15,10 @@ extension Store {
             if try writer.reader.existingClaimID(key: key) != nil {
                 throw EvidenceError.alreadyExists(kind: "claim", value: key)
             }
+            try Self.checkDocument(document, newDocument: draft.newDocument, reader: writer.reader)
             let id = try writer.upsertClaim(
-                key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf)
+                key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf,
+                statementRecordedAt: clock.timestamp())
             for reference in draft.sources {
                 let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
                 try writer.linkSource(claimID: id, sourceID: sourceID, locator: locator)
@@ -32,8 +34,19 @@ extension Store {
         }
     }
 
-    /// Changes a claim's text fields, sources and needed capabilities.
-    public func editClaim(key: String, _ changes: ClaimChanges) throws {
+    /// Refuses a document name one typo (or only case) away from an existing one.
+    static func checkDocument(_ document: String, newDocument: Bool, reader: StoreReader) throws {
+        guard !newDocument, let known = Suggestions.nearMiss(document, in: try reader.documents()) else { return }
+        throw EvidenceError.refused(
+            reason: "unknown document '\(document)'; did you mean '\(known)'? "
+                + "Give --new-document to start a document named '\(document)'")
+    }
+
+    /// Changes a claim's text fields, sources and needed capabilities. When
+    /// the words change, passes of the earlier words no longer prove it: the
+    /// result says which runs those were.
+    @discardableResult
+    public func editClaim(key: String, _ changes: ClaimChanges) throws -> ClaimEdit {
         guard !changes.isEmpty else {
             throw EvidenceError.invalidValue(
                 field: "change", value: "(none)",
@@ -43,13 +56,22 @@ extension Store {
         let document = try changes.document.map { try Validate.nonEmpty($0, field: "document") }
         let area = try changes.area.map { try Validate.nonEmpty($0, field: "area") }
         let asOf: String?? = try changes.asOf.map { value in try value.map { try Timestamp.parseDay($0, field: "as-of date") } }
-        try write { writer in
+        return try write { writer in
             let current = try writer.reader.claim(key: key)
             let id = current.id
+            var edit = ClaimEdit()
+            if let document, document != current.document {
+                try Self.checkDocument(document, newDocument: changes.newDocument, reader: writer.reader)
+            }
+            if let statement, statement != current.statement {
+                edit.statementChanged = true
+                edit.earlierProof = try writer.reader.passingRuns(ofClaim: id)
+            }
             if statement != nil || document != nil || area != nil || asOf != nil {
                 try writer.upsertClaim(
                     key: current.key, statement: statement ?? current.statement, document: document ?? current.document,
-                    area: area ?? current.area, label: current.label, asOf: asOf ?? current.asOf)
+                    area: area ?? current.area, label: current.label, asOf: asOf ?? current.asOf,
+                    statementRecordedAt: clock.timestamp())
             }
             for reference in changes.addSources {
                 let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
@@ -70,6 +92,7 @@ extension Store {
                     throw EvidenceError.notFound(kind: "capability needed by '\(key)'", value: name, suggestions: [])
                 }
             }
+            return edit
         }
     }
 
@@ -85,7 +108,7 @@ extension Store {
             }
             try writer.upsertClaim(
                 key: current.key, statement: current.statement, document: current.document, area: current.area,
-                label: label, asOf: current.asOf)
+                label: label, asOf: current.asOf, statementRecordedAt: clock.timestamp())
             try writer.insertLabelChange(
                 claimID: current.id, from: current.label.rawValue, to: label.rawValue, by: Self.author(author),
                 at: clock.timestamp(), reason: reason)
@@ -131,6 +154,7 @@ extension Store {
         let model = try Validate.nonEmpty(draft.model, field: "model").trimmingCharacters(in: .whitespaces)
         let toolBuild = try AppleBuild.validated(draft.toolBuild, field: "Xcode build")
         try write { writer in
+            if !draft.newModel { try writer.reader.environmentVetting().checkModel(model, option: "--new-model") }
             let capability = try writer.reader.capabilityID(name: draft.capability)
             var citedSource: Int64?
             var document: String?
@@ -173,9 +197,17 @@ extension Store {
         }
     }
 
-    /// Marks a checklist item untested on purpose, or clears the mark (reason nil).
-    public func markChecklistItem(key: String, untestedReason reason: String?, by author: String) throws {
+    /// Marks a checklist item untested on purpose or checked by hand, or clears
+    /// the mark (kind nil). Checked is only for an item no claim is linked to:
+    /// where claims are linked, their evidence decides.
+    public func markChecklistItem(
+        key: String, as kind: TextFormat.ChecklistMark.Kind?, reason: String?, by author: String
+    ) throws {
         let reason = try reason.map { try Validate.nonEmpty($0, field: "reason") }
+        if (kind == nil) != (reason == nil) {
+            throw EvidenceError.invalidValue(
+                field: "reason", value: reason ?? "", expected: kind == nil ? "no reason when clearing a mark" : "a reason")
+        }
         try write { writer in
             var found: TextFormat.ChecklistItem?
             try writer.reader.checklistItemRecords(key: key) { found = $0 }
@@ -184,8 +216,15 @@ extension Store {
                     kind: "checklist item", value: key,
                     suggestions: Suggestions.closest(to: key, in: try writer.reader.checklistItemKeys()))
             }
-            let mark = reason.map {
-                TextFormat.UntestedMark(reason: $0, by: author.isEmpty ? "unknown" : author, at: clock.timestamp())
+            if kind == .checked, !item.claims.isEmpty {
+                throw EvidenceError.refused(
+                    reason: "checklist item '\(key)' is linked to \(item.claims.joined(separator: ", ")); "
+                        + "their evidence decides it. Mark an item checked by hand only when no claim can prove it")
+            }
+            var mark: TextFormat.ChecklistMark?
+            if let kind, let reason {
+                mark = TextFormat.ChecklistMark(
+                    kind: kind, reason: reason, by: Self.author(author), at: clock.timestamp())
             }
             try writer.upsertChecklistItem(
                 checklistID: checklist, key: item.key, position: item.position, text: item.text, mark: mark)

@@ -15,6 +15,8 @@ public struct IngestOptions: Equatable, Sendable {
     public var xcodeVersionFile: String?
     public var tester: String
     public var date: String?
+    /// Takes a model given as an option that is close to a recorded one as new, not as a typo.
+    public var newModel: Bool = false
     /// Files larger than this are refused before they are read.
     public var maxBytes: Int
 
@@ -74,7 +76,13 @@ extension Store {
         let report = try ResultFile.parse(data, path: path, format: options.format)
         let environments = try report.devices.map { try Self.environment(for: $0, options: options, file: path) }
         let matcher = TestClaimMatcher(rules: try reader.mappingRules(), claimKeys: try reader.claimKeys())
-        let startedAt = try report.startedAt ?? options.date.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
+        let limit = clock.futureLimit()
+        for (date, location) in report.dates where !limit.allows(date) {
+            throw EvidenceError.badFile(path: path, location: location, reason: limit.reason(date))
+        }
+        let given = try options.date.map { try Timestamp.parse($0, field: "date") }
+        try given.map { try limit.check($0, field: "date") }
+        let startedAt = report.startedAt ?? given ?? clock.timestamp()
 
         var summary = IngestSummary(file: path, shape: report.shape, notes: report.notes)
         var mappedClaims: [[String]] = []
@@ -105,6 +113,10 @@ extension Store {
             let usedDevices = Set(report.tests.map(\.device)).union(report.tests.isEmpty ? [0] : [])
             var runs: [Int: RunRecord] = [:]
             for index in report.devices.indices where usedDevices.contains(index) {
+                // A model the file names is taken as it is; one typed as an option is checked for typos.
+                try Self.vet(
+                    environments[index], newModel: options.newModel || report.devices[index].model != nil,
+                    reader: writer.reader)
                 let note = (["\(report.shape) from \(name)"] + report.notes).joined(separator: "; ")
                 let run = try Self.insertRun(
                     RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
@@ -112,23 +124,36 @@ extension Store {
                 runs[index] = run
                 summary.runs.append((run, environments[index].description))
             }
-            var claimIDs: [String: Int64] = [:]
+            // Claim ids and the words each result proves, looked up once per claim.
+            var claimIDs: [String: (id: Int64, statement: Int64?)] = [:]
+            // The file's results are recorded in its order, a microsecond apart.
+            let recordedFrom = clock.now()
+            var recorded = 0
+            func recordingTime() -> String {
+                recorded += 1
+                return Timestamp.formatMicroseconds(recordedFrom.addingTimeInterval(Double(recorded) / 1_000_000))
+            }
             for (number, test) in report.tests.enumerated() {
                 guard let run = runs[test.device] else { continue }
                 var row = StoreWriter.ResultRow(
-                    runID: run.id, claimID: nil, result: test.outcome.rawValue, posture: nil, note: test.note,
-                    checkedAt: startedAt, testID: test.identifier, duration: test.duration, message: test.message)
+                    uuid: "", runID: run.id, environmentID: run.environmentID, claimID: nil, claimStatementID: nil,
+                    result: test.outcome.rawValue, posture: nil, note: test.note, checkedAt: startedAt, recordedAt: "",
+                    testID: test.identifier, duration: test.duration, message: test.message)
                 let claims = mappedClaims[number]
                 if claims.isEmpty {
+                    row.uuid = ResultIdentity.newUUID()
+                    row.recordedAt = recordingTime()
                     try writer.upsertResult(row)
                 }
                 for key in claims {
-                    if let known = claimIDs[key] {
-                        row.claimID = known
-                    } else {
-                        row.claimID = try writer.reader.claimID(key: key)
-                        claimIDs[key] = row.claimID
+                    if claimIDs[key] == nil {
+                        let id = try writer.reader.claimID(key: key)
+                        claimIDs[key] = (id, try writer.reader.currentStatement(ofClaim: id)?.id)
                     }
+                    row.claimID = claimIDs[key]?.id
+                    row.claimStatementID = claimIDs[key]?.statement
+                    row.uuid = ResultIdentity.newUUID()
+                    row.recordedAt = recordingTime()
                     try writer.upsertResult(row)
                 }
                 if number % 2000 == 0 { progress?(number, report.tests.count) }
@@ -154,7 +179,7 @@ extension Store {
         if osName == nil, device.osVersion != nil {
             osName = model.hasPrefix("iPad") ? "iPadOS" : model.hasPrefix("iPhone") ? "iOS" : nil
         }
-        var toolVersion = options.xcodeVersion ?? ""
+        var toolVersion = try options.xcodeVersion.map(EnvironmentSpec.xcodeVersion) ?? ""
         var toolBuild = options.xcodeBuild ?? ""
         if let versionFile = options.xcodeVersionFile {
             let xcode = try XcodeVersion.read(path: versionFile)

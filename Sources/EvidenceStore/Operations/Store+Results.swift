@@ -5,8 +5,10 @@ extension Store {
     @discardableResult
     public func startRun(_ draft: RunDraft) throws -> RunRecord {
         let startedAt = try draft.startedAt.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
+        try clock.futureLimit().check(startedAt, field: "date")
         return try write { writer in
-            try Self.insertRun(draft, startedAt: startedAt, into: writer)
+            try Self.vet(draft.environment, newModel: draft.newModel, reader: writer.reader)
+            return try Self.insertRun(draft, startedAt: startedAt, into: writer)
         }
     }
 
@@ -29,6 +31,7 @@ extension Store {
         -> LoggedResult
     {
         let checkedAt = try observation.checkedAt.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
+        try clock.futureLimit().check(checkedAt, field: "date")
         // Files are read and hashed before the write lock is taken.
         let files = try observation.attachments.map {
             try AttachmentFile.read($0, storeFolder: folder, workingFolder: workingFolder)
@@ -41,7 +44,12 @@ extension Store {
             switch choice {
             case .existing(let reference):
                 run = try reader.run(id: try reader.runID(reference: reference))
-            case .matching(let environment, let tester):
+                if let retraction = try reader.retraction(ofRun: run.id) {
+                    throw EvidenceError.refused(
+                        reason: "run \(run.shortName) was \(retraction.summary); log to another run")
+                }
+            case .matching(let environment, let tester, let newModel):
+                try Self.vet(environment, newModel: newModel, reader: reader)
                 let environmentID = try writer.environmentID(environment)
                 if let id = try reader.matchingRun(environmentID: environmentID, tester: tester, day: String(checkedAt.prefix(10))) {
                     run = try reader.run(id: id)
@@ -51,8 +59,10 @@ extension Store {
                 }
             }
             let resultID = try writer.upsertResult(StoreWriter.ResultRow(
-                runID: run.id, claimID: claim, result: observation.outcome.rawValue, posture: observation.posture?.rawValue,
-                note: observation.note, checkedAt: checkedAt))
+                uuid: ResultIdentity.newUUID(), runID: run.id, environmentID: run.environmentID, claimID: claim,
+                claimStatementID: try reader.currentStatement(ofClaim: claim)?.id, result: observation.outcome.rawValue,
+                posture: observation.posture?.rawValue, note: observation.note, checkedAt: checkedAt,
+                recordedAt: clock.recordingTime()))
             for measurement in observation.measurements {
                 try writer.insertMeasurement(
                     resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit.rawValue,

@@ -43,6 +43,7 @@ public enum StoreExporter {
                 case .ingestedFiles: try reader.ingestedFileRecords { emit($0.line) }
                 case .runs: try reader.runRecords { emit($0.line) }
                 case .results: try reader.resultRecords { emit($0.line) }
+                case .retractions: try reader.retractionRecords { emit($0.line) }
                 case .labelHistory: try reader.labelChangeRecords { emit($0.line) }
                 case .checklists: try reader.checklistRecords { emit($0.line) }
                 case .checklistItems: try reader.checklistItemRecords { emit($0.line) }

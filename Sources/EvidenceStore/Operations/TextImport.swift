@@ -24,6 +24,8 @@ public final class StoreImporter {
     private let store: Store
     private let replace: Bool
     private var summary = Summary()
+    /// Dates after this are refused in the runs and results this import writes.
+    private let limit: FutureLimit
 
     // Natural key to row id, filled as records are read or written.
     private var sourceIDs: [String: Int64] = [:]
@@ -35,12 +37,25 @@ public final class StoreImporter {
     /// The lacks the store held before this import, by their key.
     private var storedLacks: [String: TextFormat.Lack]?
 
-    /// Runs by UUID: their id and how many results they held before this import.
-    private var runs: [String: (id: Int64, existing: Int64)] = [:]
+    /// Runs by UUID: their id, environment and start, and how many results they held before this import.
+    private var runs: [String: KnownRun] = [:]
+
+    private struct KnownRun {
+        var id: Int64
+        var environmentID: Int64
+        var startedAt: String?
+        var existing: Int64
+    }
 
     public init(store: Store, replace: Bool = false) {
         self.store = store
         self.replace = replace
+        self.limit = store.clock.futureLimit()
+    }
+
+    /// Refuses a date too far in the future in a record about to be written.
+    private func checkDate(_ date: String?, _ fields: RecordLocation, field: String) throws {
+        if let date, !limit.allows(date) { throw fields.error(field, limit.reason(date)) }
     }
 
     @discardableResult
@@ -105,7 +120,10 @@ public final class StoreImporter {
         case .ingestedFiles: try each({ try $0.ingestedFile() }, apply)
         case .runs: try each({ try $0.run() }, apply)
         case .results: try each({ try $0.result() }, apply)
-        case .labelHistory: try each({ try $0.labelChange() }, apply)
+        case .retractions: try each({ try $0.retraction() }, apply)
+        case .labelHistory:
+            try each({ try $0.labelChange() }, apply)
+            try finishHistory(writer)
         case .checklists: try each({ try $0.checklist() }, apply)
         case .checklistItems: try each({ try $0.checklistItem() }, apply)
         case .testMappings: try each({ try $0.testMapping() }, apply)
@@ -236,7 +254,7 @@ public final class StoreImporter {
         guard try shouldWrite("claim", key: record.key, existing: existing?.line, incoming: record.line, fields) else { return }
         let id = try writer.upsertClaim(
             key: record.key, statement: record.statement, document: record.document, area: record.area,
-            label: try Label(parsing: record.label), asOf: record.asOf)
+            label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil)
         claimIDs[record.key] = id
         if existing == nil {
             added()
@@ -292,6 +310,7 @@ public final class StoreImporter {
             if runs[record.uuid] == nil { _ = try knownRun(record.uuid, writer) }
             return
         }
+        try checkDate(record.startedAt, fields, field: "started_at")
         let environment: Int64
         if let id = environmentIDs[record.environment] {
             environment = id
@@ -302,17 +321,18 @@ public final class StoreImporter {
         let id = try writer.upsertRun(
             uuid: record.uuid, environmentID: environment, startedAt: record.startedAt, tester: record.tester,
             note: record.note, ingestedFileID: file)
-        if existing != nil {
-            runs[record.uuid] = (id, try writer.reader.resultCount(runID: id))
-        } else {
-            runs[record.uuid] = (id, 0)
-            added()
-        }
+        runs[record.uuid] = KnownRun(
+            id: id, environmentID: environment, startedAt: record.startedAt,
+            existing: existing != nil ? try writer.reader.resultCount(runID: id) : 0)
+        if existing == nil { added() }
     }
 
-    private func knownRun(_ uuid: String, _ writer: StoreWriter) throws -> (id: Int64, existing: Int64)? {
+    private func knownRun(_ uuid: String, _ writer: StoreWriter) throws -> KnownRun? {
         guard let id = try writer.reader.existingRunID(uuid: uuid) else { return nil }
-        let entry = (id, try writer.reader.resultCount(runID: id))
+        let run = try writer.reader.run(id: id)
+        let entry = KnownRun(
+            id: id, environmentID: run.environmentID, startedAt: run.startedAt,
+            existing: try writer.reader.resultCount(runID: id))
         runs[uuid] = entry
         return entry
     }
@@ -359,14 +379,21 @@ public final class StoreImporter {
         if startsGroup {
             storedResults = run.existing > 0 ? try writer.reader.resultRecords(runID: run.id) : []
         }
+        // A version 1 record names its result by run and place only: the UUID
+        // and recording time every store gives it are worked out from those.
         var row = StoreWriter.ResultRow(
-            runID: run.id, claimID: claim, result: record.result, posture: record.posture, note: record.note,
-            checkedAt: record.checkedAt, testID: record.testID, duration: record.duration, message: record.message)
+            uuid: ResultIdentity.legacyUUID(runUUID: record.run, n: record.n), runID: run.id,
+            environmentID: run.environmentID, claimID: claim,
+            claimStatementID: try claim.map { try currentStatementID(ofClaim: $0, writer) } ?? nil,
+            result: record.result, posture: record.posture, note: record.note, checkedAt: record.checkedAt,
+            recordedAt: ResultIdentity.legacyRecordedAt(runStartedAt: run.startedAt, n: record.n),
+            testID: record.testID, duration: record.duration, message: record.message)
         if record.n <= run.existing {
             let existing = storedResults[Int(record.n - 1)]
             guard try shouldWrite(
                 "result", key: "\(record.run) #\(record.n)", existing: existing.line, incoming: record.line, fields)
             else { return }
+            try checkDate(record.checkedAt, fields, field: "checked_at")
             guard let id = try writer.reader.resultID(runID: run.id, offset: record.n - 1) else {
                 throw fields.error("n", "run '\(record.run)' has no result #\(record.n) to replace")
             }
@@ -376,8 +403,50 @@ public final class StoreImporter {
             try insertDetails(record, resultID: id, writer)
             return
         }
+        try checkDate(record.checkedAt, fields, field: "checked_at")
         try insertDetails(record, resultID: try writer.upsertResult(row), writer)
         added()
+    }
+
+    /// A retraction names its run, and for one result its place in the run.
+    /// Retractions are never replaced: one that differs from the stored one is
+    /// a conflict, even with --replace.
+    private func apply(_ record: TextFormat.Retraction, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        var known = runs[record.run]
+        if known == nil { known = try knownRun(record.run, writer) }
+        guard let run = known else {
+            throw fields.error("run", "unknown run '\(record.run)' (not in the store, nor in runs.jsonl)")
+        }
+        var resultID: Int64?
+        if let n = record.n {
+            guard let id = try writer.reader.resultID(runID: run.id, offset: n - 1) else {
+                throw fields.error("n", "run '\(record.run)' has no result #\(n)")
+            }
+            resultID = id
+        }
+        var existing: TextFormat.Retraction?
+        try writer.reader.retractionRecords(runID: resultID == nil ? run.id : nil, resultID: resultID) { existing = $0 }
+        let key = record.run + (record.n.map { " #\($0)" } ?? "")
+        guard try shouldWrite(
+            "retraction", key: key, existing: existing?.line, incoming: record.line, fields, replaceable: false)
+        else { return }
+        if try writer.reader.hasRetraction(uuid: record.uuid) {
+            throw fields.error("uuid", "the store holds retraction \(record.uuid) of another run or result")
+        }
+        try writer.insertRetraction(
+            uuid: record.uuid, resultID: resultID, runID: resultID == nil ? run.id : nil, by: record.by, at: record.at,
+            reason: record.reason)
+        added()
+    }
+
+    /// The current words of a claim, by claim id, looked up once.
+    private var statementIDs: [Int64: Int64] = [:]
+
+    private func currentStatementID(ofClaim claim: Int64, _ writer: StoreWriter) throws -> Int64? {
+        if let id = statementIDs[claim] { return id }
+        let id = try writer.reader.currentStatement(ofClaim: claim)?.id
+        statementIDs[claim] = id
+        return id
     }
 
     private func insertDetails(_ record: TextFormat.Result, resultID: Int64, _ writer: StoreWriter) throws {
@@ -393,14 +462,25 @@ public final class StoreImporter {
         }
     }
 
+    /// The last label change read, to check that the next one follows on from
+    /// it and that each history ends at its claim's label.
+    private var lastChange: (record: TextFormat.LabelChange, location: RecordLocation)?
+
     private func apply(_ record: TextFormat.LabelChange, _ fields: RecordLocation, _ writer: StoreWriter) throws {
         let startsGroup = record.claim != historyNumbering.group
         try historyNumbering.check(group: record.claim, n: record.n, fields, what: "label changes")
         let claim = try claimID(record.claim, fields, field: "claim", writer)
         if startsGroup {
+            try finishHistory(writer)
             storedHistory = []
             try writer.reader.labelChangeRecords(claimID: claim) { storedHistory.append($0) }
+        } else if let previous = lastChange?.record, record.oldLabel != previous.newLabel {
+            throw fields.error(
+                "old_label",
+                "'\(record.oldLabel ?? "null")' does not follow change #\(previous.n) of '\(record.claim)', "
+                    + "which made it '\(previous.newLabel)'")
         }
+        lastChange = (record, fields)
         if record.n <= storedHistory.count {
             let existing = storedHistory[Int(record.n - 1)]
             _ = try shouldWrite(
@@ -412,6 +492,19 @@ public final class StoreImporter {
             claimID: claim, from: record.oldLabel, to: record.newLabel, by: record.changedBy, at: record.changedAt,
             reason: record.reason)
         added()
+    }
+
+    /// Checks that the history just read ends at its claim's label.
+    private func finishHistory(_ writer: StoreWriter) throws {
+        guard let (record, location) = lastChange else { return }
+        lastChange = nil
+        let label = try writer.reader.claim(key: record.claim).label
+        guard label.rawValue == record.newLabel else {
+            throw location.error(
+                "new_label",
+                "the label history of '\(record.claim)' ends at '\(record.newLabel)', "
+                    + "but the claim is labelled '\(label.rawValue)'")
+        }
     }
 
     // MARK: - Checklists and test mappings
@@ -436,7 +529,7 @@ public final class StoreImporter {
             throw fields.error("position", "position \(record.position) of '\(record.checklist)' is already item '\(taken)'")
         }
         let id = try writer.upsertChecklistItem(
-            checklistID: checklist, key: record.key, position: record.position, text: record.text, mark: record.untested)
+            checklistID: checklist, key: record.key, position: record.position, text: record.text, mark: record.mark)
         if existing == nil {
             added()
         } else {

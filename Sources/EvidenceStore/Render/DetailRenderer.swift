@@ -65,6 +65,9 @@ public enum DetailRenderer {
         ]
         if !detail.run.note.isEmpty { fields.append(("note", detail.run.note)) }
         if let file = detail.sourceFile { fields.append(("ingested from", file)) }
+        if let retraction = detail.retraction {
+            fields.append(("RETRACTED", "by \(retraction.by) at \(retraction.at): \(retraction.reason)"))
+        }
         out += aligned(fields)
         out += resultsSection(detail.results, claimKeys: detail.claimKeys)
         return out
@@ -76,6 +79,7 @@ public enum DetailRenderer {
             ("started_at", JSONValue(detail.run.startedAt)), ("environment", .string(detail.environment)),
             ("tester", .string(detail.run.tester)), ("note", .string(detail.run.note)),
             ("ingested_from", JSONValue(detail.sourceFile)),
+            ("retracted", retractionJSON(detail.retraction)),
             ("results", .array(detail.results.map { resultJSON($0, claimKey: detail.claimKeys[$0.resultID]) })),
         ])
     }
@@ -110,7 +114,8 @@ public enum DetailRenderer {
 
     private static func resultsSection(_ results: [ClaimDetail.ResultEntry], claimKeys: [Int64: String]?) -> String {
         section("Results", results.map { entry in
-            var line = "\(entry.checkedAt ?? "(no date)")  \(entry.outcome)"
+            var line = "#\(entry.resultID)  \(entry.checkedAt ?? "(no date)")  \(entry.outcome)"
+            if entry.retraction != nil { line += " (RETRACTED)" }
             if let posture = entry.posture { line += "  \(posture)" }
             if let claimKeys {
                 line += "  " + (claimKeys[entry.resultID] ?? "(no claim)")
@@ -121,6 +126,8 @@ public enum DetailRenderer {
                 if let test = entry.testID { line += ", test \(test)" }
             }
             var lines = [flat(line)]
+            if let retraction = entry.retraction { lines.append("    " + flat(retraction.resultSummary)) }
+            if entry.ofEarlierWords { lines.append("    logged against earlier words of the claim") }
             if !entry.note.isEmpty { lines.append("    note: " + flat(entry.note)) }
             if let message = entry.message, !message.isEmpty { lines.append("    message: " + flat(message)) }
             lines += entry.measurements.map { "    measured: " + flat($0) }
@@ -133,14 +140,25 @@ public enum DetailRenderer {
         var fields: [(String, JSONValue)] = []
         if claimKey != nil || entry.testID != nil { fields.append(("claim", JSONValue(claimKey))) }
         fields += [
+            ("id", .integer(entry.resultID)), ("uuid", .string(entry.resultUUID)),
             ("run", .string(entry.runUUID)), ("environment", .string(entry.environment)), ("tester", .string(entry.tester)),
             ("checked_at", JSONValue(entry.checkedAt)), ("result", .string(entry.outcome)),
             ("posture", JSONValue(entry.posture)), ("note", .string(entry.note)), ("test_id", JSONValue(entry.testID)),
             ("duration", JSONValue(entry.duration)), ("message", JSONValue(entry.message)),
             ("measurements", .array(entry.measurements.map(JSONValue.string))),
             ("attachments", .array(entry.attachments.map(JSONValue.string))),
+            ("of_earlier_words", .bool(entry.ofEarlierWords)),
+            ("retracted", retractionJSON(entry.retraction)),
         ]
         return .object(fields)
+    }
+
+    private static func retractionJSON(_ retraction: Retraction?) -> JSONValue {
+        guard let retraction else { return .null }
+        return .object([
+            ("uuid", .string(retraction.uuid)), ("by", .string(retraction.by)), ("at", .string(retraction.at)),
+            ("reason", .string(retraction.reason)), ("with_run", .bool(retraction.wholeRun)),
+        ])
     }
 
     private static func aligned(_ fields: [(String, String)]) -> String {

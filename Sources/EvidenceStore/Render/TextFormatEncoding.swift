@@ -137,6 +137,19 @@ extension TextFormat.Result {
     }
 }
 
+extension TextFormat.Retraction {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("uuid", uuid)
+        line.add("run", run)
+        if let n { line.add("n", n) }
+        line.add("by", by)
+        line.add("at", at)
+        line.add("reason", reason)
+        return line
+    }
+}
+
 extension TextFormat.LabelChange {
     public var line: JSONLine {
         var line = JSONLine()
@@ -168,12 +181,12 @@ extension TextFormat.ChecklistItem {
         line.add("key", key)
         line.add("text", text)
         line.add("claims", strings: claims)
-        if let untested {
-            var mark = JSONLine()
-            mark.add("reason", untested.reason)
-            mark.add("by", untested.by)
-            mark.add("at", untested.at)
-            line.add("untested", object: mark)
+        if let mark {
+            var object = JSONLine()
+            object.add("reason", mark.reason)
+            object.add("by", mark.by)
+            object.add("at", mark.at)
+            line.add(mark.kind.rawValue, object: object)
         }
         return line
     }

@@ -32,6 +32,14 @@ public struct SHA256 {
         return hasher.finalizeHex()
     }
 
+    /// The 32 bytes of the digest of some bytes.
+    public static func digest(_ data: Data) -> [UInt8] {
+        let hex = Array(self.hex(data).utf8)
+        return stride(from: 0, to: hex.count, by: 2).map { index in
+            UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) ?? 0
+        }
+    }
+
     /// The hex digest of a file, read in chunks; nil when it cannot be read.
     public static func hex(ofFile path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }

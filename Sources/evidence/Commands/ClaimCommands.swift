@@ -2,6 +2,9 @@ import EvidenceStore
 
 /// claim add, list, show, edit, label.
 enum ClaimCommands {
+    static let newDocument = OptionSpec(
+        name: "new-document", help: "Start a document whose name is close to an existing one, instead of taking it for a typo.")
+
     static let spec = CommandSpec(
         name: "claim",
         abstract: "Add, list, show, edit and relabel claims.",
@@ -23,6 +26,7 @@ enum ClaimCommands {
                         name: "source", valueName: "url", help: "A source it cites, with an optional locator (URL#StandBy, URL?time=94).",
                         isRepeatable: true),
                     OptionSpec(name: "needs", valueName: "capability", help: "A capability checking it needs.", isRepeatable: true),
+                    newDocument,
                     SharedOptions.by,
                 ],
                 build: { values in
@@ -32,7 +36,8 @@ enum ClaimCommands {
                             key: values.required("key"), statement: values.required("statement"),
                             document: values.required("document"), area: values.required("area"),
                             label: try Label(parsing: values.required("label")), asOf: values.value("as-of"),
-                            sources: values.values("source"), needs: values.values("needs")),
+                            sources: values.values("source"), needs: values.values("needs"),
+                            newDocument: values.flag("new-document")),
                         by: SharedOptions.author(values))
                 }
             ),
@@ -73,7 +78,7 @@ enum ClaimCommands {
             CommandSpec(
                 name: "edit",
                 abstract: "Change a claim's statement, document, area, date, sources or needed capabilities.",
-                discussion: "The label changes only through 'evidence claim label', which records why.",
+                discussion: "The label changes only through 'evidence claim label', which records why. A new statement makes earlier passes stale: they proved other words.",
                 arguments: [ArgumentSpec(name: "key", help: "The claim's key.")],
                 options: [
                     OptionSpec(name: "statement", valueName: "text", help: "The new statement."),
@@ -85,6 +90,7 @@ enum ClaimCommands {
                     OptionSpec(name: "remove-source", valueName: "url", help: "Stop citing a source (URL[#locator]).", isRepeatable: true),
                     OptionSpec(name: "needs", valueName: "capability", help: "Add a needed capability.", isRepeatable: true),
                     OptionSpec(name: "remove-needs", valueName: "capability", help: "Remove a needed capability.", isRepeatable: true),
+                    newDocument,
                 ],
                 build: { values in
                     if values.value("as-of") != nil && values.flag("clear-as-of") {
@@ -97,7 +103,7 @@ enum ClaimCommands {
                             statement: values.value("statement"), document: values.value("document"),
                             area: values.value("area"), asOf: asOf, addSources: values.values("source"),
                             removeSources: values.values("remove-source"), addNeeds: values.values("needs"),
-                            removeNeeds: values.values("remove-needs")))
+                            removeNeeds: values.values("remove-needs"), newDocument: values.flag("new-document")))
                 }
             ),
             CommandSpec(
@@ -147,8 +153,13 @@ extension Runner {
     func claimEdit(store path: String, key: String, changes: ClaimChanges) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.editClaim(key: key, changes)
+        let edit = try store.editClaim(key: key, changes)
         output.message("Edited claim \(key).")
+        if !edit.earlierProof.isEmpty {
+            let runs = edit.earlierProof.map { "run \($0)" }.joined(separator: ", ")
+            output.message(
+                "Its statement changed: the passes of \(runs) proved the earlier words, so \(key) is stale until it is checked again.")
+        }
         return ExitCode.ok
     }
 

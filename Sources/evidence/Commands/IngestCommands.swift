@@ -36,7 +36,7 @@ enum IngestCommands {
             }
             // The parser has checked the value against the choices.
             let format = values.value("format").flatMap { TestReport.Format(rawValue: $0.lowercased()) }
-            let options = IngestOptions(
+            var options = IngestOptions(
                 format: format, kind: values.value("device") != nil ? .device : values.value("simulator") != nil ? .simulator : nil,
                 model: values.value("device") ?? values.value("simulator"), os: values.value("os"),
                 osBuild: try values.value("os-build").map { try AppleBuild.validated($0, field: "OS build") },
@@ -44,6 +44,7 @@ enum IngestCommands {
                 xcodeBuild: try values.value("xcode-build").map { try AppleBuild.validated($0, field: "Xcode build") },
                 xcodeVersionFile: values.value("xcode-version-file"), tester: SharedOptions.tester(values),
                 date: try values.value("date").map { try Timestamp.parse($0, field: "date") }, maxBytes: maxBytes)
+            options.newModel = values.flag("new-model")
             if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
             return .ingest(
                 store: CommandTree.storePath(values), files: values.argumentValues("file"), options: options,

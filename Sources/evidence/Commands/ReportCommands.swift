@@ -30,29 +30,32 @@ enum ReportCommands {
             subcommands: [
                 CommandSpec(
                     name: "mark",
-                    abstract: "Mark a checklist item untested on purpose, or clear the mark.",
+                    abstract: "Mark a checklist item untested on purpose or checked by hand, or clear the mark.",
+                    discussion: "A mark never hides a failure: an item marked untested still shows its failing claims first. --checked ticks only an item no claim is linked to; where claims are linked, their evidence decides.",
                     arguments: [ArgumentSpec(name: "item", help: "The item's key, such as surfaces.previews-and-device.")],
                     options: [
-                        OptionSpec(name: "untested", help: "Mark it untested."),
-                        OptionSpec(name: "reason", valueName: "text", help: "Why it stays untested."),
+                        OptionSpec(name: "untested", help: "Mark it untested on purpose."),
+                        OptionSpec(name: "checked", help: "Mark it checked by hand (only items with no linked claim)."),
+                        OptionSpec(name: "reason", valueName: "text", help: "Why: what was checked, or why it stays untested."),
                         OptionSpec(name: "clear", help: "Remove the mark."),
                         SharedOptions.by,
                     ],
                     build: { values in
-                        let untested = values.flag("untested")
-                        let clear = values.flag("clear")
-                        guard untested != clear else {
-                            throw UsageError(message: "Give exactly one of --untested or --clear.", path: values.path)
+                        let chosen = ["untested", "checked", "clear"].filter { values.flag($0) }
+                        guard chosen.count == 1 else {
+                            throw UsageError(
+                                message: "Give exactly one of --untested, --checked or --clear.", path: values.path)
                         }
-                        if untested && values.value("reason") == nil {
+                        let kind = TextFormat.ChecklistMark.Kind(rawValue: chosen[0])
+                        if kind != nil && values.value("reason") == nil {
                             throw UsageError(message: "Missing expected argument '--reason <text>'.", path: values.path)
                         }
-                        if clear && values.value("reason") != nil {
-                            throw UsageError(message: "--reason goes with --untested, not --clear.", path: values.path)
+                        if kind == nil && values.value("reason") != nil {
+                            throw UsageError(message: "--reason goes with --untested or --checked, not --clear.", path: values.path)
                         }
                         return .checklistMark(
-                            store: CommandTree.storePath(values), item: values.required("item"),
-                            reason: untested ? values.value("reason") : nil, by: SharedOptions.author(values))
+                            store: CommandTree.storePath(values), item: values.required("item"), mark: kind,
+                            reason: values.value("reason"), by: SharedOptions.author(values))
                     }
                 )
             ],
@@ -67,14 +70,16 @@ enum ReportCommands {
         CommandSpec(
             name: "untested",
             abstract: "List claims still untested or needing a device.",
+            discussion: "Not-published claims record what the vendor has not said; they are not QA work, and are listed only with --all.",
             options: [
                 OptionSpec(name: "needs-device", help: "Only claims that need a device."),
+                OptionSpec(name: "all", help: "Include not-published claims."),
                 documentOption, CommandTree.formatOption,
             ],
             build: {
                 .untested(
                     store: CommandTree.storePath($0), needsDevice: $0.flag("needs-device"), document: $0.value("document"),
-                    format: try CommandTree.format($0))
+                    all: $0.flag("all"), format: try CommandTree.format($0))
             }
         ),
         CommandSpec(
@@ -111,18 +116,24 @@ extension Runner {
         return ExitCode.ok
     }
 
-    func checklistMark(store path: String, item: String, reason: String?, by author: String) throws -> Int32 {
+    func checklistMark(
+        store path: String, item: String, mark: TextFormat.ChecklistMark.Kind?, reason: String?, by author: String
+    ) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.markChecklistItem(key: item, untestedReason: reason, by: author)
-        output.message(reason == nil ? "Cleared the mark on \(item)." : "Marked \(item) untested.")
+        try store.markChecklistItem(key: item, as: mark, reason: reason, by: author)
+        switch mark {
+        case .untested?: output.message("Marked \(item) untested.")
+        case .checked?: output.message("Marked \(item) checked by hand.")
+        case nil: output.message("Cleared the mark on \(item).")
+        }
         return ExitCode.ok
     }
 
     func verifiedLine(store path: String, document: String?) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.reader.checkDocument(document)
+        let document = try store.reader.resolveDocument(document)
         output.write(try store.verifiedLine(document: document) + "\n")
         return ExitCode.ok
     }

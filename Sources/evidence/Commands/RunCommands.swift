@@ -18,7 +18,8 @@ enum RunCommands {
                         store: CommandTree.storePath(values),
                         draft: RunDraft(
                             environment: try SharedOptions.requireEnvironment(values), tester: SharedOptions.tester(values),
-                            startedAt: values.value("date"), note: values.value("note") ?? ""))
+                            startedAt: values.value("date"), note: values.value("note") ?? "",
+                            newModel: values.flag("new-model")))
                 }
             ),
             CommandSpec(
@@ -38,8 +39,39 @@ enum RunCommands {
                         format: try CommandTree.detailFormat($0))
                 }
             ),
+            retract(
+                .run, abstract: "Retract a whole run: every result in it counts for nothing from now on.",
+                id: "The run's number, UUID, or the first 8 characters of its UUID."),
         ]
     )
+
+    static let result = CommandSpec(
+        name: "result",
+        abstract: "Correct a result logged by mistake.",
+        subcommands: [
+            retract(
+                .result, abstract: "Retract one result: it stays in the store, shown as retracted, and counts for nothing.",
+                id: "The result's number as 'claim show' and 'run show' print it, or its UUID.")
+        ]
+    )
+
+    private static func retract(_ target: RetractTarget, abstract: String, id: String) -> CommandSpec {
+        CommandSpec(
+            name: "retract",
+            abstract: abstract,
+            discussion: "Retractions are append-only: nothing is deleted, and the retraction records who, when and why. Use it for a wrong date, claim, device or build, then log the result again correctly.",
+            arguments: [ArgumentSpec(name: "id", help: id)],
+            options: [
+                OptionSpec(name: "reason", valueName: "text", help: "Why it is wrong.", isRequired: true),
+                SharedOptions.by,
+            ],
+            build: { values in
+                .retract(
+                    target, store: CommandTree.storePath(values), reference: values.required("id"),
+                    reason: values.required("reason"), by: SharedOptions.author(values))
+            }
+        )
+    }
 
     static let log = CommandSpec(
         name: "log",
@@ -67,7 +99,8 @@ enum RunCommands {
             case (let run?, nil):
                 choice = .existing(run)
             case (nil, let environment?):
-                choice = .matching(environment, tester: SharedOptions.tester(values))
+                choice = .matching(
+                    environment, tester: SharedOptions.tester(values), newModel: values.flag("new-model"))
             case (.some, .some):
                 throw UsageError(message: "Give either --run or the environment options, not both.", path: values.path)
             case (nil, nil):
@@ -141,12 +174,29 @@ extension Runner {
         return ExitCode.ok
     }
 
+    func retract(_ target: RetractTarget, store path: String, reference: String, reason: String, by author: String)
+        throws -> Int32
+    {
+        let store = try open(path)
+        defer { store.close() }
+        let summary =
+            switch target {
+            case .result: try store.retractResult(reference, reason: reason, by: author)
+            case .run: try store.retractRun(reference, reason: reason, by: author)
+            }
+        var text = "Retracted \(summary.target)"
+        if target == .run { text += " (\(summary.results) result\(summary.results == 1 ? "" : "s"))" }
+        text += summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."
+        output.message(text)
+        return ExitCode.ok
+    }
+
     func log(store path: String, observation: Observation, run choice: RunChoice) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
         let logged = try store.log(observation, run: choice)
         let runText = logged.startedRun ? "new run \(logged.run.id) (\(logged.run.shortName))" : "run \(logged.run.id) (\(logged.run.shortName))"
-        var text = "Logged \(observation.outcome.rawValue) for \(observation.claimKey) in \(runText)"
+        var text = "Logged \(observation.outcome.rawValue) for \(observation.claimKey) as result \(logged.resultID) in \(runText)"
         if !observation.measurements.isEmpty { text += ", \(observation.measurements.count) measurements" }
         if !observation.attachments.isEmpty { text += ", \(observation.attachments.count) attachments" }
         output.message(text + ".")

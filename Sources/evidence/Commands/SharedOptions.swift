@@ -6,10 +6,14 @@ enum SharedOptions {
         OptionSpec(name: "device", valueName: "model", help: "A run on a real device of this model, such as \"iPhone Duo\"."),
         OptionSpec(name: "simulator", valueName: "model", help: "A run on a simulator of this model."),
         OptionSpec(name: "os", valueName: "os", help: "The OS name and version, such as \"iOS 27.1\"."),
-        OptionSpec(name: "os-build", valueName: "build", help: "The OS build, such as 23B85."),
+        OptionSpec(name: "os-build", valueName: "build", help: "The OS build, such as 24B85."),
         OptionSpec(name: "xcode", valueName: "version", help: "The Xcode version, such as 27.1."),
         OptionSpec(name: "xcode-build", valueName: "build", help: "The Xcode build, such as 27A9275."),
+        newModel,
     ]
+
+    static let newModel = OptionSpec(
+        name: "new-model", help: "Record a model close to a known one (\"iPhone Duo 2\") as new, not as a typo.")
 
     static let tester = OptionSpec(name: "tester", valueName: "name", help: "Who ran it (default: $USER).")
     static let date = OptionSpec(

@@ -88,6 +88,7 @@ enum SourceCommands {
                     OptionSpec(name: "source", valueName: "url", help: "The source that says so."),
                     OptionSpec(name: "reported-in", valueName: "document", help: "The document whose testing found it."),
                     OptionSpec(name: "note", valueName: "text", help: "A note, such as the wording of the limit."),
+                    SharedOptions.newModel,
                 ],
                 build: { values in
                     let simulator = values.value("simulator")
@@ -106,7 +107,7 @@ enum SourceCommands {
                             kind: simulator != nil ? .simulator : .device, model: model,
                             toolBuild: values.value("xcode-build") ?? "", capability: values.required("capability"),
                             evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
-                            note: values.value("note") ?? ""))
+                            note: values.value("note") ?? "", newModel: values.flag("new-model")))
                 }
             ),
             CommandSpec(

@@ -6,7 +6,9 @@ public struct ChecklistReport: Sendable {
         public var position: Int
         public var text: String
         public var ticked: Bool
-        /// Why it is not ticked: "untested: …", "needs a device for standby (…)", "marked untested …".
+        /// Why it is not ticked: "failing since run …", "untested: …",
+        /// "needs a device for standby (…)", "marked untested …"; for an item
+        /// ticked by hand, who checked it and what: "checked by hand by …".
         public var why: String?
     }
 
@@ -39,24 +41,44 @@ public struct ChecklistReport: Sendable {
 }
 
 extension ChecklistReport.Item {
-    /// An item marked untested on purpose: never ticked, and the mark says why.
-    public init(key: String, position: Int, text: String, mark: TextFormat.UntestedMark) {
+    /// An item judged by its claims and its mark. Claims decide: it is ticked
+    /// only when every one is verified. A mark adds to that and hides nothing:
+    /// marked untested, it is never ticked, and a failing claim still shows
+    /// first; marked checked, it is ticked only when no claim is linked to it,
+    /// since evidence outranks a hand check.
+    public init(
+        key: String, position: Int, text: String, claims: [ChecklistReport.LinkedClaim],
+        mark: TextFormat.ChecklistMark? = nil
+    ) {
+        var notes = claims.isEmpty ? [] : Self.gaps(claims)
+        var ticked = notes.isEmpty
+        switch mark?.kind {
+        case .untested?:
+            ticked = false
+            notes.append(Self.describe(mark))
+        case .checked? where claims.isEmpty:
+            ticked = true
+            notes = [Self.describe(mark)]
+        case .checked?, nil:
+            if claims.isEmpty {
+                ticked = false
+                notes.append("no claim is linked to it and nobody has checked it by hand")
+            }
+        }
         self.init(
-            key: key, position: position, text: text, ticked: false,
-            why: "marked untested by \(mark.by) on \(mark.at.prefix(10)): \(mark.reason)")
+            key: key, position: position, text: text, ticked: ticked,
+            why: notes.isEmpty ? nil : notes.joined(separator: "; "))
     }
 
-    /// An item judged by its claims: ticked only when every one is verified.
-    public init(key: String, position: Int, text: String, claims: [ChecklistReport.LinkedClaim]) {
-        let gaps = Self.gaps(claims)
-        self.init(
-            key: key, position: position, text: text, ticked: gaps.isEmpty,
-            why: gaps.isEmpty ? nil : gaps.joined(separator: "; "))
+    static func describe(_ mark: TextFormat.ChecklistMark?) -> String {
+        guard let mark else { return "" }
+        let verb = mark.kind == .untested ? "marked untested" : "checked by hand"
+        return "\(verb) by \(mark.by) on \(mark.at.prefix(10)): \(mark.reason)"
     }
 
-    /// What keeps an item from being ticked, one phrase per kind of gap.
+    /// What keeps an item from being ticked, one phrase per kind of gap,
+    /// failures first.
     static func gaps(_ claims: [ChecklistReport.LinkedClaim]) -> [String] {
-        if claims.isEmpty { return ["no claims are linked to it"] }
         var untested: [String] = []
         var needs: [(String, [String])] = []
         var failing: [String] = []
@@ -81,11 +103,11 @@ extension ChecklistReport.Item {
             }
         }
         var gaps: [String] = []
+        if !failing.isEmpty { gaps.append("failing " + failing.joined(separator: "; ")) }
         if !untested.isEmpty { gaps.append("untested: " + untested.joined(separator: ", ")) }
         if !needs.isEmpty {
             gaps.append("needs a device for " + needs.map { "\($0.0) (\($0.1.joined(separator: ", ")))" }.joined(separator: "; "))
         }
-        if !failing.isEmpty { gaps.append("failing " + failing.joined(separator: "; ")) }
         if !stale.isEmpty { gaps.append("stale: " + stale.joined(separator: ", ")) }
         return gaps
     }

@@ -19,6 +19,7 @@ public struct ClaimDetail: Equatable, Sendable {
 
     public struct ResultEntry: Equatable, Sendable {
         public var resultID: Int64
+        public var resultUUID: String
         public var runUUID: String
         public var environment: String
         public var tester: String
@@ -31,6 +32,10 @@ public struct ClaimDetail: Equatable, Sendable {
         public var message: String?
         public var measurements: [String]
         public var attachments: [String]
+        /// Set when the result, or its whole run, was retracted.
+        public var retraction: Retraction?
+        /// True when it was logged against words the claim no longer has.
+        public var ofEarlierWords: Bool
     }
 
     public struct LabelChange: Equatable, Sendable {

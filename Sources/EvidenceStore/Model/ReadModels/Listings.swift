@@ -102,13 +102,15 @@ public struct RunListing: TableRow, Sendable, Equatable {
     public var environment: String
     public var tester: String
     public var results: Int
+    /// "run" when the whole run was retracted, "3 results" when some of its results were, else nil.
+    public var retracted: String?
     public var note: String
 
-    public static let columns = ["id", "run", "started_at", "environment", "tester", "results", "note"]
+    public static let columns = ["id", "run", "started_at", "environment", "tester", "results", "retracted", "note"]
     public var cells: [TableValue] {
         [
             .integer(id), .text(run), TableValue(startedAt), .text(environment), .text(tester), .integer(Int64(results)),
-            .text(note),
+            TableValue(retracted), .text(note),
         ]
     }
 }
@@ -123,16 +125,18 @@ public struct MeasurementListing: TableRow, Sendable, Equatable {
     public var environment: String
     public var run: String
     public var checkedAt: String?
+    /// True when its result, or the result's run, was retracted.
+    public var retracted: Bool
 
     public var delta: Double? { baseline.map { value - $0 } }
 
     public static let columns = [
-        "claim", "name", "value", "baseline", "delta", "unit", "posture", "environment", "run", "checked_at",
+        "claim", "name", "value", "baseline", "delta", "unit", "posture", "environment", "run", "checked_at", "retracted",
     ]
     public var cells: [TableValue] {
         [
             TableValue(claim), .text(name), .real(value), TableValue(baseline), TableValue(delta), .text(unit),
-            TableValue(posture), .text(environment), .text(run), TableValue(checkedAt),
+            TableValue(posture), .text(environment), .text(run), TableValue(checkedAt), .text(retracted ? "yes" : ""),
         ]
     }
 }

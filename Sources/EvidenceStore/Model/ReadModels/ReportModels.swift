@@ -28,16 +28,17 @@ public struct ReportClaim: Sendable {
     public var state: VerificationState
     public var reason: String
     public var sources: [ClaimDetail.SourceLink]
-    /// The latest result.
-    public var latest: Evidence?
-    /// The result that verifies the claim, when it is not the latest.
-    public var verifiedBy: Evidence?
+    /// The result the state rests on: the failure, the pass that verifies it,
+    /// or the stale result; nil for an untested claim.
+    public var decidedBy: Evidence?
+    /// The last result recorded, when it is not the one above.
+    public var lastLogged: Evidence?
     public var resultCount: Int
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
-        state: VerificationState, reason: String, sources: [ClaimDetail.SourceLink], latest: Evidence?,
-        verifiedBy: Evidence?, resultCount: Int
+        state: VerificationState, reason: String, sources: [ClaimDetail.SourceLink], decidedBy: Evidence?,
+        lastLogged: Evidence?, resultCount: Int
     ) {
         self.key = key
         self.statement = statement
@@ -48,8 +49,8 @@ public struct ReportClaim: Sendable {
         self.state = state
         self.reason = reason
         self.sources = sources
-        self.latest = latest
-        self.verifiedBy = verifiedBy
+        self.decidedBy = decidedBy
+        self.lastLogged = lastLogged
         self.resultCount = resultCount
     }
 }
@@ -69,12 +70,15 @@ public struct RunLogRun: Sendable {
     public var unmappedCounts: [(outcome: String, count: Int)]
     /// The failures among them: test identifier and message.
     public var unmappedFailures: [(test: String, message: String)]
+    /// Set when the whole run was retracted.
+    public var retraction: Retraction?
 
     public init(
         uuid: String, startedAt: String?, environment: EnvironmentSpec, tester: String, note: String,
         sourceFile: String?, unmappedCounts: [(outcome: String, count: Int)] = [],
-        unmappedFailures: [(test: String, message: String)] = []
+        unmappedFailures: [(test: String, message: String)] = [], retraction: Retraction? = nil
     ) {
+        self.retraction = retraction
         self.uuid = uuid
         self.startedAt = startedAt
         self.environment = environment
@@ -120,11 +124,14 @@ public struct RunLogEntry: Sendable {
     public var duration: Double?
     public var message: String?
     public var measurements: [MeasurementValue]
+    /// Set when the result, or its whole run, was retracted.
+    public var retraction: Retraction?
 
     public init(
         claimKey: String, result: Outcome, posture: Posture?, checkedAt: String?, note: String, testID: String?,
-        duration: Double?, message: String?, measurements: [MeasurementValue]
+        duration: Double?, message: String?, measurements: [MeasurementValue], retraction: Retraction? = nil
     ) {
+        self.retraction = retraction
         self.claimKey = claimKey
         self.result = result
         self.posture = posture
@@ -196,8 +203,13 @@ public struct StateCount: Sendable, Equatable, TableRow {
         self.count = count
     }
 
-    public static let columns = ["document", "label", "state", "claims"]
-    public var cells: [TableValue] { [.text(document), .text(label.rawValue), .text(state.rawValue), .integer(Int64(count))] }
+    public static let columns = ["document", "qa_work", "label", "state", "claims"]
+    public var cells: [TableValue] {
+        [
+            .text(document), .text(label.isQAWork ? "yes" : "no"), .text(label.rawValue), .text(state.rawValue),
+            .integer(Int64(count)),
+        ]
+    }
 }
 
 /// A label the evidence does not support.

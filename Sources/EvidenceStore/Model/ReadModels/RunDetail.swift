@@ -3,6 +3,8 @@ public struct RunDetail: Equatable, Sendable {
     public var run: RunRecord
     public var environment: String
     public var sourceFile: String?
+    /// Set when the whole run was retracted.
+    public var retraction: Retraction?
     public var results: [ClaimDetail.ResultEntry]
     /// The claim key of each result, nil for an automated test that maps to no claim.
     public var claimKeys: [Int64: String]

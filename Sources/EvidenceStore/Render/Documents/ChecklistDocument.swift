@@ -1,5 +1,6 @@
 /// A document's checklist as a task list: an item is ticked only when every
-/// claim linked to it is verified; an unticked one says why.
+/// claim linked to it is verified, or, with no claim linked, when someone
+/// checked it by hand; an unticked one says why, a hand-checked one who and why.
 public struct ChecklistDocument {
     public var checklists: [ChecklistReport]
     public var stamp: String?

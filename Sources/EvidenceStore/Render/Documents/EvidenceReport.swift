@@ -45,9 +45,11 @@ public struct EvidenceReport {
     public func writeOpening(to writer: DocumentWriter) {
         writer.heading(1, "Evidence report")
         writer.beginParagraph()
+        let apart = claims.count { !$0.label.isQAWork }
         writer.text(
-            "Claims of " + Self.list(documents)
-                + ": \(claims.count) in all. Every state below is derived from the results in the store.")
+            "Claims of " + Self.list(documents) + ": \(claims.count) in all"
+                + (apart > 0 ? ", \(claims.count - apart) to check and \(apart) not published" : "")
+                + ". Every state below is derived from the results in the store.")
         if let stamp {
             writer.lineBreak()
             writer.text("Generated " + stamp + ".")
@@ -88,16 +90,30 @@ public struct EvidenceReport {
         var counts: [Label: [VerificationState: Int]] = [:]
         for claim in claims { counts[claim.label, default: [:]][claim.state, default: 0] += 1 }
         writer.heading(2, "Summary")
-        writer.paragraph("Claims by label and state.")
+        writer.paragraph(
+            "Claims by label and state. Not-published claims record what the vendor has not said: they are not QA work, "
+                + "so they are counted apart.")
         let states = VerificationState.allCases
         writer.beginTable(columns: ["label"] + states.map(\.rawValue) + ["total"])
-        var columnTotals = [Int](repeating: 0, count: states.count)
-        for label in Label.allCases {
-            let row = states.map { counts[label]?[$0] ?? 0 }
-            for (index, n) in row.enumerated() { columnTotals[index] += n }
-            writer.row([label.rawValue] + row.map(String.init) + [String(row.reduce(0, +))])
+        func write(_ name: String, _ row: [Int]) {
+            writer.row([name] + row.map(String.init) + [String(row.reduce(0, +))])
         }
-        writer.row(["total"] + columnTotals.map(String.init) + [String(columnTotals.reduce(0, +))])
+        func add(_ a: [Int], _ b: [Int]) -> [Int] { zip(a, b).map { $0 + $1 } }
+        let zero = [Int](repeating: 0, count: states.count)
+        var work = zero
+        var apart = zero
+        for label in Label.allCases where label.isQAWork {
+            let row = states.map { counts[label]?[$0] ?? 0 }
+            work = add(work, row)
+            write(label.rawValue, row)
+        }
+        write("QA work", work)
+        for label in Label.allCases where !label.isQAWork {
+            let row = states.map { counts[label]?[$0] ?? 0 }
+            apart = add(apart, row)
+            write(label.rawValue, row)
+        }
+        write("all claims", add(work, apart))
         writer.endTable()
     }
 
@@ -131,8 +147,9 @@ public struct EvidenceReport {
             }
             writer.endCell()
             writer.beginCell()
-            var lines = [claim.latest.map { Self.evidence("latest: ", $0) }, claim.verifiedBy.map { Self.evidence("verified by: ", $0) }]
-                .compactMap { $0 }
+            var lines = [
+                claim.decidedBy.map { Self.evidence("decided by: ", $0) }, claim.lastLogged.map { Self.evidence("last logged: ", $0) },
+            ].compactMap { $0 }
             if claim.resultCount > 1 { lines.append("\(claim.resultCount) results in all, in the run log") }
             if lines.isEmpty { writer.text("none") }
             for (index, line) in lines.enumerated() {
@@ -193,6 +210,9 @@ public struct EvidenceReport {
         ]
         if !run.note.isEmpty { facts.append(("Note", run.note)) }
         if let file = run.sourceFile { facts.append(("Ingested from", file)) }
+        if let retraction = run.retraction {
+            facts.append(("Retracted", "by \(retraction.by) on \(retraction.at.prefix(10)): \(retraction.reason); its results count for nothing"))
+        }
         writer.beginList()
         for (name, value) in facts {
             writer.beginItem(checked: nil)
@@ -209,13 +229,17 @@ public struct EvidenceReport {
     private static func writeRunLogRow(_ entry: RunLogEntry, runStartedAt: String?, to writer: DocumentWriter) {
         writer.beginRow(anchor: nil)
         writer.cell(entry.claimKey)
-        writer.cell(entry.result.rawValue)
+        writer.cell(entry.result.rawValue + (entry.retraction == nil ? "" : " (retracted)"))
         writer.cell(entry.posture?.rawValue ?? "")
         writer.beginCell()
         var first = true
         func nextLine() {
             if !first { writer.lineBreak() }
             first = false
+        }
+        if let retraction = entry.retraction, !retraction.wholeRun {
+            nextLine()
+            writer.text(retraction.summary)
         }
         if let checked = entry.checkedAt, checked != runStartedAt {
             nextLine()

@@ -25,9 +25,11 @@ public final class RunLog: RunLogSource {
         try database.cached(
             """
             SELECT u.id, u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name,
-                   e.tool_version, e.tool_build, u.tester, u.note, f.file_name
+                   e.tool_version, e.tool_build, u.tester, u.note, f.file_name,
+                   x.uuid, x.retracted_by, x.retracted_at, x.reason, 1
             FROM runs AS u JOIN environments AS e ON e.id = u.environment_id
             LEFT JOIN ingested_files AS f ON f.id = u.ingested_file_id
+            LEFT JOIN retractions AS x ON x.run_id = u.id
             WHERE ?1 IS NULL OR EXISTS (
                 SELECT 1 FROM results AS r JOIN claims AS c ON c.id = r.claim_id
                 WHERE r.run_id = u.id AND c.document = ?1)
@@ -36,7 +38,8 @@ public final class RunLog: RunLogSource {
         ).forEachRow([SQLValue(document)]) { row in
             headers.append(Header(id: row.int64(0), run: RunLogRun(
                 uuid: row.text(1), startedAt: row.optionalText(2), environment: try StoreReader.environment(row, from: 3),
-                tester: row.text(11), note: row.text(12), sourceFile: row.optionalText(13))))
+                tester: row.text(11), note: row.text(12), sourceFile: row.optionalText(13),
+                retraction: StoreReader.retraction(row, from: 14))))
         }
         self.headers = headers
     }
@@ -65,6 +68,17 @@ public final class RunLog: RunLogSource {
             ).forEachRow([.integer(header.id)]) { run.unmappedFailures.append(($0.text(0), $0.text(1))) }
         }
         try body(.runStart(run))
+        // Retracted results of the run, usually none: read apart, so that the
+        // million rows of a large log need no join for them.
+        var retracted: [Int64: Retraction] = [:]
+        try database.cached(
+            """
+            SELECT x.result_id, x.uuid, x.retracted_by, x.retracted_at, x.reason, 0
+            FROM retractions AS x JOIN results AS r ON r.id = x.result_id WHERE r.run_id = ?
+            """
+        ).forEachRow([.integer(header.id)]) { row in
+            retracted[row.int64(0)] = StoreReader.retraction(row, from: 1)
+        }
         // A result comes once per measurement (once when it has none), in the
         // order of results_by_run and measurements_by_result.
         let rows = try database.cached(
@@ -88,7 +102,8 @@ public final class RunLog: RunLogSource {
             var entry = RunLogEntry(
                 claimKey: key, result: outcome, posture: rows.vocabulary(3), checkedAt: times.text(rows, 4),
                 note: rows.text(5), testID: rows.optionalText(6), duration: rows.optionalDouble(7),
-                message: rows.optionalText(8), measurements: [])
+                message: rows.optionalText(8), measurements: [],
+                retraction: retracted.isEmpty ? run.retraction : retracted[resultID] ?? run.retraction)
             while more && rows.int64(1) == resultID {
                 if !rows.isNull(9), let unit = rows.vocabulary(11, MeasurementUnit.self), let name = names.text(rows, 9) {
                     entry.measurements.append(MeasurementValue(

@@ -17,6 +17,15 @@ extension StoreReader {
             area: statement.text(4), label: try Label(parsing: statement.text(5)), asOf: statement.optionalText(6))
     }
 
+    /// A claim's current words: the last of its statements, and that row's id.
+    func currentStatement(ofClaim id: Int64) throws -> (id: Int64, statement: String)? {
+        let statement = try database.cached(
+            "SELECT id, statement FROM claim_statements WHERE claim_id = ? ORDER BY id DESC LIMIT 1")
+        try statement.bind([.integer(id)])
+        defer { statement.reset() }
+        return try statement.step() ? (statement.int64(0), statement.text(1)) : nil
+    }
+
     /// A claim's derived state and the reason for it.
     public func state(ofClaim id: Int64) throws -> (state: VerificationState, reason: String) {
         let statement = try database.cached("SELECT state, reason FROM claim_state WHERE claim_id = ?")
@@ -100,7 +109,9 @@ extension StoreReader {
         try database.cached(
             "SELECT r.id, c.key FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE r.run_id = ?"
         ).forEachRow([.integer(run.id)]) { keys[$0.int64(0)] = $0.text(1) }
-        return RunDetail(run: run, environment: environment, sourceFile: file, results: results, claimKeys: keys)
+        return RunDetail(
+            run: run, environment: environment, sourceFile: file, retraction: try retraction(ofRun: run.id),
+            results: results, claimKeys: keys)
     }
 
     public func sourceDetail(url: String) throws -> SourceDetail {
@@ -152,12 +163,18 @@ extension StoreReader {
         let results = try database.cached(
             """
             SELECT r.id, u.uuid, s.description, u.tester, r.checked_at, r.result, r.posture, r.note,
-                   r.test_id, r.duration, r.message
+                   r.test_id, r.duration, r.message, r.uuid,
+                   coalesce((SELECT t.statement FROM claim_statements AS t WHERE t.id = r.claim_statement_id)
+                            <> (SELECT c.statement FROM claims AS c WHERE c.id = r.claim_id), 0),
+                   x.uuid, x.retracted_by, x.retracted_at, x.reason, x.run_id IS NOT NULL
             FROM results AS r
             JOIN runs AS u ON u.id = r.run_id
             JOIN environment_status AS s ON s.environment_id = u.environment_id
+            LEFT JOIN retractions AS x
+                   ON x.id = coalesce((SELECT id FROM retractions WHERE result_id = r.id),
+                                      (SELECT id FROM retractions WHERE run_id = r.run_id))
             WHERE r.claim_id = ?1 OR r.run_id = ?2
-            ORDER BY r.checked_at, r.id
+            ORDER BY r.checked_at, r.recorded_at, r.id
             """)
         let measurements = try database.cached(
             """
@@ -174,10 +191,11 @@ extension StoreReader {
         var entries: [ClaimDetail.ResultEntry] = []
         try results.forEachRow(arguments) {
             entries.append(ClaimDetail.ResultEntry(
-                resultID: $0.int64(0), runUUID: $0.text(1), environment: $0.text(2), tester: $0.text(3),
+                resultID: $0.int64(0), resultUUID: $0.text(11), runUUID: $0.text(1), environment: $0.text(2), tester: $0.text(3),
                 checkedAt: $0.optionalText(4), outcome: $0.text(5), posture: $0.optionalText(6), note: $0.text(7),
                 testID: $0.optionalText(8), duration: $0.optionalDouble(9), message: $0.optionalText(10),
-                measurements: [], attachments: []))
+                measurements: [], attachments: [],
+                retraction: Self.retraction($0, from: 13), ofEarlierWords: $0.int64(12) != 0))
         }
         var measured: [Int64: [String]] = [:]
         try measurements.forEachRow(arguments) { row in
@@ -196,5 +214,77 @@ extension StoreReader {
             entries[index].attachments = attached[entries[index].resultID] ?? []
         }
         return entries
+    }
+
+    /// The retraction of a whole run, or nil.
+    func retraction(ofRun id: Int64) throws -> Retraction? {
+        try retraction(run: id, result: nil)
+    }
+
+    /// The retraction of a result alone (not of its run), or nil.
+    func retraction(ofResult id: Int64) throws -> Retraction? {
+        try retraction(run: nil, result: id)
+    }
+
+    private func retraction(run: Int64?, result: Int64?) throws -> Retraction? {
+        var found: Retraction?
+        try database.cached(
+            """
+            SELECT uuid, retracted_by, retracted_at, reason, run_id IS NOT NULL FROM retractions
+            WHERE run_id = ?1 OR result_id = ?2
+            """
+        ).forEachRow([SQLValue(run), SQLValue(result)]) { found = Self.retraction($0, from: 0) }
+        return found
+    }
+
+    /// A retraction in five columns from `index`: uuid, by, at, reason, whether of a whole run.
+    static func retraction(_ row: Statement, from index: Int) -> Retraction? {
+        guard let uuid = row.optionalText(index) else { return nil }
+        return Retraction(
+            uuid: uuid, by: row.text(index + 1), at: row.text(index + 2), reason: row.text(index + 3),
+            wholeRun: row.int64(index + 4) != 0)
+    }
+
+    /// The run of a result.
+    func runID(ofResult id: Int64) throws -> Int64 {
+        guard let run = try database.scalar(cached: "SELECT run_id FROM results WHERE id = ?", [.integer(id)]).int64
+        else {
+            throw EvidenceError.notFound(kind: "result", value: String(id), suggestions: [])
+        }
+        return run
+    }
+
+    /// The claims a result, or every result of a run, is evidence for; and how
+    /// many results that is. One scope's id is given, the other is nil.
+    func evidenceOf(result: Int64?, run: Int64?) throws -> (results: Int, claims: [String]) {
+        var count = 0
+        var claims: Set<String> = []
+        try database.cached(
+            """
+            SELECT c.key FROM results AS r LEFT JOIN claims AS c ON c.id = r.claim_id
+            WHERE r.id = ?1 OR r.run_id = ?2
+            """
+        ).forEachRow([SQLValue(result), SQLValue(run)]) { row in
+            count += 1
+            if let key = row.optionalText(0) { claims.insert(key) }
+        }
+        return (count, claims.sorted())
+    }
+
+    /// The runs (short names, oldest first) of a claim's latest passes that
+    /// count, one per environment.
+    func passingRuns(ofClaim id: Int64) throws -> [String] {
+        var runs: [String] = []
+        try database.cached(
+            """
+            SELECT DISTINCT substr(u.uuid, 1, 8), u.started_at
+            FROM latest_decisive_results AS l
+            JOIN results AS r ON r.id = l.result_id
+            JOIN runs AS u ON u.id = r.run_id
+            WHERE l.claim_id = ? AND r.result = 'pass'
+            ORDER BY u.started_at, 1
+            """
+        ).forEachRow([.integer(id)]) { runs.append($0.text(0)) }
+        return runs
     }
 }

@@ -6,7 +6,7 @@ extension StoreReader {
             """
             SELECT s.key, s.label, s.state, s.document, s.area, c.statement
             FROM claim_state AS s JOIN claims AS c ON c.id = s.claim_id
-            WHERE (?1 IS NULL OR s.document = ?1) AND (?2 IS NULL OR s.area = ?2)
+            WHERE (?1 IS NULL OR s.document = ?1 COLLATE NOCASE) AND (?2 IS NULL OR s.area = ?2 COLLATE NOCASE)
               AND (?3 IS NULL OR s.label = ?3) AND (?4 IS NULL OR s.state = ?4)
             ORDER BY s.document, s.area, s.key
             """
@@ -96,14 +96,20 @@ extension StoreReader {
         try database.cached(
             """
             SELECT u.id, substr(u.uuid, 1, 8) AS run, u.started_at, s.description AS environment, u.tester,
-                   (SELECT count(*) FROM results AS r WHERE r.run_id = u.id) AS results, u.note
+                   (SELECT count(*) FROM results AS r WHERE r.run_id = u.id) AS results, u.note,
+                   EXISTS (SELECT 1 FROM retractions AS x WHERE x.run_id = u.id) AS whole,
+                   (SELECT count(*) FROM retractions AS x JOIN results AS r ON r.id = x.result_id
+                     WHERE r.run_id = u.id) AS some
             FROM runs AS u JOIN environment_status AS s ON s.environment_id = u.environment_id
             ORDER BY u.started_at, u.uuid
             """
         ).forEachRow {
+            let some = $0.int(8)
             rows.append(RunListing(
                 id: $0.int64(0), run: $0.text(1), startedAt: $0.optionalText(2), environment: $0.text(3),
-                tester: $0.text(4), results: $0.int(5), note: $0.text(6)))
+                tester: $0.text(4), results: $0.int(5),
+                retracted: $0.int(7) != 0 ? "run" : some > 0 ? "\(some) result\(some == 1 ? "" : "s")" : nil,
+                note: $0.text(6)))
         }
         return rows
     }
@@ -114,7 +120,7 @@ extension StoreReader {
         try database.cached(
             """
             SELECT m.claim_key, m.name, m.value, m.baseline, m.unit, m.posture,
-                   m.environment, substr(m.run_uuid, 1, 8), m.checked_at
+                   m.environment, substr(m.run_uuid, 1, 8), m.checked_at, m.retracted
             FROM measurement_deltas AS m
             WHERE (?1 IS NULL OR m.name = ?1) AND (?2 IS NULL OR m.claim_key = ?2) AND (?3 IS NULL OR m.model = ?3)
             ORDER BY m.claim_key, m.name, m.checked_at, m.measurement_id
@@ -123,7 +129,7 @@ extension StoreReader {
             rows.append(MeasurementListing(
                 claim: $0.optionalText(0), name: $0.text(1), value: $0.double(2), baseline: $0.optionalDouble(3),
                 unit: $0.text(4), posture: $0.optionalText(5), environment: $0.text(6), run: $0.text(7),
-                checkedAt: $0.optionalText(8)))
+                checkedAt: $0.optionalText(8), retracted: $0.int(9) != 0))
         }
         return rows
     }
@@ -147,8 +153,12 @@ extension StoreReader {
         return rows
     }
 
-    /// Claims still untested or needing a device, with the capabilities a simulator lacks.
-    public func untestedList(needsDevice: Bool = false, document: String? = nil) throws -> [UntestedListing] {
+    /// Claims still untested or needing a device, with the capabilities a
+    /// simulator lacks; not-published claims only with `all`, since they are
+    /// not QA work.
+    public func untestedList(needsDevice: Bool = false, document: String? = nil, all: Bool = false) throws
+        -> [UntestedListing]
+    {
         var rows: [UntestedListing] = []
         try database.cached(
             """
@@ -158,10 +168,10 @@ extension StoreReader {
                         WHERE n.claim_id = u.claim_id ORDER BY n.capability)) AS needs,
                    u.document, u.area, u.label, u.reason
             FROM untested_claims AS u
-            WHERE (?1 = 0 OR u.state = 'needs-device') AND (?2 IS NULL OR u.document = ?2)
+            WHERE (?1 = 0 OR u.state = 'needs-device') AND (?2 IS NULL OR u.document = ?2) AND (?3 = 1 OR u.qa_work)
             ORDER BY u.document, u.state, u.area, u.key
             """
-        ).forEachRow([.integer(needsDevice ? 1 : 0), SQLValue(document)]) {
+        ).forEachRow([.integer(needsDevice ? 1 : 0), SQLValue(document), .integer(all ? 1 : 0)]) {
             rows.append(UntestedListing(
                 key: $0.text(0), state: try VerificationState(parsing: $0.text(1)), needs: $0.optionalText(2),
                 document: $0.text(3), area: $0.text(4), label: try Label(parsing: $0.text(5)), reason: $0.text(6)))

@@ -246,18 +246,14 @@ extension StoreReader {
         var items: [(Int64, TextFormat.ChecklistItem)] = []
         try database.cached(
             """
-            SELECT i.id, l.document, i.position, i.key, i.text, i.untested_reason, i.marked_by, i.marked_at
+            SELECT i.id, l.document, i.position, i.key, i.text, i.mark, i.mark_reason, i.marked_by, i.marked_at
             FROM checklist_items AS i JOIN checklists AS l ON l.id = i.checklist_id
             WHERE i.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY l.document, i.position
             """
         ).forEachRow([SQLValue(key)]) { row in
-            var mark: TextFormat.UntestedMark?
-            if let reason = row.optionalText(5) {
-                mark = TextFormat.UntestedMark(reason: reason, by: row.text(6), at: row.text(7))
-            }
             items.append((row.int64(0), TextFormat.ChecklistItem(
                 checklist: row.text(1), position: row.int64(2), key: row.text(3), text: row.text(4), claims: [],
-                untested: mark)))
+                mark: try Self.checklistMark(row, from: 5))))
         }
         for (id, var item) in items {
             try claims.forEachRow([.integer(id)]) { item.claims.append($0.text(0)) }
@@ -288,6 +284,38 @@ extension StoreReader {
     }
 
     /// The id of the result recorded `offset` places after the first of a run.
+    /// Every retraction, in run order: a whole run's first, then its results' in
+    /// order. With `runID`, `resultID` or both nil, every one; else only the one of
+    /// that run (resultID nil) or result.
+    public func retractionRecords(
+        runID: Int64? = nil, resultID: Int64? = nil, _ body: (TextFormat.Retraction) throws -> Void
+    ) throws {
+        try database.cached(
+            """
+            SELECT x.uuid, u.uuid,
+                   CASE WHEN x.result_id IS NULL THEN NULL
+                        ELSE (SELECT count(*) FROM results AS o WHERE o.run_id = r.run_id AND o.id <= r.id) END AS n,
+                   x.retracted_by, x.retracted_at, x.reason
+            FROM retractions AS x
+            LEFT JOIN results AS r ON r.id = x.result_id
+            JOIN runs AS u ON u.id = coalesce(x.run_id, r.run_id)
+            WHERE (?1 IS NULL AND ?2 IS NULL)
+               OR (?2 IS NULL AND x.run_id = ?1)
+               OR x.result_id = ?2
+            ORDER BY u.started_at, u.uuid, n
+            """
+        ).forEachRow([SQLValue(runID), SQLValue(resultID)]) { row in
+            try body(TextFormat.Retraction(
+                uuid: row.text(0), run: row.text(1), n: row.isNull(2) ? nil : row.int64(2), by: row.text(3),
+                at: row.text(4), reason: row.text(5)))
+        }
+    }
+
+    /// Whether a retraction with this UUID is stored.
+    func hasRetraction(uuid: String) throws -> Bool {
+        try database.scalar(cached: "SELECT EXISTS (SELECT 1 FROM retractions WHERE uuid = ?)", [.text(uuid)]).int == 1
+    }
+
     func resultID(runID: Int64, offset: Int64) throws -> Int64? {
         try database.scalar(
             cached: "SELECT id FROM results WHERE run_id = ? ORDER BY id LIMIT 1 OFFSET ?",
@@ -307,5 +335,15 @@ extension StoreReader {
 
     func checklistID(document: String) throws -> Int64? {
         try database.scalar(cached: "SELECT id FROM checklists WHERE document = ?", [.text(document)]).int64
+    }
+
+    /// The mark in four columns from `index`: kind, reason, by, at; nil when unmarked.
+    static func checklistMark(_ row: Statement, from index: Int) throws -> TextFormat.ChecklistMark? {
+        guard let kind = row.optionalText(index) else { return nil }
+        guard let known = TextFormat.ChecklistMark.Kind(rawValue: kind) else {
+            throw EvidenceError.invalidValue(field: "checklist mark", value: kind, expected: "untested or checked")
+        }
+        return TextFormat.ChecklistMark(
+            kind: known, reason: row.text(index + 1), by: row.text(index + 2), at: row.text(index + 3))
     }
 }

@@ -11,13 +11,15 @@ extension StoreReader {
     }
 
     /// Refuses a document no claim belongs to, suggesting the closest.
-    public func checkDocument(_ document: String?) throws {
-        guard let document else { return }
+    /// A document as the store spells it, for one given in any case; nil for
+    /// nil. Throws for a document no claim belongs to.
+    public func resolveDocument(_ document: String?) throws -> String? {
+        guard let document else { return nil }
         let known = try documents()
-        if !known.contains(document) {
-            throw EvidenceError.notFound(
-                kind: "document", value: document, suggestions: Suggestions.closest(to: document, in: known))
-        }
+        if known.contains(document) { return document }
+        if let same = known.first(where: { $0.lowercased() == document.lowercased() }) { return same }
+        throw EvidenceError.notFound(
+            kind: "document", value: document, suggestions: Suggestions.closest(to: document, in: known))
     }
 
     public func stateCounts(document: String? = nil) throws -> [StateCount] {
@@ -26,7 +28,7 @@ extension StoreReader {
             """
             SELECT document, label, state, count(*) AS n FROM claim_state
             WHERE ?1 IS NULL OR document = ?1
-            GROUP BY document, label, state ORDER BY document, label, state
+            GROUP BY document, label, state ORDER BY document, label = 'not-published', label, state
             """
         ).forEachRow([SQLValue(document)]) {
             counts.append(StateCount(
@@ -45,17 +47,17 @@ extension StoreReader {
             """
             WITH env AS MATERIALIZED (SELECT environment_id, description FROM environment_status)
             SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
-                   latest_env.description, latest.result, latest_run.uuid, latest.checked_at, latest.posture,
-                   verified_env.description, verified.result, verified_run.uuid, verified.checked_at, verified.posture,
+                   decisive_env.description, decisive.result, decisive_run.uuid, decisive.checked_at, decisive.posture,
+                   last_env.description, last.result, last_run.uuid, last.checked_at, last.posture,
                    (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results
             FROM claims AS c
             JOIN claim_state AS s ON s.claim_id = c.id
-            LEFT JOIN results AS latest ON latest.id = s.latest_result_id
-            LEFT JOIN runs AS latest_run ON latest_run.id = latest.run_id
-            LEFT JOIN env AS latest_env ON latest_env.environment_id = latest_run.environment_id
-            LEFT JOIN results AS verified ON verified.id = s.verified_result_id AND verified.id <> latest.id
-            LEFT JOIN runs AS verified_run ON verified_run.id = verified.run_id
-            LEFT JOIN env AS verified_env ON verified_env.environment_id = verified_run.environment_id
+            LEFT JOIN results AS decisive ON decisive.id = s.decisive_result_id
+            LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
+            LEFT JOIN env AS decisive_env ON decisive_env.environment_id = decisive.environment_id
+            LEFT JOIN results AS last ON last.id = s.last_result_id AND last.id IS NOT decisive.id
+            LEFT JOIN runs AS last_run ON last_run.id = last.run_id
+            LEFT JOIN env AS last_env ON last_env.environment_id = last.environment_id
             WHERE ?1 IS NULL OR c.document = ?1
             ORDER BY c.document, c.area, c.key
             """
@@ -70,7 +72,7 @@ extension StoreReader {
                 key: row.text(1), statement: row.text(2), document: row.text(3), area: row.text(4),
                 label: try Label(parsing: row.text(5)), asOf: row.optionalText(6),
                 state: try VerificationState(parsing: row.text(7)), reason: row.text(8), sources: [],
-                latest: evidence(9), verifiedBy: evidence(14), resultCount: row.int(19))))
+                decidedBy: evidence(9), lastLogged: evidence(14), resultCount: row.int(19))))
         }
         // Every claim's sources in one pass, not one query per claim.
         var sources: [Int64: [ClaimDetail.SourceLink]] = [:]
@@ -152,9 +154,7 @@ extension StoreReader {
             SELECT e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
                    count(DISTINCT s.claim_id) AS claims
             FROM claim_state AS s
-            JOIN results AS r ON r.id = s.verified_result_id
-            JOIN runs AS u ON u.id = r.run_id
-            JOIN environments AS e ON e.id = u.environment_id
+            JOIN environments AS e ON e.id = s.decisive_environment_id
             WHERE s.state IN ('verified-on-device', 'verified-in-simulator') AND (?1 IS NULL OR s.document = ?1)
             GROUP BY e.kind, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
             ORDER BY claims DESC, max(e.tool_build_order) DESC, max(e.os_build_order) DESC, e.tool_version DESC,
@@ -206,7 +206,8 @@ extension StoreReader {
 
     public func checklists(document: String? = nil) throws -> [ChecklistReport] {
         var lists: [(id: Int64, document: String, title: String)] = []
-        try database.cached("SELECT id, document, title FROM checklists WHERE ?1 IS NULL OR document = ?1 ORDER BY document")
+        try database.cached(
+            "SELECT id, document, title FROM checklists WHERE ?1 IS NULL OR document = ?1 COLLATE NOCASE ORDER BY document")
             .forEachRow([SQLValue(document)]) { lists.append(($0.int64(0), $0.text(1), $0.text(2))) }
         if let document, lists.isEmpty {
             var known: [String] = []
@@ -216,42 +217,41 @@ extension StoreReader {
         }
         // Every linked claim's state in one pass over the links, not one query
         // (and one claim_state set-up) per item.
-        var linked: [Int64: [(id: Int64, key: String, state: VerificationState)]] = [:]
+        var linked: [Int64: [(id: Int64, key: String, state: VerificationState, run: String?)]] = [:]
         try database.cached(
             """
-            SELECT x.checklist_item_id, s.claim_id, s.key, s.state
+            SELECT x.checklist_item_id, s.claim_id, s.key, s.state,
+                   (SELECT substr(u.uuid, 1, 8) FROM results AS r JOIN runs AS u ON u.id = r.run_id
+                     WHERE r.id = s.decisive_result_id)
             FROM checklist_item_claims AS x
             JOIN checklist_items AS i ON i.id = x.checklist_item_id
             JOIN checklists AS l ON l.id = i.checklist_id
             JOIN claim_state AS s ON s.claim_id = x.claim_id
-            WHERE ?1 IS NULL OR l.document = ?1
+            WHERE ?1 IS NULL OR l.document = ?1 COLLATE NOCASE
             ORDER BY x.checklist_item_id, s.key
             """
         ).forEachRow([SQLValue(document)]) { row in
-            linked[row.int64(0), default: []].append((row.int64(1), row.text(2), try VerificationState(parsing: row.text(3))))
+            linked[row.int64(0), default: []].append(
+                (row.int64(1), row.text(2), try VerificationState(parsing: row.text(3)), row.optionalText(4)))
         }
         let items = try database.cached(
             """
-            SELECT id, key, position, text, untested_reason, marked_by, marked_at
+            SELECT id, key, position, text, mark, mark_reason, marked_by, marked_at
             FROM checklist_items WHERE checklist_id = ? ORDER BY position
             """)
         return try lists.map { list in
             var reportItems: [ChecklistReport.Item] = []
             try items.forEachRow([.integer(list.id)]) { row in
                 let (key, position, text) = (row.text(1), row.int(2), row.text(3))
-                if let reason = row.optionalText(4) {
-                    reportItems.append(ChecklistReport.Item(
-                        key: key, position: position, text: text,
-                        mark: TextFormat.UntestedMark(reason: reason, by: row.text(5), at: row.text(6))))
-                    return
-                }
+                let mark = try Self.checklistMark(row, from: 4)
                 let claims = try (linked[row.int64(0)] ?? []).map { claim in
                     ChecklistReport.LinkedClaim(
                         key: claim.key, state: claim.state,
                         deviceNeeds: claim.state == .needsDevice ? try deviceCapabilities(ofClaim: claim.id) : [],
-                        failingSince: claim.state == .failing ? try failingSince(claimID: claim.id) : nil)
+                        failingSince: claim.state == .failing ? claim.run : nil)
                 }
-                reportItems.append(ChecklistReport.Item(key: key, position: position, text: text, claims: claims))
+                reportItems.append(
+                    ChecklistReport.Item(key: key, position: position, text: text, claims: claims, mark: mark))
             }
             return ChecklistReport(document: list.document, title: list.title, items: reportItems)
         }
@@ -263,23 +263,5 @@ extension StoreReader {
         try database.cached("SELECT DISTINCT capability FROM claim_device_needs WHERE claim_id = ? ORDER BY capability")
             .forEachRow([.integer(id)]) { names.append($0.text(0)) }
         return names
-    }
-
-    /// The short name of the run of the first failure after the claim's latest pass.
-    func failingSince(claimID: Int64) throws -> String {
-        var since = ""
-        let statement = try database.cached(
-            """
-            SELECT r.result, u.uuid FROM results AS r JOIN runs AS u ON u.id = r.run_id
-            WHERE r.claim_id = ? ORDER BY r.checked_at DESC, r.id DESC
-            """)
-        try statement.bind([.integer(claimID)])
-        defer { statement.reset() }
-        while try statement.step() {
-            let result = statement.text(0)
-            if result == "pass" { break }
-            if result == "fail" { since = String(statement.text(1).prefix(8)) }
-        }
-        return since
     }
 }

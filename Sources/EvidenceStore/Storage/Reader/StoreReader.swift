@@ -87,27 +87,45 @@ public struct StoreReader {
 
     /// A run by its number, its UUID, or a unique prefix of its UUID (8 characters or more).
     public func runID(reference: String) throws -> Int64 {
+        try resolve(
+            reference, kind: "run", byID: "SELECT id FROM runs WHERE id = ?",
+            byUUID: "SELECT id FROM runs WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2",
+            recent: "SELECT id FROM runs ORDER BY id DESC LIMIT 3")
+    }
+
+    /// A result named by its number (as `claim show` and `run show` print it)
+    /// or its UUID, whole or from its first 8 characters.
+    public func resultID(reference: String) throws -> Int64 {
+        try resolve(
+            reference, kind: "result", byID: "SELECT id FROM results WHERE id = ?",
+            byUUID: "SELECT id FROM results WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2",
+            recent: "SELECT id FROM results ORDER BY id DESC LIMIT 3")
+    }
+
+    /// A row named by its number or by a UUID prefix of at least 8 characters
+    /// that only it has; an unknown name lists the latest few numbers.
+    private func resolve(
+        _ reference: String, kind: String, byID: StaticString, byUUID: StaticString, recent: StaticString
+    ) throws -> Int64 {
         let text = reference.trimmingCharacters(in: .whitespaces).lowercased()
-        if let number = Int64(text),
-            let id = try database.scalar(cached: "SELECT id FROM runs WHERE id = ?", [.integer(number)]).int64
-        {
+        let number = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text)
+        if let number, let id = try database.scalar(cached: byID, [.integer(number)]).int64 {
             return id
         }
         if text.count >= 8, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
             var matches: [Int64] = []
-            try database.cached("SELECT id FROM runs WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2")
-                .forEachRow([.text(text), .text(text + "g")]) { matches.append($0.int64(0)) }
+            try database.cached(byUUID).forEachRow([.text(text), .text(text + "g")]) { matches.append($0.int64(0)) }
             if matches.count == 1 {
                 return matches[0]
             }
             if matches.count > 1 {
                 throw EvidenceError.invalidValue(
-                    field: "run", value: reference, expected: "a longer UUID prefix; several runs start with it")
+                    field: kind, value: reference, expected: "a longer UUID prefix; several \(kind)s start with it")
             }
         }
-        var recent: [String] = []
-        try database.cached("SELECT id FROM runs ORDER BY id DESC LIMIT 3").forEachRow { recent.append($0.text(0)) }
-        throw EvidenceError.notFound(kind: "run", value: reference, suggestions: recent)
+        var latest: [String] = []
+        try database.cached(recent).forEachRow { latest.append($0.text(0)) }
+        throw EvidenceError.notFound(kind: kind, value: reference, suggestions: latest)
     }
 
     /// The run of a UUID, or nil.
@@ -128,13 +146,15 @@ public struct StoreReader {
             startedAt: statement.optionalText(3), tester: statement.text(4), note: statement.text(5))
     }
 
-    /// The latest manual run (not from an ingested file) of an environment and tester on a day.
+    /// The latest manual run (not from an ingested file, not retracted) of an
+    /// environment and tester on a day.
     func matchingRun(environmentID: Int64, tester: String, day: String) throws -> Int64? {
         try database.scalar(
             cached: """
                 SELECT id FROM runs
                 WHERE environment_id = ? AND tester = ? AND started_at >= ? AND started_at < ?
                   AND ingested_file_id IS NULL
+                  AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.run_id = runs.id)
                 ORDER BY started_at DESC, id DESC LIMIT 1
                 """,
             [.integer(environmentID), .text(tester), .text(day), .text(day + "U")]
@@ -171,6 +191,22 @@ public struct StoreReader {
             throw EvidenceError.notFound(kind: "environment", value: String(id), suggestions: [])
         }
         return try Self.environment(statement, from: 0)
+    }
+
+    /// What a new environment is checked against: every recorded environment,
+    /// and every model named by an environment or a lack.
+    public func environmentVetting() throws -> EnvironmentVetting {
+        var environments: [EnvironmentSpec] = []
+        try database.cached(
+            """
+            SELECT kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build
+            FROM environments ORDER BY id
+            """
+        ).forEachRow { environments.append(try Self.environment($0, from: 0)) }
+        var models: [String] = []
+        try database.cached("SELECT model FROM environments UNION SELECT model FROM environment_lacks ORDER BY 1")
+            .forEachRow { models.append($0.text(0)) }
+        return EnvironmentVetting(knownModels: models, environments: environments)
     }
 
     /// An environment read from eight columns of the current row, from `first`.

@@ -39,6 +39,7 @@ public struct Migrator: Sendable {
         let enforced = database.configuration.foreignKeys
         if enforced { try database.setForeignKeys(false) }
         defer { if enforced { try? database.setForeignKeys(true) } }
+        try MigrationFunctions.register(on: database)
         return try database.inTransaction(.immediate) {
             let current = try currentVersion(of: database)
             if current > latestVersion {

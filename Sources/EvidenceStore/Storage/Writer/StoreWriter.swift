@@ -40,12 +40,21 @@ public struct StoreWriter {
     }
 
     /// Inserts a claim, or updates the one with its key; returns its id. Its
-    /// sources and needs are links of their own (`link`, `unlink`).
+    /// sources and needs are links of their own (`link`, `unlink`). New words
+    /// are kept in the claim's statements, recorded at `statementRecordedAt`
+    /// (nil for words whose time is not known).
     @discardableResult
-    func upsertClaim(key: String, statement: String, document: String, area: String, label: Label, asOf: String?)
-        throws -> Int64
-    {
-        try returningID(
+    func upsertClaim(
+        key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
+        statementRecordedAt: String?
+    ) throws -> Int64 {
+        let existing = try reader.existingClaimID(key: key)
+        if let existing, try reader.currentStatement(ofClaim: existing)?.statement != statement {
+            // Recorded before the claim changes, so the trigger that keeps the
+            // words of other writers finds them and adds nothing.
+            try insertStatement(claimID: existing, statement: statement, recordedAt: statementRecordedAt)
+        }
+        let id = try returningID(
             """
             INSERT INTO claims (key, statement, document, area, label, as_of) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (key) DO UPDATE SET statement = excluded.statement, document = excluded.document,
@@ -53,6 +62,20 @@ public struct StoreWriter {
             RETURNING id
             """,
             [.text(key), .text(statement), .text(document), .text(area), .text(label.rawValue), SQLValue(asOf)])
+        if existing == nil {
+            // The trigger recorded the first words with SQLite's clock; they take this writer's.
+            try database.execute(
+                cached: "UPDATE claim_statements SET recorded_at = ? WHERE claim_id = ?",
+                [SQLValue(statementRecordedAt), .integer(id)])
+        }
+        return id
+    }
+
+    /// Adds words to a claim's statements (the claim's own column says which are current).
+    func insertStatement(claimID: Int64, statement: String, recordedAt: String?) throws {
+        try database.execute(
+            cached: "INSERT INTO claim_statements (claim_id, statement, recorded_at) VALUES (?, ?, ?)",
+            [.integer(claimID), .text(statement), SQLValue(recordedAt)])
     }
 
     /// Cites a source from a claim, at a locator; citing it twice changes nothing.
@@ -116,9 +139,12 @@ public struct StoreWriter {
         }
         return try returningID(
             """
-            INSERT INTO environments (kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-            """, StoreReader.values(spec))
+            INSERT INTO environments (kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build,
+                                      os_version_order, tool_version_order)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """,
+            StoreReader.values(spec)
+                + [.text(MarketingVersion.order(spec.osVersion)), .text(MarketingVersion.order(spec.toolVersion))])
     }
 
     /// Records that environments of a kind and model (and tool build) lack a
@@ -176,15 +202,22 @@ public struct StoreWriter {
     struct ResultRow {
         /// The row to replace, or nil for a new one.
         var id: Int64?
+        var uuid: String
         var runID: Int64
+        /// The run's environment.
+        var environmentID: Int64
         var claimID: Int64?
+        /// The words of the claim it proves (`StoreReader.currentStatement`).
+        var claimStatementID: Int64?
         var result: String
         var posture: String?
         var note: String
         var checkedAt: String?
-        var testID: String?
-        var duration: Double?
-        var message: String?
+        /// When it was recorded: `YYYY-MM-DDTHH:MM:SS.ffffffZ`.
+        var recordedAt: String
+        var testID: String? = nil
+        var duration: Double? = nil
+        var message: String? = nil
     }
 
     /// Inserts a result (or replaces the one with its id) and returns its id.
@@ -193,25 +226,44 @@ public struct StoreWriter {
     func upsertResult(_ row: ResultRow) throws -> Int64 {
         let statement = try database.cached(
             """
-            INSERT INTO results (id, run_id, claim_id, result, posture, note, checked_at, test_id, duration, message)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, claim_id = excluded.claim_id,
-                result = excluded.result, posture = excluded.posture, note = excluded.note,
-                checked_at = excluded.checked_at, test_id = excluded.test_id, duration = excluded.duration,
-                message = excluded.message
+            INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture, note,
+                                 checked_at, recorded_at, test_id, duration, message)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET uuid = excluded.uuid, run_id = excluded.run_id,
+                environment_id = excluded.environment_id, claim_id = excluded.claim_id,
+                claim_statement_id = excluded.claim_statement_id, result = excluded.result, posture = excluded.posture,
+                note = excluded.note, checked_at = excluded.checked_at, recorded_at = excluded.recorded_at,
+                test_id = excluded.test_id, duration = excluded.duration, message = excluded.message
             """)
         try statement.bind(1, row.id)
-        try statement.bind(2, row.runID)
-        try statement.bind(3, row.claimID)
-        try statement.bind(4, row.result)
-        try statement.bind(5, row.posture)
-        try statement.bind(6, row.note)
-        try statement.bind(7, row.checkedAt)
-        try statement.bind(8, row.testID)
-        try statement.bind(9, row.duration)
-        try statement.bind(10, row.message)
+        try statement.bind(2, row.uuid)
+        try statement.bind(3, row.runID)
+        try statement.bind(4, row.environmentID)
+        try statement.bind(5, row.claimID)
+        try statement.bind(6, row.claimStatementID)
+        try statement.bind(7, row.result)
+        try statement.bind(8, row.posture)
+        try statement.bind(9, row.note)
+        try statement.bind(10, row.checkedAt)
+        try statement.bind(11, row.recordedAt)
+        try statement.bind(12, row.testID)
+        try statement.bind(13, row.duration)
+        try statement.bind(14, row.message)
         try statement.execute()
         return row.id ?? database.lastInsertRowID
+    }
+
+    /// Retracts a result or a whole run: the retraction is kept (who, when,
+    /// why) and what it retracts counts for nothing from then on.
+    func insertRetraction(
+        uuid: String, resultID: Int64?, runID: Int64?, by author: String, at time: String, reason: String
+    ) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO retractions (uuid, result_id, run_id, retracted_by, retracted_at, reason)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            [.text(uuid), SQLValue(resultID), SQLValue(runID), .text(author), .text(time), .text(reason)])
     }
 
     func insertMeasurement(resultID: Int64, name: String, value: Double, unit: String, baseline: Double?, posture: String?)
@@ -260,19 +312,20 @@ public struct StoreWriter {
     /// Inserts a checklist item, or updates the one with its key; returns its id.
     @discardableResult
     func upsertChecklistItem(
-        checklistID: Int64, key: String, position: Int64, text: String, mark: TextFormat.UntestedMark?
+        checklistID: Int64, key: String, position: Int64, text: String, mark: TextFormat.ChecklistMark?
     ) throws -> Int64 {
         try returningID(
             """
-            INSERT INTO checklist_items (checklist_id, key, position, text, untested_reason, marked_by, marked_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO checklist_items (checklist_id, key, position, text, mark, mark_reason, marked_by, marked_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (key) DO UPDATE SET checklist_id = excluded.checklist_id, position = excluded.position,
-                text = excluded.text, untested_reason = excluded.untested_reason, marked_by = excluded.marked_by,
-                marked_at = excluded.marked_at
+                text = excluded.text, mark = excluded.mark, mark_reason = excluded.mark_reason,
+                marked_by = excluded.marked_by, marked_at = excluded.marked_at
             RETURNING id
             """,
             [
-                .integer(checklistID), .text(key), .integer(position), .text(text), SQLValue(mark?.reason),
+                .integer(checklistID), .text(key), .integer(position), .text(text), SQLValue(mark?.kind.rawValue),
+                SQLValue(mark?.reason),
                 SQLValue(mark?.by), SQLValue(mark?.at),
             ])
     }
@@ -314,20 +367,24 @@ public struct StoreWriter {
     /// sorted, from their own saved definitions (`restore`). It all happens
     /// inside the writer's transaction, so a failure leaves the indexes as they were.
     func setIndexesAsideForBulkLoad() throws -> BulkLoad {
-        let indexes = try database.query(
+        // The triggers that keep latest_decisive_results probe those indexes:
+        // they go too, and the table is worked out once at the end.
+        let objects = try database.query(
             cached: """
-                SELECT name, sql FROM sqlite_schema
-                WHERE type = 'index' AND tbl_name IN ('results', 'measurements') AND sql IS NOT NULL
-                ORDER BY name
+                SELECT type, name, sql FROM sqlite_schema
+                WHERE ((type = 'index' AND tbl_name IN ('results', 'measurements'))
+                       OR (type = 'trigger' AND name GLOB 'latest_decisive_after_*'))
+                  AND sql IS NOT NULL
+                ORDER BY type, name
                 """
-        ).map { (try $0.text("name"), try $0.text("sql")) }
-        for (name, _) in indexes {
-            try database.execute("DROP INDEX \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+        ).map { (try $0.text("type"), try $0.text("name"), try $0.text("sql")) }
+        for (type, name, _) in objects {
+            try database.execute("DROP \(type == "index" ? "INDEX" : "TRIGGER") \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
         }
-        return BulkLoad(definitions: indexes.map(\.1))
+        return BulkLoad(definitions: objects.map(\.2))
     }
 
-    /// The indexes a bulk load set aside.
+    /// The indexes and triggers a bulk load set aside.
     struct BulkLoad {
         fileprivate let definitions: [String]
     }
@@ -336,6 +393,12 @@ public struct StoreWriter {
         for sql in load.definitions {
             try database.execute(sql)
         }
+        try database.execute(cached: "DELETE FROM latest_decisive_results")
+        try database.execute(
+            cached: """
+                INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
+                SELECT claim_id, environment_id, result_id FROM decisive_result_order WHERE result_id IS NOT NULL
+                """)
     }
 
     // MARK: - Pieces

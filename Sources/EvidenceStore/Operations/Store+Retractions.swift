@@ -1,0 +1,48 @@
+import Foundation
+
+/// Corrections: a wrong result or run is retracted, never deleted. The
+/// retraction records who, when and why; the results stay where they were,
+/// shown as retracted, and count for nothing in any state.
+extension Store {
+    /// Retracts one result, named by its number or UUID.
+    @discardableResult
+    public func retractResult(_ reference: String, reason: String, by author: String) throws -> RetractionSummary {
+        let reason = try Validate.nonEmpty(reason, field: "reason")
+        return try write { writer in
+            let reader = writer.reader
+            let id = try reader.resultID(reference: reference)
+            if let earlier = try reader.retraction(ofResult: id) {
+                throw EvidenceError.refused(reason: "result \(id) was already \(earlier.summary)")
+            }
+            let run = try reader.run(id: try reader.runID(ofResult: id))
+            if let earlier = try reader.retraction(ofRun: run.id) {
+                throw EvidenceError.refused(
+                    reason: "result \(id) belongs to run \(run.shortName), which was already \(earlier.summary)")
+            }
+            try writer.insertRetraction(
+                uuid: UUID().uuidString.lowercased(), resultID: id, runID: nil, by: Self.author(author),
+                at: clock.timestamp(), reason: reason)
+            let evidence = try reader.evidenceOf(result: id, run: nil)
+            return RetractionSummary(target: "result \(id)", results: evidence.results, claims: evidence.claims)
+        }
+    }
+
+    /// Retracts a whole run, named by its number or UUID: every result in it,
+    /// including any logged to it later.
+    @discardableResult
+    public func retractRun(_ reference: String, reason: String, by author: String) throws -> RetractionSummary {
+        let reason = try Validate.nonEmpty(reason, field: "reason")
+        return try write { writer in
+            let reader = writer.reader
+            let run = try reader.run(id: try reader.runID(reference: reference))
+            if let earlier = try reader.retraction(ofRun: run.id) {
+                throw EvidenceError.refused(reason: "run \(run.shortName) was already \(earlier.summary)")
+            }
+            try writer.insertRetraction(
+                uuid: UUID().uuidString.lowercased(), resultID: nil, runID: run.id, by: Self.author(author),
+                at: clock.timestamp(), reason: reason)
+            let evidence = try reader.evidenceOf(result: nil, run: run.id)
+            return RetractionSummary(target: "run \(run.shortName)", results: evidence.results, claims: evidence.claims)
+        }
+    }
+}

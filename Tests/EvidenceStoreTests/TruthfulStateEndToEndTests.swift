@@ -1,0 +1,267 @@
+import Foundation
+import Testing
+
+/// Each way a claim could once read better than its evidence, tried on the
+/// built binary with the bundled data set, as a new user would.
+@Suite struct TruthfulStateEndToEndTests: BinarySession {
+    let folder: TemporaryFolder
+    let store: String
+    let user = "qa"
+
+    static let duo = ["--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = folder.path("evidence.sqlite")
+        try run(["init"])
+        try run(["seed"])
+    }
+
+    /// The claim's state and reason, from `claim show --format json`.
+    func state(_ key: String, store path: String? = nil) throws -> (state: String, reason: String) {
+        let arguments = ["claim", "show", key, "--format", "json"] + (path.map { ["--store", $0] } ?? [])
+        let object = try JSONSerialization.jsonObject(with: Data(try run(arguments).stdout.utf8)) as? [String: Any]
+        return (object?["state"] as? String ?? "", object?["reason"] as? String ?? "")
+    }
+
+    func count(_ table: String) throws -> String {
+        try run(["query", "--format", "csv", "SELECT count(*) AS n FROM \(table)"]).stdout
+    }
+
+    /// The number `log` printed: "Logged pass for … as result 17 in …".
+    func resultNumber(_ logged: ProcessResult) -> String {
+        let words = logged.stderr.split(separator: " ")
+        guard let index = words.firstIndex(of: "result"), index + 1 < words.count else { return "" }
+        return String(words[index + 1])
+    }
+
+    // MARK: 1. Decisive results
+
+    @Test func aLaterSkipOrBlockDoesNotHideAFailure() throws {
+        for (time, result) in [("09:00", "pass"), ("09:10", "fail"), ("09:20", "skipped")] {
+            try run(["log", "bars.other-app-activity", "--result", result, "--date", "2026-11-02T\(time):00Z"] + Self.duo)
+        }
+        #expect(try state("bars.other-app-activity").state == "failing")
+        try run(["log", "deep-links.closed-and-open", "--result", "fail", "--date", "2026-11-02"] + Self.duo)
+        try run(["log", "deep-links.closed-and-open", "--result", "blocked", "--date", "2026-11-03"] + Self.duo)
+        let (state, reason) = try state("deep-links.closed-and-open")
+        #expect(state == "failing")
+        #expect(reason.hasPrefix("failed on 2026-11-02 in run "))
+    }
+
+    // MARK: 2. Time
+
+    @Test func aDateOnlyFailureLoggedLaterOutranksThisMorningsPass() throws {
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2026-11-02T08:00:00Z"] + Self.duo)
+        try run(["log", "bars.other-app-activity", "--result", "fail", "--date", "2026-11-02"] + Self.duo)
+        #expect(try state("bars.other-app-activity").state == "failing")
+    }
+
+    @Test func futureDatesAreRefusedWhereverTheyComeFrom() throws {
+        let before = try count("results")
+        let log = try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2099-01-01"] + Self.duo, expect: 64)
+        #expect(log.stderr.contains("'2099-01-01'"))
+        try run(["run", "start", "--date", "2099-01-01T00:00:00Z"] + Self.duo, expect: 64)
+
+        // A JUnit timestamp, named by line and column.
+        try folder.write(
+            "future.xml",
+            Data(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <testsuites>
+                  <testsuite name="DuoTests" tests="1" timestamp="2099-01-01T09:00:00">
+                    <testcase classname="DuoTests" name="testClaim_bars_other_app_activity" time="0.1"/>
+                  </testsuite>
+                </testsuites>
+                """.utf8))
+        let junit = try run(["ingest", "future.xml"] + Self.duo, expect: 65)
+        #expect(junit.stderr.contains("future.xml:3:"), "\(junit.stderr)")
+        #expect(junit.stderr.contains("'2099-01-01T09:00:00Z' is more than one day in the future"))
+        try run(["ingest", "--date", "2099-01-01", Fixtures.apple("junit-xcbeautify-1.xml").path] + Self.duo, expect: 64)
+
+        // An xcresult start time, named by its JSON path.
+        var summary = try String(contentsOf: Fixtures.apple("xcresult-summary-1.json"), encoding: .utf8)
+        summary = summary.replacingOccurrences(of: "\"startTime\" : 1768133526.361", with: "\"startTime\" : 4070908800")
+        try folder.write("future.json", Data(summary.utf8))
+        let xcresult = try run(["ingest", "future.json"] + Self.duo, expect: 65)
+        #expect(xcresult.stderr.contains("future.json:startTime: '2099-01-01T00:00:00Z'"), "\(xcresult.stderr)")
+
+        // A result line of an export.
+        try run(["export", "out"])
+        let results = folder.url.appendingPathComponent("out/results.jsonl")
+        let lines = try String(contentsOf: results, encoding: .utf8).split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.contains("\"checked_at\":\"2026-10-20\"") })
+        var edited = lines
+        edited[index] = lines[index].replacingOccurrences(of: "\"checked_at\":\"2026-10-20\"", with: "\"checked_at\":\"2099-10-20\"")
+        try Data((edited.joined(separator: "\n") + "\n").utf8).write(to: results)
+        let other = folder.path("other.sqlite")
+        try run(["init", "--store", other])
+        let imported = try run(["import", "out", "--store", other], expect: 65)
+        #expect(imported.stderr.contains("results.jsonl:\(index + 1): field 'checked_at': '2099-10-20'"), "\(imported.stderr)")
+        #expect(try run(["query", "--store", other, "--format", "csv", "SELECT count(*) AS n FROM claims"]).stdout == "n\n0\n")
+        #expect(try count("results") == before)
+    }
+
+    // MARK: 3. Missing builds
+
+    @Test func aNewerVersionWithoutBuildsMakesOlderEvidenceStale() throws {
+        #expect(try state("island.clock-offset.closed").state == "verified-in-simulator")
+        try run(["log", "live-activity.request-active", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.2",
+                 "--xcode", "27.1", "--xcode-build", "27A9275"])
+        let (state, reason) = try state("island.clock-offset.closed")
+        #expect(state == "stale")
+        #expect(reason.contains("newer builds recorded for iPhone Duo simulator: OS iOS 27.2"), "\(reason)")
+    }
+
+    // MARK: 4. Corrections
+
+    @Test func aRetractedResultStaysShownAndCountsForNothing() throws {
+        let logged = try run(["log", "island.clock-offset.closed", "--result", "fail", "--date", "2026-11-02"] + Self.duo)
+        let number = resultNumber(logged)
+        #expect(try state("island.clock-offset.closed").state == "failing")
+        let shown = try run(["claim", "show", "island.clock-offset.closed"]).stdout
+        #expect(shown.contains("#\(number)  2026-11-02  fail"))
+
+        try run(["result", "retract", number], expect: 64)
+        let retracted = try run(["result", "retract", number, "--reason", "logged against the wrong claim"])
+        #expect(retracted.stderr.contains("Retracted result \(number); evidence changed for island.clock-offset.closed."))
+        #expect(try state("island.clock-offset.closed").state == "verified-in-simulator")
+        let after = try run(["claim", "show", "island.clock-offset.closed"]).stdout
+        #expect(after.contains("#\(number)  2026-11-02  fail (RETRACTED)"))
+        #expect(after.contains("retracted by qa on "))
+        #expect(after.contains(": logged against the wrong claim"))
+        let report = try run(["report"]).stdout
+        #expect(report.contains("| island.clock-offset.closed | fail (retracted) |"))
+        try run(["result", "retract", number, "--reason", "again"], expect: 64)
+        try run(["result", "retract", "999999", "--reason", "x"], expect: 65)
+
+        // A whole run; its results stay in the run's listing.
+        let run = try run(["run", "retract", "2cee86e8", "--reason", "the wrong Xcode"])
+        #expect(run.stderr.contains("Retracted run 2cee86e8 (6 results)"))
+        #expect(try state("island.clock-offset.closed").state == "untested")
+        let shownRun = try self.run(["run", "show", "2cee86e8"]).stdout
+        #expect(shownRun.contains("RETRACTED:   by qa at "))
+        #expect(shownRun.contains("(RETRACTED)"))
+        try self.run(["log", "island.clock-offset.closed", "--result", "pass", "--run", "2cee86e8"], expect: 64)
+        #expect(try self.run(["query", "--format", "csv", "DELETE FROM retractions"], expect: 64).stderr.contains("only reads"))
+
+        // Export and import carry both.
+        try self.run(["export", "out"])
+        let other = folder.path("other.sqlite")
+        try self.run(["init", "--store", other])
+        try self.run(["import", "out", "--store", other])
+        #expect(try state("island.clock-offset.closed", store: other).state == "untested")
+        #expect(try self.run(["claim", "show", "island.clock-offset.closed", "--store", other]).stdout.contains("(RETRACTED)"))
+    }
+
+    // MARK: 5. Typos
+
+    @Test func typosInEnvironmentsAreRefusedOrNormalised() throws {
+        let environments = try count("environments")
+        for (flag, model) in [("--simulator", "iphone duo"), ("--simulator", "iPhone Dou"), ("--device", "iPhone  Duo")] {
+            let result = try run(
+                ["log", "bars.other-app-activity", "--result", "pass", flag, model, "--os", "iOS 27.1", "--xcode", "27.1"],
+                expect: 64)
+            #expect(result.stderr.contains("did you mean 'iPhone Duo'?"), "\(model): \(result.stderr)")
+            #expect(result.stderr.contains("--new-model"))
+        }
+        let swapped = try run(
+            ["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.1",
+             "--os-build", "27A9275", "--xcode", "27.1", "--xcode-build", "27B5070a"], expect: 64)
+        #expect(swapped.stderr.contains("swapped"))
+        let train = try run(
+            ["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.1",
+             "--os-build", "27B100", "--xcode", "27.1"], expect: 64)
+        #expect(train.stderr.contains("train 27, which is Xcode 27.1's"), "\(train.stderr)")
+        #expect(try count("environments") == environments)
+
+        // What is unambiguous is normalised into the recorded environment.
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone Duo", "--os", "ios 27.1",
+                 "--xcode", "Xcode 27.1", "--xcode-build", "27A9275"])
+        #expect(try count("environments") == environments)
+        // A new model on purpose.
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone Duo 2", "--new-model", "--os",
+                 "iOS 27.1", "--xcode", "27.1"])
+
+        let document = try run(
+            ["claim", "add", "x.one", "--statement", "s", "--document", "duo-system-surface", "--area", "A", "--label",
+             "unverified"], expect: 64)
+        #expect(document.stderr.contains("did you mean 'duo-system-surfaces'?"))
+        try run(["claim", "add", "x.one", "--statement", "s", "--document", "duo-system-surface", "--area", "A", "--label",
+                 "unverified", "--new-document"])
+        let listed = try run(["claim", "list", "--document", "DUO-SYSTEM-SURFACES", "--area", "dynamic island", "--format", "csv"])
+        #expect(listed.stdout.contains("island.clock-offset.closed,"))
+    }
+
+    // MARK: 6. Checklists
+
+    @Test func checklistItemsAreTickedOnlyByWhatProvesThem() throws {
+        var checklist = try run(["checklist"]).stdout
+        #expect(checklist.contains("- [ ] Live Activities end when the task ends. (no claim is linked to it and nobody has checked it by hand)"))
+        let refused = try run(["checklist", "mark", "surfaces.no-action-button", "--checked", "--reason", "read it"], expect: 64)
+        #expect(refused.stderr.contains("their evidence decides it"))
+        try run(["checklist", "mark", "surfaces.end-activities", "--checked", "--reason", "every path calls end(_:)"])
+        checklist = try run(["checklist"]).stdout
+        #expect(checklist.contains("- [x] Live Activities end when the task ends. (checked by hand by qa on "))
+
+        // Marked untested, a failing claim still shows first.
+        try run(["log", "deep-links.closed-and-open", "--result", "fail", "--date", "2026-11-02"] + Self.duo)
+        try run(["checklist", "mark", "surfaces.taps-closed-and-open", "--untested", "--reason", "no device"])
+        checklist = try run(["checklist"]).stdout
+        #expect(checklist.contains("route to state that works closed and open. (failing since run "))
+        #expect(checklist.contains("(deep-links.closed-and-open); marked untested by qa on "))
+    }
+
+    // MARK: 7. Suspect proof
+
+    @Test func editingTheWordsMakesTheirProofStale() throws {
+        let edited = try run(["claim", "edit", "island.clock-offset.closed", "--statement", "The clock moves down 84 pt."])
+        #expect(edited.stderr.contains("the passes of run 2cee86e8 proved the earlier words"))
+        let (state, reason) = try state("island.clock-offset.closed")
+        #expect(state == "stale")
+        #expect(reason.hasPrefix("statement changed since run 2cee86e8"))
+        #expect(try run(["claim", "show", "island.clock-offset.closed"]).stdout.contains("logged against earlier words"))
+    }
+
+    // MARK: 8. Label history
+
+    @Test func aLabelHistoryThatContradictsItselfIsRefused() throws {
+        try run(["claim", "label", "bars.other-app-activity", "measured", "--reason", "measured it"])
+        try run(["claim", "label", "bars.other-app-activity", "sourced", "--reason", "found a page"])
+        try run(["export", "out"])
+        let file = folder.url.appendingPathComponent("out/label_history.jsonl")
+        let original = try String(contentsOf: file, encoding: .utf8)
+        let other = folder.path("other.sqlite")
+        try run(["init", "--store", other])
+
+        // The second change claims to start from unverified, not measured.
+        let broken = original.replacingOccurrences(
+            of: "\"n\":2,\"old_label\":\"measured\"", with: "\"n\":2,\"old_label\":\"unverified\"")
+        #expect(broken != original)
+        try Data(broken.utf8).write(to: file)
+        let chain = try run(["import", "out", "--store", other], expect: 65)
+        #expect(chain.stderr.contains("label_history.jsonl:2: field 'old_label': 'unverified' does not follow change #1"), "\(chain.stderr)")
+
+        // The history ends at a label the claim does not have.
+        let claims = folder.url.appendingPathComponent("out/claims.jsonl")
+        try Data(original.utf8).write(to: file)
+        let text = try String(contentsOf: claims, encoding: .utf8).replacingOccurrences(
+            of: "\"label\":\"sourced\",\"statement\":\"A Live Activity from another app",
+            with: "\"label\":\"measured\",\"statement\":\"A Live Activity from another app")
+        try Data(text.utf8).write(to: claims)
+        let end = try run(["import", "out", "--store", other], expect: 65)
+        #expect(end.stderr.contains("ends at 'sourced', but the claim is labelled 'measured'"), "\(end.stderr)")
+        #expect(try run(["query", "--store", other, "--format", "csv", "SELECT count(*) AS n FROM claims"]).stdout == "n\n0\n")
+    }
+
+    // MARK: 9. Not-published claims
+
+    @Test func notPublishedClaimsAreCountedApart() throws {
+        let untested = try run(["untested", "--format", "csv"]).stdout
+        #expect(!untested.contains("not-published."))
+        #expect(try run(["untested", "--all", "--format", "csv"]).stdout.contains("not-published.widget-sizes,"))
+        #expect(try run(["report"]).stdout.contains(": 44 in all, 38 to check and 6 not published."))
+        #expect(try run(["status", "--format", "csv"]).stdout.contains("duo-system-surfaces,no,not-published,untested,6\n"))
+    }
+}

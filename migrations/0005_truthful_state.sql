@@ -1,0 +1,600 @@
+-- Truthful state: a claim never reads better than its evidence.
+--
+-- * Results keep their instant (checked_at, UTC, with its precision), the
+--   order they were recorded in (recorded_at, to the microsecond, kept across
+--   stores), a UUID, their environment, and the words of the claim they proved
+--   (claim_statement_id: claims keep every statement they had).
+-- * Wrong results and runs are retracted, never deleted (retractions).
+-- * Environments compare marketing versions where builds are missing
+--   (os_version_order, tool_version_order), and a missing build or version is
+--   never newer than a recorded one.
+-- * Each claim's latest decisive result (pass or fail) per environment is kept
+--   by triggers in latest_decisive_results, from the view that applies the
+--   ordering rule; claim_state reads it.
+--
+-- The binary registers two functions for this migration only:
+-- evidence_version_order(version) and evidence_legacy_result_uuid(run_uuid, n).
+-- Views, triggers and columns never call them.
+
+DROP VIEW claim_mismatches;
+DROP VIEW untested_claims;
+DROP VIEW claim_state;
+DROP VIEW latest_results;
+DROP VIEW claim_environment_gaps;
+DROP VIEW claim_device_needs;
+DROP VIEW measurement_deltas;
+DROP VIEW environment_status;
+
+-- MARK: - Environments: marketing versions as sortable text
+
+-- Four numeric parts, then the stage (beta 0, release candidate 1, release 2)
+-- and its number: '27.1 RC' < '27.1' < '27.1.1' < '27.2 beta 3' < '27.2'.
+-- '' where no version was given. Written with the environment.
+ALTER TABLE environments ADD COLUMN os_version_order TEXT NOT NULL DEFAULT ''
+    CHECK (os_version_order = '' OR os_version_order GLOB '[0-9][0-9][0-9][0-9][0-9][0-9].*');
+ALTER TABLE environments ADD COLUMN tool_version_order TEXT NOT NULL DEFAULT ''
+    CHECK (tool_version_order = '' OR tool_version_order GLOB '[0-9][0-9][0-9][0-9][0-9][0-9].*');
+UPDATE environments SET os_version_order = evidence_version_order(os_version),
+                        tool_version_order = evidence_version_order(tool_version);
+
+-- A result names its run and that run's environment; this lets the pair be a foreign key.
+CREATE UNIQUE INDEX runs_by_id_and_environment ON runs (id, environment_id);
+
+-- MARK: - Claims keep every statement they had
+
+-- Each claim's statements, oldest first; the one with the largest id is the
+-- claim's current words. recorded_at is NULL for words recorded before
+-- statements were kept. Triggers add a row whenever claims.statement changes,
+-- whoever changes it.
+CREATE TABLE claim_statements (
+    id          INTEGER PRIMARY KEY,
+    claim_id    INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
+    statement   TEXT NOT NULL CHECK (length(trim(statement)) > 0),
+    recorded_at TEXT
+                CHECK (recorded_at IS NULL
+                       OR recorded_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')
+) STRICT;
+
+CREATE UNIQUE INDEX claim_statements_by_claim ON claim_statements (claim_id, id);
+
+INSERT INTO claim_statements (claim_id, statement, recorded_at)
+SELECT id, statement, NULL FROM claims ORDER BY id;
+
+CREATE TRIGGER claim_statement_added AFTER INSERT ON claims
+WHEN NOT EXISTS (SELECT 1 FROM claim_statements AS s WHERE s.claim_id = NEW.id AND s.statement = NEW.statement)
+BEGIN
+    INSERT INTO claim_statements (claim_id, statement, recorded_at)
+    VALUES (NEW.id, NEW.statement, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
+END;
+
+-- Unless the writer recorded the new words first (with its own clock), as the tool does.
+CREATE TRIGGER claim_statement_changed AFTER UPDATE OF statement ON claims
+WHEN NEW.statement IS NOT OLD.statement
+ AND NOT EXISTS (SELECT 1 FROM claim_statements AS s
+                 WHERE s.claim_id = NEW.id AND s.statement = NEW.statement
+                   AND s.id = (SELECT max(t.id) FROM claim_statements AS t WHERE t.claim_id = NEW.id))
+BEGIN
+    INSERT INTO claim_statements (claim_id, statement, recorded_at)
+    VALUES (NEW.id, NEW.statement, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'));
+END;
+
+-- MARK: - Results, rebuilt
+
+CREATE TABLE new_results (
+    id                 INTEGER PRIMARY KEY,
+    uuid               TEXT NOT NULL UNIQUE
+                       CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'
+                              AND substr(uuid, 9, 1) = '-' AND substr(uuid, 14, 1) = '-'
+                              AND substr(uuid, 19, 1) = '-' AND substr(uuid, 24, 1) = '-'),
+    run_id             INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    environment_id     INTEGER NOT NULL,
+    claim_id           INTEGER REFERENCES claims (id) ON DELETE RESTRICT,
+    -- The words of the claim this result proved; NULL for an automated test with no claim.
+    claim_statement_id INTEGER,
+    result             TEXT NOT NULL
+                       CHECK (result IN ('pass', 'fail', 'blocked', 'inconclusive', 'skipped')),
+    posture            TEXT CHECK (posture IS NULL
+                                   OR posture IN ('closed', 'open', 'open-wide', 'book', 'portrait', 'landscape')),
+    note               TEXT NOT NULL DEFAULT '',
+    -- When it was checked, in UTC: a day, or a time to the second. NULL when
+    -- the document that reports the result gives no date: older than any date.
+    checked_at         TEXT
+                       CHECK (checked_at IS NULL
+                           OR (checked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
+                               AND date(julianday(checked_at)) = checked_at)
+                           OR (checked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+                               AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(checked_at)) = checked_at)),
+    checked_precision  TEXT GENERATED ALWAYS AS (
+                           CASE length(checked_at) WHEN 10 THEN 'day' WHEN 20 THEN 'time' END) VIRTUAL,
+    -- When it was recorded, in UTC to the microsecond: the order results were
+    -- recorded in, wherever they were recorded.
+    recorded_at        TEXT NOT NULL
+                       CHECK (recorded_at GLOB
+                              '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]Z'),
+    test_id            TEXT CHECK (test_id IS NULL OR length(test_id) > 0),
+    duration           REAL CHECK (duration IS NULL OR duration >= 0),
+    message            TEXT,
+    CHECK (claim_id IS NOT NULL OR test_id IS NOT NULL),
+    CHECK ((claim_id IS NULL) = (claim_statement_id IS NULL)),
+    FOREIGN KEY (run_id, environment_id) REFERENCES runs (id, environment_id) ON UPDATE CASCADE,
+    FOREIGN KEY (claim_id, claim_statement_id) REFERENCES claim_statements (claim_id, id)
+) STRICT;
+
+-- Results recorded before this version: their order within a run, their run's
+-- start (or the earliest time, for a run with no date) as when they were
+-- recorded, and a UUID named by their run and place, the same in every store
+-- that holds them.
+INSERT INTO new_results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture, note,
+                         checked_at, recorded_at, test_id, duration, message)
+SELECT r.id, evidence_legacy_result_uuid(u.uuid, r.n), r.run_id, u.environment_id, r.claim_id,
+       (SELECT s.id FROM claim_statements AS s WHERE s.claim_id = r.claim_id),
+       r.result, r.posture, r.note, r.checked_at,
+       CASE WHEN u.started_at IS NULL THEN '0001-01-01T00:00:00'
+            WHEN length(u.started_at) = 10 THEN u.started_at || 'T00:00:00'
+            ELSE substr(u.started_at, 1, 19) END || printf('.%06dZ', r.n % 1000000),
+       r.test_id, r.duration, r.message
+FROM (SELECT results.*, row_number() OVER (PARTITION BY run_id ORDER BY id) AS n FROM results) AS r
+JOIN runs AS u ON u.id = r.run_id;
+
+DROP TABLE results;
+ALTER TABLE new_results RENAME TO results;
+
+CREATE INDEX results_by_run ON results (run_id);
+CREATE INDEX results_by_claim ON results (claim_id, recorded_at) WHERE claim_id IS NOT NULL;
+-- What the ordering rule probes: a claim's passes and failures in one environment.
+CREATE INDEX results_decisive ON results (claim_id, environment_id, checked_at, recorded_at)
+    WHERE claim_id IS NOT NULL AND result IN ('pass', 'fail');
+
+-- MARK: - Retractions: append-only corrections
+
+-- A wrong result, or a whole wrong run, is retracted: it stays, and counts
+-- for nothing. A result or run is retracted once.
+CREATE TABLE retractions (
+    id           INTEGER PRIMARY KEY,
+    uuid         TEXT NOT NULL UNIQUE
+                 CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'),
+    result_id    INTEGER REFERENCES results (id) ON DELETE CASCADE,
+    run_id       INTEGER REFERENCES runs (id) ON DELETE CASCADE,
+    retracted_by TEXT NOT NULL CHECK (length(trim(retracted_by)) > 0),
+    retracted_at TEXT NOT NULL
+                 CHECK (retracted_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+                        AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(retracted_at)) = retracted_at),
+    reason       TEXT NOT NULL CHECK (length(trim(reason)) > 0),
+    CHECK ((result_id IS NULL) <> (run_id IS NULL))
+) STRICT;
+
+CREATE UNIQUE INDEX retractions_of_results ON retractions (result_id) WHERE result_id IS NOT NULL;
+CREATE UNIQUE INDEX retractions_of_runs ON retractions (run_id) WHERE run_id IS NOT NULL;
+
+CREATE TRIGGER retractions_no_update BEFORE UPDATE ON retractions
+BEGIN
+    SELECT RAISE(ABORT, 'retractions are append-only');
+END;
+
+CREATE TRIGGER retractions_no_delete BEFORE DELETE ON retractions
+BEGIN
+    SELECT RAISE(ABORT, 'retractions are append-only');
+END;
+
+-- MARK: - Checklist marks: untested on purpose, or checked by hand
+
+-- An item is marked untested on purpose, or, when no claim is linked to it,
+-- checked by hand: either way with who, when and why. A mark never hides a
+-- failing claim of the item.
+CREATE TABLE new_checklist_items (
+    id           INTEGER PRIMARY KEY,
+    checklist_id INTEGER NOT NULL REFERENCES checklists (id) ON DELETE CASCADE,
+    key          TEXT NOT NULL UNIQUE
+                 CHECK (length(key) BETWEEN 1 AND 200
+                        AND key GLOB '[A-Za-z0-9]*'
+                        AND key NOT GLOB '*[^A-Za-z0-9._-]*'),
+    position     INTEGER NOT NULL CHECK (position >= 1),
+    text         TEXT NOT NULL CHECK (length(trim(text)) > 0),
+    mark         TEXT CHECK (mark IS NULL OR mark IN ('untested', 'checked')),
+    mark_reason  TEXT CHECK (mark_reason IS NULL OR length(trim(mark_reason)) > 0),
+    marked_by    TEXT,
+    marked_at    TEXT,
+    CHECK ((mark IS NULL) = (mark_reason IS NULL)
+           AND (mark IS NULL) = (marked_by IS NULL)
+           AND (mark IS NULL) = (marked_at IS NULL)),
+    UNIQUE (checklist_id, position)
+) STRICT;
+
+INSERT INTO new_checklist_items (id, checklist_id, key, position, text, mark, mark_reason, marked_by, marked_at)
+SELECT id, checklist_id, key, position, text, CASE WHEN untested_reason IS NULL THEN NULL ELSE 'untested' END,
+       untested_reason, marked_by, marked_at
+FROM checklist_items;
+
+DROP TABLE checklist_items;
+ALTER TABLE new_checklist_items RENAME TO checklist_items;
+
+-- MARK: - Views
+
+-- Each environment, how people name it, and whether it is current: whether
+-- another environment of its kind and model is newer. OS and tool compare by
+-- build where both have one, else by marketing version, and at the same
+-- version a recorded build is newer than a missing one: missing data never
+-- makes evidence look newer than it is. newer_builds names what is newer.
+CREATE VIEW environment_status AS
+WITH counted AS (
+    -- Environments that count as recorded: those with a run that is not
+    -- retracted and holds no results, or a result that is not retracted. A
+    -- retracted run on a mistyped build never makes real evidence stale.
+    SELECT e.* FROM environments AS e
+    WHERE EXISTS (
+        SELECT 1 FROM runs AS u
+        WHERE u.environment_id = e.id
+          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.run_id = u.id)
+          AND (NOT EXISTS (SELECT 1 FROM results AS r WHERE r.run_id = u.id)
+               OR EXISTS (SELECT 1 FROM results AS r WHERE r.run_id = u.id
+                          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id))))
+),
+pairs AS (
+    SELECT e.id AS environment_id, o.id AS other_id,
+           CASE WHEN o.os_build <> '' AND e.os_build <> '' THEN o.os_build_order > e.os_build_order
+                ELSE o.os_version_order > e.os_version_order
+                     OR (o.os_version_order = e.os_version_order AND o.os_build <> '' AND e.os_build = '') END
+               AS os_newer,
+           CASE WHEN o.tool_build <> '' AND e.tool_build <> '' THEN o.tool_build_order > e.tool_build_order
+                ELSE o.tool_version_order > e.tool_version_order
+                     OR (o.tool_version_order = e.tool_version_order AND o.tool_build <> '' AND e.tool_build = '') END
+               AS tool_newer
+    FROM environments AS e
+    JOIN counted AS o ON o.kind = e.kind AND o.model = e.model AND o.id <> e.id
+),
+newest AS (
+    SELECT p.environment_id, p.os_newer, p.tool_newer, o.*,
+           row_number() OVER (PARTITION BY p.environment_id
+                              ORDER BY o.os_version_order DESC, o.os_build_order DESC, o.tool_version_order DESC,
+                                       o.tool_build_order DESC, o.id DESC) AS rank
+    FROM pairs AS p JOIN environments AS o ON o.id = p.other_id
+    WHERE p.os_newer OR p.tool_newer
+)
+SELECT
+    e.id AS environment_id,
+    e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
+    e.model || ' ' || e.kind
+        || CASE WHEN e.os_name || e.os_version <> ''
+                THEN ', ' || trim(e.os_name || ' ' || e.os_version) ELSE '' END
+        || CASE WHEN e.os_build <> '' THEN ' (' || e.os_build || ')' ELSE '' END
+        || CASE WHEN e.tool_name || e.tool_version <> ''
+                THEN ', ' || trim(e.tool_name || ' ' || e.tool_version) ELSE '' END
+        || CASE WHEN e.tool_build <> '' THEN ' (' || e.tool_build || ')' ELSE '' END
+        AS description,
+    CASE WHEN n.environment_id IS NULL THEN 1 ELSE 0 END AS is_current,
+    n.id AS newest_environment_id,
+    trim(CASE WHEN n.os_newer
+              THEN 'OS ' || coalesce(nullif(trim(n.os_name || ' ' || n.os_version), ''), 'with no version')
+                   || CASE WHEN n.os_build <> '' THEN ' (' || n.os_build || ')' ELSE '' END
+              ELSE '' END
+         || CASE WHEN n.tool_newer
+                 THEN ' ' || coalesce(nullif(trim(n.tool_name || ' ' || n.tool_version), ''), 'tool with no version')
+                      || CASE WHEN n.tool_build <> '' THEN ' (' || n.tool_build || ')' ELSE '' END
+                 ELSE '' END) AS newer_builds
+FROM environments AS e
+LEFT JOIN newest AS n ON n.environment_id = e.id AND n.rank = 1;
+
+-- For each claim and environment: a capability the claim needs that the
+-- environment lacks, with the lack that says so.
+CREATE VIEW claim_environment_gaps AS
+SELECT cc.claim_id, e.id AS environment_id, cc.capability_id, l.id AS environment_lack_id
+FROM claim_capabilities AS cc
+JOIN environment_lacks AS l ON l.capability_id = cc.capability_id
+JOIN environments AS e
+  ON e.kind = l.kind AND e.model = l.model AND (l.tool_build = '' OR l.tool_build = e.tool_build);
+
+-- Results that count: neither they nor their run are retracted.
+CREATE VIEW live_results AS
+SELECT r.*
+FROM results AS r
+WHERE NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id)
+  AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.run_id = r.run_id);
+
+-- The ordering rule, for each claim and environment with a pass or a fail:
+-- the latest decisive result that counts. Results are ordered by their
+-- instant at the coarser of two precisions, then by the order recorded: a
+-- later day wins; on one day, a result with only a date and one with a time
+-- are not ordered by the clock but by recording, while two timed results are
+-- ordered by the clock; a result with no date is older than any dated one.
+-- Found by probes of results_decisive: the last day, the last result recorded
+-- for that day as a date, then the timed results of that day recorded after it.
+CREATE VIEW decisive_result_order AS
+SELECT d.claim_id, d.environment_id,
+       coalesce(
+           (SELECT r.id FROM results AS r
+             WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+               AND r.result IN ('pass', 'fail') AND r.checked_at > d.day
+               AND (d.day_recorded_at IS NULL OR r.recorded_at > d.day_recorded_at
+                    OR (r.recorded_at = d.day_recorded_at AND r.id > d.day_result_id))
+               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+             ORDER BY r.checked_at DESC, r.recorded_at DESC, r.id DESC LIMIT 1),
+           (SELECT r.id FROM results AS r
+             WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+               AND r.result IN ('pass', 'fail') AND r.checked_at = d.day
+               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+             ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1),
+           (SELECT r.id FROM results AS r
+             WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+               AND r.result IN ('pass', 'fail') AND r.checked_at IS NULL
+               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+             ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)) AS result_id
+FROM (
+    SELECT t.claim_id, t.environment_id, t.day, last_of_day.recorded_at AS day_recorded_at,
+           last_of_day.id AS day_result_id
+    FROM (
+        SELECT p.claim_id, p.environment_id,
+               (SELECT substr(r.checked_at, 1, 10) FROM results AS r
+                 WHERE r.claim_id = p.claim_id AND r.environment_id = p.environment_id
+                   AND r.result IN ('pass', 'fail')
+                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                 ORDER BY r.checked_at DESC LIMIT 1) AS day
+        FROM (SELECT DISTINCT r.claim_id, r.environment_id FROM results AS r
+              WHERE r.claim_id IS NOT NULL AND r.result IN ('pass', 'fail')) AS p
+    ) AS t
+    LEFT JOIN results AS last_of_day ON last_of_day.id = (
+        SELECT r.id FROM results AS r
+        WHERE r.claim_id = t.claim_id AND r.environment_id = t.environment_id
+          AND r.result IN ('pass', 'fail') AND r.checked_at = t.day
+          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+        ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)
+) AS d;
+
+-- What decisive_result_order says, kept by the triggers below for every claim
+-- and environment that has a pass or a fail that counts. Never written by hand.
+CREATE TABLE latest_decisive_results (
+    claim_id       INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
+    environment_id INTEGER NOT NULL REFERENCES environments (id) ON DELETE CASCADE,
+    result_id      INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+    PRIMARY KEY (claim_id, environment_id)
+) STRICT, WITHOUT ROWID;
+
+INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
+SELECT claim_id, environment_id, result_id FROM decisive_result_order WHERE result_id IS NOT NULL;
+
+-- Works out again the pairs a change touches.
+CREATE TRIGGER latest_decisive_after_insert AFTER INSERT ON results
+WHEN NEW.claim_id IS NOT NULL AND NEW.result IN ('pass', 'fail')
+BEGIN
+    INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
+    SELECT claim_id, environment_id, result_id FROM decisive_result_order
+    WHERE claim_id = NEW.claim_id AND environment_id = NEW.environment_id AND result_id IS NOT NULL
+    ON CONFLICT (claim_id, environment_id) DO UPDATE SET result_id = excluded.result_id;
+END;
+
+CREATE TRIGGER latest_decisive_after_update AFTER UPDATE ON results
+BEGIN
+    DELETE FROM latest_decisive_results
+    WHERE (claim_id = OLD.claim_id AND environment_id = OLD.environment_id)
+       OR (claim_id = NEW.claim_id AND environment_id = NEW.environment_id);
+    INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
+    SELECT claim_id, environment_id, result_id FROM decisive_result_order
+    WHERE ((claim_id = OLD.claim_id AND environment_id = OLD.environment_id)
+        OR (claim_id = NEW.claim_id AND environment_id = NEW.environment_id))
+      AND result_id IS NOT NULL;
+END;
+
+CREATE TRIGGER latest_decisive_after_retraction AFTER INSERT ON retractions
+BEGIN
+    DELETE FROM latest_decisive_results
+    WHERE EXISTS (SELECT 1 FROM results AS r
+                  WHERE (r.id = NEW.result_id OR r.run_id = NEW.run_id)
+                    AND r.claim_id = latest_decisive_results.claim_id
+                    AND r.environment_id = latest_decisive_results.environment_id);
+    INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
+    SELECT o.claim_id, o.environment_id, o.result_id FROM decisive_result_order AS o
+    WHERE EXISTS (SELECT 1 FROM results AS r
+                  WHERE (r.id = NEW.result_id OR r.run_id = NEW.run_id)
+                    AND r.claim_id = o.claim_id AND r.environment_id = o.environment_id)
+      AND o.result_id IS NOT NULL;
+END;
+
+-- The result that decides each claim's state in each environment: its latest
+-- pass or fail that counts, with its run and environment.
+CREATE VIEW latest_results AS
+SELECT l.claim_id, c.key AS claim_key, l.environment_id, s.description AS environment,
+       r.id AS result_id, r.uuid AS result_uuid, r.run_id, u.uuid AS run_uuid, r.result, r.posture,
+       r.checked_at, r.recorded_at, r.note
+FROM latest_decisive_results AS l
+JOIN claims AS c ON c.id = l.claim_id
+JOIN results AS r ON r.id = l.result_id
+JOIN runs AS u ON u.id = r.run_id
+JOIN environment_status AS s ON s.environment_id = l.environment_id;
+
+-- Each claim's verification state, derived from its results and nothing
+-- else, from each environment's latest decisive result (latest_decisive_results):
+--   failing                the latest decisive result of a current environment is a fail
+--   verified-on-device     a current device's is a pass, where every capability the claim
+--                          needs is present, of the claim's current words
+--   verified-in-simulator  the same on a current simulator
+--   stale                  a decisive result where every capability is present, but on
+--                          builds older than the newest recorded, or a pass of other words
+--   needs-device           needs a capability a simulator lacks, and has no such result
+--   untested               none of these: no result, or no pass and no fail
+-- Skipped, blocked and inconclusive results never replace a decisive one, and
+-- retracted results count for nothing. decisive_result_id is the result the
+-- state rests on; last_result_id the last one recorded, whatever its outcome.
+CREATE VIEW claim_state AS
+WITH env AS MATERIALIZED (
+    SELECT s.environment_id AS id, s.kind, s.model, e.tool_build, s.description, s.is_current, s.newer_builds
+    FROM environment_status AS s JOIN environments AS e ON e.id = s.environment_id
+),
+-- What a claim's state rests on: the failure of a current environment if
+-- there is one, else the best result where every capability the claim needs
+-- is present (current, a pass, of the current words, on a device first).
+-- Each is the largest of keys that sort by what matters, then by when the
+-- result was checked and recorded, and end with its id; both read only the
+-- claim's own environments, so a query about some claims works those out only.
+decisions AS (
+    SELECT c.id AS claim_id, c.key, c.document, c.area, c.label,
+           CAST(substr(coalesce(
+               (SELECT max(coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' ' || printf('%019d', r.id))
+                FROM latest_decisive_results AS l
+                JOIN results AS r ON r.id = l.result_id
+                JOIN env ON env.id = l.environment_id
+                WHERE l.claim_id = c.id AND env.is_current AND r.result = 'fail'),
+               (SELECT max(env.is_current || (r.result = 'pass')
+                           || coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = r.claim_statement_id)
+                                       = c.statement, 0)
+                           || (env.kind = 'device') || ' ' || coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' '
+                           || printf('%019d', r.id))
+                FROM latest_decisive_results AS l
+                JOIN results AS r ON r.id = l.result_id
+                JOIN env ON env.id = l.environment_id
+                WHERE l.claim_id = c.id
+                  AND NOT EXISTS (
+                      SELECT 1 FROM claim_capabilities AS cc
+                      JOIN environment_lacks AS lk ON lk.capability_id = cc.capability_id
+                      WHERE cc.claim_id = c.id AND lk.kind = env.kind AND lk.model = env.model
+                        AND (lk.tool_build = '' OR lk.tool_build = env.tool_build)))), -19) AS INTEGER)
+               AS decisive_id,
+           (SELECT r.id FROM results AS r
+             WHERE r.claim_id = c.id
+               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+             ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1) AS last_id
+    FROM claims AS c
+),
+facts AS (
+    SELECT d.*, decisive.result AS decisive_outcome, decisive.checked_at AS decisive_checked_at,
+           substr(decisive_run.uuid, 1, 8) AS decisive_run, decisive_env.id AS decisive_environment_id,
+           decisive_env.kind AS decisive_kind, decisive_env.model AS decisive_model,
+           decisive_env.description AS decisive_environment, decisive_env.is_current AS decisive_is_current,
+           decisive_env.newer_builds, last.result AS last_outcome, last.checked_at AS last_checked_at,
+           coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = decisive.claim_statement_id)
+                    = (SELECT c.statement FROM claims AS c WHERE c.id = d.claim_id), 0) AS decisive_current_words,
+           (SELECT group_concat(name, ', ') FROM (
+                SELECT DISTINCT k.name FROM claim_capabilities AS cc
+                JOIN capabilities AS k ON k.id = cc.capability_id
+                JOIN environment_lacks AS l ON l.capability_id = cc.capability_id AND l.kind = 'simulator'
+                WHERE cc.claim_id = d.claim_id ORDER BY k.name)) AS simulator_lacks
+    FROM decisions AS d
+    LEFT JOIN results AS decisive ON decisive.id = d.decisive_id
+    LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
+    LEFT JOIN env AS decisive_env ON decisive_env.id = decisive.environment_id
+    LEFT JOIN results AS last ON last.id = d.last_id
+)
+SELECT
+    f.claim_id, f.key, f.document, f.area, f.label,
+    CASE
+        WHEN f.decisive_outcome = 'fail' AND f.decisive_is_current THEN 'failing'
+        WHEN f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words
+            THEN CASE f.decisive_kind WHEN 'device' THEN 'verified-on-device' ELSE 'verified-in-simulator' END
+        WHEN f.decisive_id IS NOT NULL THEN 'stale'
+        WHEN f.simulator_lacks IS NOT NULL THEN 'needs-device'
+        ELSE 'untested'
+    END AS state,
+    CASE
+        WHEN f.decisive_outcome = 'fail' AND f.decisive_is_current
+            THEN 'failed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
+                 || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
+        WHEN f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words
+            THEN 'passed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
+                 || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
+        WHEN f.decisive_id IS NOT NULL AND f.decisive_is_current
+            THEN 'statement changed since run ' || f.decisive_run
+                 || ' (it passed the earlier words ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
+                 || ' on ' || f.decisive_environment || ')'
+        WHEN f.decisive_id IS NOT NULL
+            THEN CASE f.decisive_outcome WHEN 'pass' THEN 'last verified on ' ELSE 'last checked on ' END
+                 || f.decisive_environment || coalesce(' on ' || f.decisive_checked_at, ' on an unrecorded date')
+                 || CASE f.decisive_outcome WHEN 'fail' THEN ', where it failed in run ' || f.decisive_run ELSE '' END
+                 || '; newer builds recorded for ' || f.decisive_model || ' ' || f.decisive_kind || ': '
+                 || f.newer_builds
+        WHEN EXISTS (SELECT 1 FROM latest_decisive_results AS l JOIN results AS r ON r.id = l.result_id
+                     WHERE l.claim_id = f.claim_id AND r.result = 'pass')
+            THEN 'passed only where a needed capability is missing'
+                 || CASE WHEN f.simulator_lacks IS NOT NULL THEN ' (' || f.simulator_lacks || ')' ELSE '' END
+        WHEN f.last_id IS NULL
+            THEN CASE WHEN f.simulator_lacks IS NOT NULL
+                      THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; ' ELSE '' END
+                 || CASE WHEN EXISTS (SELECT 1 FROM results AS r WHERE r.claim_id = f.claim_id)
+                         THEN 'no result that counts yet (every one was retracted)' ELSE 'no result yet' END
+        WHEN f.simulator_lacks IS NOT NULL
+            THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; last result '
+                 || f.last_outcome || coalesce(' on ' || f.last_checked_at, '')
+        ELSE 'no pass or fail yet; last result ' || f.last_outcome || coalesce(' on ' || f.last_checked_at, '')
+    END AS reason,
+    f.decisive_id AS decisive_result_id,
+    f.last_id AS last_result_id,
+    f.decisive_environment_id,
+    f.label <> 'not-published' AS qa_work
+FROM facts AS f;
+
+-- What a lead asks every week: claims with no usable evidence yet. A claim
+-- with a pass or fail where every capability it needs is present is failing,
+-- verified or stale, never untested: that test, a probe or two for most
+-- claims, runs before the state is worked out.
+CREATE VIEW untested_claims AS
+SELECT s.claim_id, s.key, s.document, s.area, s.label, s.state, s.reason, s.qa_work
+FROM claims AS c
+JOIN claim_state AS s ON s.claim_id = c.id
+WHERE NOT EXISTS (SELECT 1 FROM latest_decisive_results AS l
+                  WHERE l.claim_id = c.id
+                    AND NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                    WHERE g.claim_id = c.id AND g.environment_id = l.environment_id))
+  AND s.state IN ('untested', 'needs-device');
+
+-- For claims that need a capability a simulator lacks: which, and who says so.
+CREATE VIEW claim_device_needs AS
+SELECT
+    cc.claim_id, c.key AS claim_key, k.name AS capability, l.kind, l.model, l.tool_build,
+    s.url AS source_url, s.title AS source_title, l.reported_in, l.note
+FROM claim_capabilities AS cc
+JOIN claims AS c ON c.id = cc.claim_id
+JOIN capabilities AS k ON k.id = cc.capability_id
+JOIN environment_lacks AS l ON l.capability_id = cc.capability_id AND l.kind = 'simulator'
+LEFT JOIN sources AS s ON s.id = l.source_id;
+
+-- Labels the evidence does not support, one row per problem: measured without
+-- a current pass (failing, stale, untested), sourced without a source,
+-- failing whatever the label, unverified yet verified. The state is worked
+-- out only for claims that can have a problem: measured ones, sourced ones
+-- without a source, and those with a decisive fail or (unverified) a pass.
+CREATE VIEW claim_mismatches AS
+WITH s AS MATERIALIZED (
+    SELECT st.claim_id, st.key, st.document, st.area, st.label, st.state, st.reason,
+           EXISTS (SELECT 1 FROM claim_sources AS x WHERE x.claim_id = st.claim_id) AS has_source
+    FROM claims AS c
+    JOIN claim_state AS st ON st.claim_id = c.id
+    WHERE c.label = 'measured'
+       OR (c.label = 'sourced' AND NOT EXISTS (SELECT 1 FROM claim_sources AS x WHERE x.claim_id = c.id))
+       OR EXISTS (SELECT 1 FROM latest_decisive_results AS l JOIN results AS r ON r.id = l.result_id
+                  WHERE l.claim_id = c.id
+                    AND (r.result = 'fail' OR (c.label = 'unverified' AND r.result = 'pass')))
+),
+problems (claim_id, kind) AS (
+    SELECT claim_id, 'measured' FROM s
+    WHERE label = 'measured' AND state NOT IN ('verified-on-device', 'verified-in-simulator')
+    UNION ALL
+    SELECT claim_id, 'sourced' FROM s WHERE label = 'sourced' AND NOT has_source
+    UNION ALL
+    SELECT claim_id, 'failing' FROM s WHERE state = 'failing'
+    UNION ALL
+    SELECT claim_id, 'unverified' FROM s
+    WHERE label = 'unverified' AND state IN ('verified-on-device', 'verified-in-simulator')
+)
+SELECT s.claim_id, s.key, s.document, s.area, s.label, s.state,
+       CASE p.kind
+           WHEN 'measured' THEN 'labelled measured but has no current pass: ' || s.state || ': ' || s.reason
+           WHEN 'sourced' THEN 'labelled sourced but cites no source'
+           WHEN 'failing' THEN 'its latest decisive result failed: ' || s.reason
+           ELSE 'labelled unverified but ' || s.state || ': ' || s.reason
+       END AS problem
+FROM problems AS p
+JOIN s ON s.claim_id = p.claim_id;
+
+-- Every measurement with its claim, run and environment, the change from its
+-- baseline, and whether its result counts (retracted ones are kept, marked).
+CREATE VIEW measurement_deltas AS
+SELECT
+    m.id AS measurement_id, m.name, m.value, m.baseline,
+    CASE WHEN m.baseline IS NULL THEN NULL ELSE m.value - m.baseline END AS delta,
+    m.unit, coalesce(m.posture, r.posture) AS posture,
+    r.id AS result_id, r.result, c.key AS claim_key, u.uuid AS run_uuid, r.checked_at,
+    e.kind, e.model, s.description AS environment,
+    EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id) AS retracted
+FROM measurements AS m
+JOIN results AS r ON r.id = m.result_id
+LEFT JOIN claims AS c ON c.id = r.claim_id
+JOIN runs AS u ON u.id = r.run_id
+JOIN environments AS e ON e.id = u.environment_id
+JOIN environment_status AS s ON s.environment_id = e.id;
