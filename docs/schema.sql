@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 5, as a fresh store holds it:
+-- The schema of an evidence store at version 6, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -160,6 +160,14 @@ CREATE TABLE environments (
     UNIQUE (kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build)
 ) STRICT;
 
+CREATE TABLE exchanged_records (
+    kind TEXT NOT NULL
+         CHECK (kind IN ('source', 'capability', 'claim', 'lack', 'checklist', 'checklist item')),
+    key  TEXT NOT NULL CHECK (length(key) > 0),
+    line TEXT NOT NULL CHECK (line GLOB '{*}'),
+    PRIMARY KEY (kind, key)
+) STRICT, WITHOUT ROWID;
+
 CREATE TABLE ingested_files (
     id          INTEGER PRIMARY KEY,
     sha256      TEXT NOT NULL UNIQUE
@@ -172,9 +180,15 @@ CREATE TABLE ingested_files (
                        AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(ingested_at)) = ingested_at)
 ) STRICT;
 
-CREATE TABLE label_history (
+CREATE TABLE "label_history" (
     id         INTEGER PRIMARY KEY,
+    uuid       TEXT NOT NULL UNIQUE
+               CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'),
     claim_id   INTEGER NOT NULL REFERENCES claims (id) ON DELETE RESTRICT,
+    -- The change this one was made after, on the claim's label as it then
+    -- stood; NULL for the first. Two changes that follow the same one were
+    -- made apart, and merged.
+    follows_id INTEGER REFERENCES label_history (id) ON DELETE RESTRICT,
     old_label  TEXT CHECK (old_label IS NULL
                            OR old_label IN ('measured', 'unverified', 'not-published', 'sourced')),
     new_label  TEXT NOT NULL
@@ -183,7 +197,8 @@ CREATE TABLE label_history (
     changed_at TEXT NOT NULL
                CHECK (changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
                       AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(changed_at)) = changed_at),
-    reason     TEXT NOT NULL CHECK (length(trim(reason)) > 0)
+    reason     TEXT NOT NULL CHECK (length(trim(reason)) > 0),
+    CHECK (follows_id IS NULL OR follows_id <> id)
 ) STRICT;
 
 CREATE TABLE latest_decisive_results (
@@ -333,6 +348,8 @@ CREATE INDEX environments_by_model ON environments (kind, model, os_build_order,
 
 CREATE INDEX label_history_by_claim ON label_history (claim_id, changed_at);
 
+CREATE INDEX label_history_by_follows ON label_history (follows_id) WHERE follows_id IS NOT NULL;
+
 CREATE INDEX measurements_by_name ON measurements (name);
 
 CREATE INDEX measurements_by_result ON measurements (result_id);
@@ -344,9 +361,9 @@ CREATE INDEX results_by_run ON results (run_id);
 CREATE INDEX results_decisive ON results (claim_id, environment_id, checked_at, recorded_at)
     WHERE claim_id IS NOT NULL AND result IN ('pass', 'fail');
 
-CREATE UNIQUE INDEX retractions_of_results ON retractions (result_id) WHERE result_id IS NOT NULL;
+CREATE INDEX retractions_of_results ON retractions (result_id) WHERE result_id IS NOT NULL;
 
-CREATE UNIQUE INDEX retractions_of_runs ON retractions (run_id) WHERE run_id IS NOT NULL;
+CREATE INDEX retractions_of_runs ON retractions (run_id) WHERE run_id IS NOT NULL;
 
 CREATE INDEX runs_by_environment ON runs (environment_id, tester, started_at);
 

@@ -37,6 +37,9 @@ enum Command: Equatable {
     // The text format
     case export(store: String, folder: String)
     case importFolder(store: String, folder: String, replace: Bool)
+    case sync(store: String, folder: String)
+    case mergeFile(base: String, ours: String, theirs: String, path: String?)
+    case gitSetup(folder: String)
     case seed(store: String, folder: String?)
     // Reports
     case document(Reports.Kind, store: String, document: String?, output: String?, stamp: Bool)

@@ -75,6 +75,12 @@ struct Runner {
             return try export(store: store, folder: folder)
         case .importFolder(let store, let folder, let replace):
             return try importFolder(store: store, folder: folder, replace: replace)
+        case .sync(let store, let folder):
+            return try sync(store: store, folder: folder)
+        case .mergeFile(let base, let ours, let theirs, let path):
+            return try mergeFile(base: base, ours: ours, theirs: theirs, path: path)
+        case .gitSetup(let folder):
+            return try gitSetup(folder: folder)
         case .seed(let store, let folder):
             return try seed(store: store, folder: folder)
         case .document(let kind, let store, let document, let file, let stamp):

@@ -175,6 +175,7 @@ final class ConcurrentResults: @unchecked Sendable {
         3: "85d88fa6cb8ff59004c70580d929071aebdb5a088d22471a50a71c58769e5648",
         4: "68bb8188450ec946cfd8ecc4b1a2ded01b68718b1159e27d7ad2226899bd2d0a",
         5: "88efb5f5cc97a3776c6531ad90fdcf46b8364150da262e7bb89d6411251f72ca",
+        6: "7c437d90590279cb065fc13ae0eae84041e77339cfe936587cff17d8e0abe3c9",
     ]
 
     @Test func landedMigrationsAreFrozen() {

@@ -81,7 +81,7 @@ import Testing
 
     @Test func importErrorsNameTheFileAndWriteNothing() throws {
         try run(["export", "out"])
-        let claims = folder.url.appendingPathComponent("out/claims.jsonl")
+        let claims = folder.url.appendingPathComponent("out/claims/duo-system-surfaces.jsonl")
         var text = try String(contentsOf: claims, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"label\":\"sourced\"", with: "\"label\":\"rumoured\"")
         try Data(text.utf8).write(to: claims)
@@ -89,7 +89,7 @@ import Testing
         try EvidenceBinary.run(["init", "--store", other])
         let failed = try EvidenceBinary.run(["import", "out", "--store", other], in: folder.url)
         #expect(failed.status == 65)
-        #expect(failed.stderr.contains("/out/claims.jsonl:"))
+        #expect(failed.stderr.contains("/out/claims/duo-system-surfaces.jsonl:"))
         #expect(failed.stderr.contains("field 'label': invalid label 'rumoured'"))
         let count = try EvidenceBinary.run(["query", "--store", other, "--format", "csv", "SELECT count(*) AS n FROM sources"])
         #expect(count.stdout == "n\n0\n")

@@ -219,7 +219,7 @@ import Testing
         // The same attacks on the text format.
         let seedCopy = folder.url.appendingPathComponent("hostile-export")
         #expect(try EvidenceBinary.run(["export", seedCopy.path, "--store", store]).status == 0)
-        let claims = seedCopy.appendingPathComponent("claims.jsonl")
+        let claims = seedCopy.appendingPathComponent("sources.jsonl")
         let original = try Data(contentsOf: claims)
         let attacks: [Data] = [
             Data(deepJSON.utf8), Data("{\"key\":\"a\u{0}b\"}\n".utf8), Data([0x7B, 0x22, 0x6B, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x0A]),
@@ -229,7 +229,7 @@ import Testing
             try (original + attack).write(to: claims)
             let result = try EvidenceBinary.run(["import", seedCopy.path, "--store", store])
             #expect(result.status == 65, "\(result.stderr)")
-            #expect(result.stderr.contains("claims.jsonl:"), "\(result.stderr)")
+            #expect(result.stderr.contains("sources.jsonl:"), "\(result.stderr)")
         }
         #expect(try query("SELECT (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM results)") == before)
         #expect(try query("SELECT count(*) FROM ingested_files") == "0")

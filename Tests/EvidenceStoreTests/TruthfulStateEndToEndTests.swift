@@ -89,7 +89,7 @@ import Testing
 
         // A result line of an export.
         try run(["export", "out"])
-        let results = folder.url.appendingPathComponent("out/results.jsonl")
+        let results = folder.url.appendingPathComponent("out/runs/2cee86e8-9012-410a-9889-f129a39c0861.jsonl")
         let lines = try String(contentsOf: results, encoding: .utf8).split(separator: "\n").map(String.init)
         let index = try #require(lines.firstIndex { $0.contains("\"checked_at\":\"2026-10-20\"") })
         var edited = lines
@@ -98,7 +98,9 @@ import Testing
         let other = folder.path("other.sqlite")
         try run(["init", "--store", other])
         let imported = try run(["import", "out", "--store", other], expect: 65)
-        #expect(imported.stderr.contains("results.jsonl:\(index + 1): field 'checked_at': '2099-10-20'"), "\(imported.stderr)")
+        #expect(
+            imported.stderr.contains("2cee86e8-9012-410a-9889-f129a39c0861.jsonl:\(index + 1): field 'checked_at': '2099-10-20'"),
+            "\(imported.stderr)")
         #expect(try run(["query", "--store", other, "--format", "csv", "SELECT count(*) AS n FROM claims"]).stdout == "n\n0\n")
         #expect(try count("results") == before)
     }
@@ -230,25 +232,26 @@ import Testing
         try run(["claim", "label", "bars.other-app-activity", "measured", "--reason", "measured it"])
         try run(["claim", "label", "bars.other-app-activity", "sourced", "--reason", "found a page"])
         try run(["export", "out"])
-        let file = folder.url.appendingPathComponent("out/label_history.jsonl")
+        let file = folder.url.appendingPathComponent("out/label_history/duo-system-surfaces.jsonl")
         let original = try String(contentsOf: file, encoding: .utf8)
         let other = folder.path("other.sqlite")
         try run(["init", "--store", other])
 
-        // The second change claims to start from unverified, not measured.
+        // The last change claims to start from unverified, not measured.
         let broken = original.replacingOccurrences(
-            of: "\"n\":2,\"old_label\":\"measured\"", with: "\"n\":2,\"old_label\":\"unverified\"")
+            of: "\"old_label\":\"measured\",\"new_label\":\"sourced\"", with: "\"old_label\":\"unverified\",\"new_label\":\"sourced\"")
         #expect(broken != original)
         try Data(broken.utf8).write(to: file)
         let chain = try run(["import", "out", "--store", other], expect: 65)
-        #expect(chain.stderr.contains("label_history.jsonl:2: field 'old_label': 'unverified' does not follow change #1"), "\(chain.stderr)")
+        #expect(chain.stderr.contains("label_history/duo-system-surfaces.jsonl:"), "\(chain.stderr)")
+        #expect(chain.stderr.contains(": field 'old_label': 'unverified' does not follow change "), "\(chain.stderr)")
+        #expect(chain.stderr.contains(", which made it 'measured'"))
 
         // The history ends at a label the claim does not have.
-        let claims = folder.url.appendingPathComponent("out/claims.jsonl")
+        let claims = folder.url.appendingPathComponent("out/claims/duo-system-surfaces.jsonl")
         try Data(original.utf8).write(to: file)
         let text = try String(contentsOf: claims, encoding: .utf8).replacingOccurrences(
-            of: "\"label\":\"sourced\",\"statement\":\"A Live Activity from another app",
-            with: "\"label\":\"measured\",\"statement\":\"A Live Activity from another app")
+            of: "\"area\":\"Bars\",\"label\":\"sourced\"", with: "\"area\":\"Bars\",\"label\":\"measured\"")
         try Data(text.utf8).write(to: claims)
         let end = try run(["import", "out", "--store", other], expect: 65)
         #expect(end.stderr.contains("ends at 'sourced', but the claim is labelled 'measured'"), "\(end.stderr)")

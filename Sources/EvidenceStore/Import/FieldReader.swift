@@ -35,6 +35,10 @@ struct FieldReader: Sendable {
         }
     }
 
+    /// The name of the record's first field, which tells kinds of record apart
+    /// in a file that holds several.
+    var firstKey: String? { fields.first?.0 }
+
     private mutating func raw(_ key: String) -> JSONValue? {
         guard let index = fields.firstIndex(where: { $0.0 == key }) else { return nil }
         used[index] = true

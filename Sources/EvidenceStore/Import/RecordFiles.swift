@@ -9,6 +9,11 @@ public protocol RecordFiles {
     func reader(for file: String) throws -> LineReader?
     /// The file's size in bytes; 0 when the set has no such file.
     func byteCount(of file: String) throws -> Int
+    /// The names of the `.jsonl` files in a folder of the set, sorted; none
+    /// when there is no such folder.
+    func list(_ folder: String) throws -> [String]
+    /// The names at the top of the set that end in `.jsonl`, sorted.
+    func topLevelRecordFiles() throws -> [String]
 }
 
 /// A folder written by `evidence export`.
@@ -23,13 +28,6 @@ public struct FolderRecordFiles: RecordFiles {
         }
         guard isFolder.boolValue else {
             throw EvidenceError.badFile(path: folder.path, location: nil, reason: "is a file; give the folder of an export")
-        }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let unknown = names.filter { $0.hasSuffix(".jsonl") && !TextFormat.files.contains($0) }.sorted()
-        if let first = unknown.first {
-            throw EvidenceError.badFile(
-                path: folder.appendingPathComponent(first).path, location: nil,
-                reason: "not a file of the text format; expected " + TextFormat.files.joined(separator: ", "))
         }
     }
 
@@ -46,6 +44,15 @@ public struct FolderRecordFiles: RecordFiles {
     public func byteCount(of file: String) throws -> Int {
         let path = folder.appendingPathComponent(file).path
         return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    public func list(_ subfolder: String) throws -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(subfolder).path)) ?? []
+        return names.filter { $0.hasSuffix(".jsonl") }.sorted()
+    }
+
+    public func topLevelRecordFiles() throws -> [String] {
+        try list("")
     }
 }
 
@@ -64,5 +71,16 @@ public struct BundledSeed: RecordFiles {
 
     public func byteCount(of file: String) throws -> Int {
         EmbeddedResources.files.first { $0.path == "seed/" + file }?.text.utf8.count ?? 0
+    }
+
+    public func list(_ folder: String) throws -> [String] {
+        let prefix = folder.isEmpty ? "seed/" : "seed/" + folder + "/"
+        return EmbeddedResources.files.map(\.path)
+            .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".jsonl") && !$0.dropFirst(prefix.count).contains("/") }
+            .map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
+
+    public func topLevelRecordFiles() throws -> [String] {
+        try list("")
     }
 }

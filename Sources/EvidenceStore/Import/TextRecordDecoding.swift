@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns the fields of one input line into a validated text-format record,
 /// with the same rules as the commands that write the store by hand.
 extension FieldReader {
@@ -20,11 +22,13 @@ extension FieldReader {
         return record
     }
 
-    mutating func claim() throws -> TextFormat.Claim {
+    /// A claim; version 2 adds when its label was last changed.
+    mutating func claim(version: Int = 1) throws -> TextFormat.Claim {
         let key = try string("key")
         var record = TextFormat.Claim(
             key: try checked("key") { try Validate.key(key) }, document: try nonEmpty("document"),
-            area: try nonEmpty("area"), label: try vocabulary("label", Label.self), asOf: try day("as_of"),
+            area: try nonEmpty("area"), label: try vocabulary("label", Label.self),
+            labelledAt: version >= 2 ? try optionalTime("labelled_at") : nil, asOf: try day("as_of"),
             statement: try nonEmpty("statement"), sources: [], needs: [])
         for var reference in try objects("sources") {
             let url = try reference.string("url")
@@ -66,7 +70,22 @@ extension FieldReader {
 
     mutating func run() throws -> TextFormat.Run {
         let uuid = try uuid("uuid")
+        let startedAt = try startedAt()
+        let spec = try environment()
+        let ingested = try optionalString("ingested_file")
+        let record = TextFormat.Run(
+            uuid: uuid, startedAt: startedAt, environment: spec, tester: try optionalString("tester") ?? "",
+            note: try optionalString("note") ?? "", ingestedFile: ingested)
+        try finish()
+        return record
+    }
+
+    private mutating func startedAt() throws -> String? {
         let startedAt = try optionalString("started_at")
+        return try checked("started_at") { try startedAt.map { try Timestamp.parse($0, field: "date") } }
+    }
+
+    private mutating func environment() throws -> EnvironmentSpec {
         guard var environment = try optionalObject("environment") else { throw error("environment", "missing") }
         let osBuild = try environment.optionalString("os_build") ?? ""
         let toolBuild = try environment.optionalString("tool_build") ?? ""
@@ -80,13 +99,7 @@ extension FieldReader {
             toolVersion: try environment.optionalString("tool_version") ?? "",
             toolBuild: try environment.checked("tool_build") { try AppleBuild.validated(toolBuild, field: "Xcode build") })
         try environment.finish()
-        let ingested = try optionalString("ingested_file")
-        let record = TextFormat.Run(
-            uuid: uuid, startedAt: try checked("started_at") { try startedAt.map { try Timestamp.parse($0, field: "date") } },
-            environment: spec, tester: try optionalString("tester") ?? "", note: try optionalString("note") ?? "",
-            ingestedFile: ingested)
-        try finish()
-        return record
+        return spec
     }
 
     mutating func result() throws -> TextFormat.Result {
@@ -99,16 +112,27 @@ extension FieldReader {
             duration: try optionalNumber("duration"), message: try optionalString("message"), measurements: [],
             attachments: [])
         if record.n < 1 { throw error("n", "expected a number from 1") }
-        if record.claim == nil && record.testID == nil {
+        (record.measurements, record.attachments) = try details(claim: record.claim, testID: record.testID, duration: record.duration)
+        try finish()
+        return record
+    }
+
+    /// What every result carries beside its outcome: checked, then read.
+    private mutating func details(claim: String?, testID: String?, duration: Double?) throws
+        -> ([TextFormat.Measurement], [TextFormat.Attachment])
+    {
+        if claim == nil && testID == nil {
             throw error("claim", "a result needs a claim, or a test_id for an automated test")
         }
-        if let duration = record.duration, duration < 0 { throw error("duration", "expected seconds, 0 or more") }
+        if let duration, duration < 0 { throw error("duration", "expected seconds, 0 or more") }
+        var measurements: [TextFormat.Measurement] = []
+        var attachments: [TextFormat.Attachment] = []
         for var measurement in try objects("measurements") {
             let unit = try measurement.string("unit")
             guard MeasurementUnit(rawValue: unit) != nil else {
                 throw measurement.error("unit", "invalid unit '\(unit)'; expected " + MeasurementUnit.acceptedValues)
             }
-            record.measurements.append(TextFormat.Measurement(
+            measurements.append(TextFormat.Measurement(
                 name: try measurement.nonEmpty("name"), value: try measurement.number("value"), unit: unit,
                 baseline: try measurement.optionalNumber("baseline"),
                 posture: try measurement.optionalVocabulary("posture", Posture.self)))
@@ -120,14 +144,97 @@ extension FieldReader {
             if path.isEmpty || path.hasPrefix("/") || parts.contains("..") || parts.contains("") {
                 throw attachment.error("path", "expected a path inside the store's folder, found '\(path)'")
             }
-            record.attachments.append(TextFormat.Attachment(
+            attachments.append(TextFormat.Attachment(
                 path: path, sha256: try attachment.digest("sha256"), size: try attachment.count("size"),
                 mediaType: try attachment.string("media_type")))
             try attachment.finish()
         }
+        return (measurements, attachments)
+    }
+
+    // MARK: - Version 2
+
+    mutating func statement() throws -> TextFormat.ProvedStatement {
+        let record = TextFormat.ProvedStatement(
+            claim: try string("claim"), sha256: try digest("sha256"), statement: try nonEmpty("statement"))
+        guard SHA256.hex(Data(record.statement.utf8)) == record.sha256 else {
+            throw error("sha256", "is not the SHA-256 of the statement")
+        }
         try finish()
         return record
     }
+
+    mutating func change() throws -> TextFormat.Change {
+        let record = TextFormat.Change(
+            uuid: try uuid("change"), claim: try string("claim"), follows: try optionalUUID("follows"),
+            oldLabel: try optionalVocabulary("old_label", Label.self), newLabel: try vocabulary("new_label", Label.self),
+            changedBy: try nonEmpty("changed_by"), changedAt: try time("changed_at"), reason: try nonEmpty("reason"))
+        if record.follows == record.uuid { throw error("follows", "a change cannot follow itself") }
+        try finish()
+        return record
+    }
+
+    /// One line of a run's file, told apart by its first field.
+    enum RunFileLine: Sendable {
+        case header(TextFormat.RunHeader)
+        case result(TextFormat.ResultLine)
+        case retraction(TextFormat.RetractionLine)
+    }
+
+    mutating func runFileLine() throws -> RunFileLine {
+        switch firstKey {
+        case "run": return .header(try runHeader())
+        case "result": return .result(try resultLine())
+        case "retraction": return .retraction(try retractionLine())
+        default: throw error(firstKey ?? "", "expected a record that starts with 'run', 'result' or 'retraction'")
+        }
+    }
+
+    mutating func runHeader() throws -> TextFormat.RunHeader {
+        let uuid = try uuid("run")
+        let startedAt = try startedAt()
+        let spec = try environment()
+        var ingested: TextFormat.IngestedFile?
+        if var file = try optionalObject("ingested_file") {
+            ingested = try file.ingestedFile()
+        }
+        let record = TextFormat.RunHeader(
+            uuid: uuid, startedAt: startedAt, environment: spec, tester: try optionalString("tester") ?? "",
+            note: try optionalString("note") ?? "", ingestedFile: ingested)
+        try finish()
+        return record
+    }
+
+    mutating func resultLine() throws -> TextFormat.ResultLine {
+        let checkedAt = try optionalString("checked_at")
+        let recordedAt = try string("recorded_at")
+        guard Timestamp.isMicroseconds(recordedAt) else {
+            throw error("recorded_at", "expected a UTC time to the microsecond, such as 2026-10-20T14:03:00.000001Z")
+        }
+        var record = TextFormat.ResultLine(
+            uuid: try uuid("result"), claim: try optionalString("claim"), statement: try optionalDigest("statement"),
+            result: try vocabulary("outcome", Outcome.self), posture: try optionalVocabulary("posture", Posture.self),
+            checkedAt: try checked("checked_at") { try checkedAt.map { try Timestamp.parse($0, field: "date") } },
+            recordedAt: recordedAt, note: try optionalString("note") ?? "", testID: try optionalString("test_id"),
+            duration: try optionalNumber("duration"), message: try optionalString("message"), measurements: [],
+            attachments: [])
+        if (record.claim == nil) != (record.statement == nil) {
+            throw error("statement", "a result names the SHA-256 of the claim's words it proved, and only with a claim")
+        }
+        (record.measurements, record.attachments) = try details(claim: record.claim, testID: record.testID, duration: record.duration)
+        try finish()
+        return record
+    }
+
+    mutating func retractionLine() throws -> TextFormat.RetractionLine {
+        let record = TextFormat.RetractionLine(
+            uuid: try uuid("retraction"), result: try optionalUUID("result"), by: try nonEmpty("by"),
+            at: try time("at"), reason: try nonEmpty("reason"))
+        try finish()
+        return record
+    }
+
+    // MARK: - Version 1
 
     mutating func retraction() throws -> TextFormat.Retraction {
         let record = TextFormat.Retraction(
@@ -226,16 +333,35 @@ extension FieldReader {
 
     mutating func digest(_ key: String) throws -> String {
         let text = try string(key)
-        guard text.count == 64, text.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+        guard text.utf8.count == 64, text.utf8.allSatisfy(Self.isLowerHex) else {
             throw error(key, "expected a SHA-256 as 64 lower-case hex digits")
         }
         return text
     }
 
+    /// 0-9 and a-f, as bytes: cheap enough for a million lines.
+    private static func isLowerHex(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+    }
+
+    mutating func optionalUUID(_ key: String) throws -> String? {
+        try optionalString(key) == nil ? nil : try uuid(key)
+    }
+
+    mutating func optionalDigest(_ key: String) throws -> String? {
+        try optionalString(key) == nil ? nil : try digest(key)
+    }
+
+    mutating func optionalTime(_ key: String) throws -> String? {
+        try optionalString(key) == nil ? nil : try time(key)
+    }
+
     mutating func uuid(_ key: String) throws -> String {
         let uuid = try string(key)
-        guard uuid.count == 36, uuid.allSatisfy({ $0.isHexDigit && !$0.isUppercase || $0 == "-" }),
-            uuid.split(separator: "-", omittingEmptySubsequences: false).map(\.count) == [8, 4, 4, 4, 12]
+        let bytes = Array(uuid.utf8)
+        let dashes = [8, 13, 18, 23]
+        guard bytes.count == 36,
+            bytes.indices.allSatisfy({ dashes.contains($0) ? bytes[$0] == UInt8(ascii: "-") : Self.isLowerHex(bytes[$0]) })
         else { throw error(key, "expected a lower-case UUID, found '\(uuid)'") }
         return uuid
     }

@@ -41,12 +41,15 @@ public enum EvidenceError: Error, Equatable, Sendable {
     /// A request the store's content makes wrong: checking by hand what claims
     /// decide, a name one typo away from a recorded one. The reason says what to do.
     case refused(reason: String)
+    /// Records changed both here and in an imported folder, each with its
+    /// place; `more` counts those left out of the list.
+    case importConflicts([String], more: Int)
 
     public var category: Category {
         switch self {
         case .storeMissing, .fileMissing: return .missingInput
         case .notAStore, .storeTooNew, .storeNeedsUpgrade, .storeNotWAL, .networkFilesystem,
-            .migrationFailed, .notFound, .alreadyExists, .conflict, .badFile:
+            .migrationFailed, .notFound, .alreadyExists, .conflict, .badFile, .importConflicts:
             return .badData
         case .invalidValue, .readOnlyQuery, .badQuery, .refused: return .usage
         case .io: return .io
@@ -98,6 +101,11 @@ extension EvidenceError: CustomStringConvertible {
             return "SQLite rejects the query: \(message)"
         case .refused(let reason):
             return reason
+        case .importConflicts(let conflicts, let more):
+            let count = conflicts.count + more
+            return "the import found \(count) conflict\(count == 1 ? "" : "s") and wrote nothing:\n"
+                + conflicts.map { "  " + $0 }.joined(separator: "\n")
+                + (more > 0 ? "\n  and \(more) more" : "")
         }
     }
 }

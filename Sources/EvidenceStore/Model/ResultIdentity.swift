@@ -11,9 +11,34 @@ public enum ResultIdentity {
 
     /// The UUID of a result recorded before results had their own: named by its
     /// run and its place in it (from 1), so every store that holds it gives it
-    /// the same one. A name-based UUID (version 8) from SHA-256.
+    /// the same one.
     public static func legacyUUID(runUUID: String, n: Int64) -> String {
-        var bytes = Array(SHA256.digest(Data("evidence legacy result\u{0}\(runUUID)\u{0}\(n)".utf8)).prefix(16))
+        nameBased("evidence legacy result", [runUUID, String(n)])
+    }
+
+    /// The UUID of a label change recorded before changes had their own: named
+    /// by its claim and its place in the claim's history (from 1).
+    public static func legacyLabelChangeUUID(claimKey: String, n: Int64) -> String {
+        nameBased("evidence legacy label change", [claimKey, String(n)])
+    }
+
+    /// The run an ingested file gives on one environment: named by the file's
+    /// SHA-256 and the environment, so the same file ingested by two people,
+    /// on two branches, is one run once they merge.
+    public static func ingestedRunUUID(fileSHA256: String, environment: EnvironmentSpec) -> String {
+        nameBased("evidence ingested run", [fileSHA256, environment.description])
+    }
+
+    /// A result of an ingested run: named by the run, the test's place in the
+    /// file (from 0) and the claim it maps to (none for an unmapped test).
+    public static func ingestedResultUUID(runUUID: String, test: Int, claim: String?) -> String {
+        nameBased("evidence ingested result", [runUUID, String(test), claim ?? ""])
+    }
+
+    /// A name-based UUID (version 8) from SHA-256 of a namespace and parts.
+    static func nameBased(_ namespace: String, _ parts: [String]) -> String {
+        let name = ([namespace] + parts).joined(separator: "\u{0}")
+        var bytes = Array(SHA256.digest(Data(name.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = bytes.map { String($0, radix: 16).leftPadded(2) }.joined()

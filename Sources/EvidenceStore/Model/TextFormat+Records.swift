@@ -22,6 +22,9 @@ extension TextFormat {
 
     public struct Claim: Equatable, Sendable {
         public var key, document, area, label: String
+        /// When the label was last changed (its history's latest change);
+        /// written by version 2 for merging, never compared on import.
+        public var labelledAt: String?
         public var asOf: String?
         public var statement: String
         /// Sorted by URL, then locator.
@@ -87,6 +90,70 @@ extension TextFormat {
         public var n: Int64?
         public var by, at, reason: String
     }
+
+    // MARK: Version 2
+
+    /// Words a claim has had that some result proved, named by their SHA-256.
+    public struct ProvedStatement: Equatable, Sendable {
+        public var claim, sha256, statement: String
+    }
+
+    /// A label change, named by its UUID, with the change it followed.
+    public struct Change: Equatable, Sendable {
+        public var uuid, claim: String
+        /// The UUID of the change made before it, on the label it changed from.
+        public var follows: String?
+        public var oldLabel: String?
+        public var newLabel, changedBy, changedAt, reason: String
+    }
+
+    /// The first line of a run's file: the run, and the file it was ingested from.
+    public struct RunHeader: Equatable, Sendable {
+        public var uuid: String
+        public var startedAt: String?
+        public var environment: EnvironmentSpec
+        public var tester, note: String
+        public var ingestedFile: IngestedFile?
+    }
+
+    /// A result in its run's file, named by its UUID.
+    public struct ResultLine: Equatable, Sendable {
+        public var uuid: String
+        public var claim: String?
+        /// The SHA-256 of the claim's words the result proved.
+        public var statement: String?
+        public var result: String
+        public var posture: String?
+        public var checkedAt: String?
+        /// When it was recorded, to the microsecond: it orders results the
+        /// rules cannot order by when they were checked.
+        public var recordedAt: String
+        public var note: String
+        public var testID: String?
+        public var duration: Double?
+        public var message: String?
+        public var measurements: [Measurement]
+        public var attachments: [Attachment]
+    }
+
+    /// A retraction in its run's file: of one result (by UUID) or, with none,
+    /// of the whole run.
+    public struct RetractionLine: Equatable, Sendable {
+        public var uuid: String
+        public var result: String?
+        public var by, at, reason: String
+    }
+
+    /// Everything a run's file holds, in file order.
+    public struct RunFile: Equatable, Sendable {
+        public var header: RunHeader
+        /// By recording time, then UUID.
+        public var results: [ResultLine]
+        /// By time, then UUID.
+        public var retractions: [RetractionLine]
+    }
+
+    // MARK: Version 1
 
     /// A label change is the n-th (from 1) of its claim's history.
     public struct LabelChange: Equatable, Sendable {

@@ -1,15 +1,16 @@
 /// The text form of a whole store: a folder of UTF-8 JSON Lines files, one kind
 /// of record per file, in a stable order with stable keys. Records refer to each
-/// other by natural keys (claim key, source URL, run UUID), never by row ids.
-/// `docs/text-format.md` describes every field.
+/// other by natural keys and UUIDs, never by row ids. `docs/text-format.md`
+/// describes every field.
 public enum TextFormat {
     public static let name = "evidence-store"
-    public static let version = 1
+    /// The version `export` writes; `import` reads it and every earlier one.
+    public static let version = 2
     public static let manifest = "format.json"
 
-    /// The record files, in the order an import reads them (each refers only to
-    /// earlier ones). Export and import switch over these cases, so a new file
-    /// cannot be added without both learning it.
+    /// The record files of version 1, in the order an import reads them (each
+    /// refers only to earlier ones). Its import switches over these cases, so a
+    /// file cannot be added without it learning the file.
     public enum File: String, CaseIterable, Sendable {
         case sources = "sources.jsonl"
         case capabilities = "capabilities.jsonl"
@@ -25,6 +26,53 @@ public enum TextFormat {
         case testMappings = "test_mappings.jsonl"
     }
 
-    /// The record files' names, in import order.
+    /// The record files' names of version 1, in import order.
     public static let files = File.allCases.map(\.rawValue)
+
+    /// Version 2, made to merge: records people edit sit one per line in small
+    /// files sorted by key; records that are only ever added (a run with its
+    /// results and retractions, label changes, statements) are keyed by UUID
+    /// or content, and a run has a file of its own.
+    public enum Part: Sendable, Equatable, CaseIterable {
+        case sources, capabilities, claims, statements, environmentLacks, runs, labelHistory, checklists
+        case checklistItems, testMappings
+
+        /// A file at the top of the folder, or a folder of files.
+        public var name: String {
+            switch self {
+            case .sources: return "sources.jsonl"
+            case .capabilities: return "capabilities.jsonl"
+            case .claims: return "claims"
+            case .statements: return "statements"
+            case .environmentLacks: return "environment_lacks.jsonl"
+            case .runs: return "runs"
+            case .labelHistory: return "label_history"
+            case .checklists: return "checklists.jsonl"
+            case .checklistItems: return "checklist_items.jsonl"
+            case .testMappings: return "test_mappings.jsonl"
+            }
+        }
+
+        /// True for a folder: one file per document (claims, statements, label
+        /// history) or per run.
+        public var isFolder: Bool { [.claims, .statements, .runs, .labelHistory].contains(self) }
+    }
+
+    /// A document's file name in a folder of per-document files: the name
+    /// itself where it is a plain file name, else with every other byte as %XX.
+    public static func fileName(ofDocument document: String) -> String {
+        var name = ""
+        for byte in document.utf8 {
+            let plain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F || (byte == 0x2E && !name.isEmpty)
+            name += plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
+        }
+        return name + ".jsonl"
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }

@@ -69,6 +69,16 @@ public enum Timestamp {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
+    /// Whether a text is a moment to the microsecond in the store's form,
+    /// `YYYY-MM-DDTHH:MM:SS.ffffffZ`, as results record when they were recorded.
+    public static func isMicroseconds(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 27, bytes[19] == UInt8(ascii: "."), bytes[26] == UInt8(ascii: "Z"),
+            bytes[20..<26].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else { return false }
+        return parseCanonical(String(decoding: bytes[0..<19], as: UTF8.self) + "Z") != nil
+    }
+
     /// Accepts only a calendar date, `YYYY-MM-DD`.
     public static func parseDay(_ text: String, field: String) throws -> String {
         guard let date = parseDate(Array(text.trimmingCharacters(in: .whitespaces).utf8)) else {

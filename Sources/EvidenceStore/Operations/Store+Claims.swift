@@ -27,8 +27,8 @@ extension Store {
                 try writer.linkCapability(claimID: id, capabilityID: try writer.reader.capabilityID(name: name))
             }
             try writer.insertLabelChange(
-                claimID: id, from: nil, to: draft.label.rawValue, by: Self.author(author), at: clock.timestamp(),
-                reason: "claim added")
+                uuid: ResultIdentity.newUUID(), claimID: id, follows: nil, from: nil, to: draft.label.rawValue,
+                by: Self.author(author), at: clock.timestamp(), reason: "claim added")
             return Claim(
                 id: id, key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf)
         }
@@ -110,8 +110,9 @@ extension Store {
                 key: current.key, statement: current.statement, document: current.document, area: current.area,
                 label: label, asOf: current.asOf, statementRecordedAt: clock.timestamp())
             try writer.insertLabelChange(
-                claimID: current.id, from: current.label.rawValue, to: label.rawValue, by: Self.author(author),
-                at: clock.timestamp(), reason: reason)
+                uuid: ResultIdentity.newUUID(), claimID: current.id,
+                follows: try writer.reader.latestLabelChange(ofClaim: current.id)?.id, from: current.label.rawValue,
+                to: label.rawValue, by: Self.author(author), at: clock.timestamp(), reason: reason)
         }
     }
 

@@ -118,8 +118,11 @@ extension Store {
                     environments[index], newModel: options.newModel || report.devices[index].model != nil,
                     reader: writer.reader)
                 let note = (["\(report.shape) from \(name)"] + report.notes).joined(separator: "; ")
+                // Named by the file and the environment: the same file ingested on
+                // two machines is one run once their exports merge.
                 let run = try Self.insertRun(
                     RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
+                    uuid: ResultIdentity.ingestedRunUUID(fileSHA256: digest, environment: environments[index]),
                     ingestedFileID: fileID, into: writer)
                 runs[index] = run
                 summary.runs.append((run, environments[index].description))
@@ -141,7 +144,7 @@ extension Store {
                     testID: test.identifier, duration: test.duration, message: test.message)
                 let claims = mappedClaims[number]
                 if claims.isEmpty {
-                    row.uuid = ResultIdentity.newUUID()
+                    row.uuid = ResultIdentity.ingestedResultUUID(runUUID: run.uuid, test: number, claim: nil)
                     row.recordedAt = recordingTime()
                     try writer.upsertResult(row)
                 }
@@ -152,7 +155,7 @@ extension Store {
                     }
                     row.claimID = claimIDs[key]?.id
                     row.claimStatementID = claimIDs[key]?.statement
-                    row.uuid = ResultIdentity.newUUID()
+                    row.uuid = ResultIdentity.ingestedResultUUID(runUUID: run.uuid, test: number, claim: key)
                     row.recordedAt = recordingTime()
                     try writer.upsertResult(row)
                 }

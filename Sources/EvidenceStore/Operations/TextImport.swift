@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads a text-format store into a store, all or nothing, in one IMMEDIATE
-/// transaction. A record the store already holds unchanged is skipped, so
+/// transaction. Version 2 folders go to `ExchangeImporter`; this class reads
+/// version 1. A record the store already holds unchanged is skipped, so
 /// importing the same folder twice changes nothing; a record that differs is a
 /// conflict, reported with both values, unless `replace` is set. Records are
 /// decoded by Import and written through the store's one writer.
@@ -27,13 +28,8 @@ public final class StoreImporter {
     /// Dates after this are refused in the runs and results this import writes.
     private let limit: FutureLimit
 
-    // Natural key to row id, filled as records are read or written.
-    private var sourceIDs: [String: Int64] = [:]
-    private var capabilityIDs: [String: Int64] = [:]
-    private var claimIDs: [String: Int64] = [:]
-    private var fileIDs: [String: Int64] = [:]
-    private var environmentIDs: [EnvironmentSpec: Int64] = [:]
-    private var checklistIDs: [String: Int64] = [:]
+    /// Natural keys to row ids, for the length of one import.
+    private var lookups: ImportLookups?
     /// The lacks the store held before this import, by their key.
     private var storedLacks: [String: TextFormat.Lack]?
 
@@ -60,9 +56,19 @@ public final class StoreImporter {
 
     @discardableResult
     public func run(_ files: RecordFiles) throws -> Summary {
-        try checkManifest(files)
+        let version = try Self.manifestVersion(files)
+        if version >= 2 {
+            return try ExchangeImporter(store: store, replace: replace).run(files)
+        }
+        let unknown = try files.topLevelRecordFiles().filter { !TextFormat.files.contains($0) }
+        if let first = unknown.first {
+            throw EvidenceError.badFile(
+                path: files.displayName(of: first), location: nil,
+                reason: "not a file of the text format, version 1; expected " + TextFormat.files.joined(separator: ", "))
+        }
         try store.prepareForLargeWrites()
         return try store.write { writer in
+            lookups = ImportLookups(writer: writer)
             // Into an empty store, a large import loads without the secondary
             // indexes of results and measurements and builds them once at the end.
             var bulk: StoreWriter.BulkLoad?
@@ -80,13 +86,15 @@ public final class StoreImporter {
         }
     }
 
-    private func checkManifest(_ files: RecordFiles) throws {
+    /// The version a folder's manifest gives; throws when it has none or one
+    /// this evidence cannot read.
+    static func manifestVersion(_ files: RecordFiles) throws -> Int {
         let name = files.displayName(of: TextFormat.manifest)
         guard let reader = try files.reader(for: TextFormat.manifest) else {
             throw EvidenceError.badFile(
                 path: name, location: nil, reason: "missing: this is not a folder written by 'evidence export'")
         }
-        var found = false
+        var found: Int?
         try reader.forEachLine { number, bytes in
             guard !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
             var fields = try FieldReader(file: name, line: number, value: try RecordPipeline.parse(bytes, file: name, line: number))
@@ -100,9 +108,20 @@ public final class StoreImporter {
                 throw fields.error(
                     "version", "version \(version) is not one this evidence reads (1 to \(TextFormat.version))")
             }
-            found = true
+            found = Int(version)
         }
-        guard found else { throw EvidenceError.badFile(path: name, location: nil, reason: "empty") }
+        guard let found else { throw EvidenceError.badFile(path: name, location: nil, reason: "empty") }
+        return found
+    }
+
+    /// The lookups of the import under way.
+    private var ids: ImportLookups {
+        get throws {
+            guard let lookups else {
+                throw EvidenceError.badFile(path: "", location: nil, reason: "records read outside an import")
+            }
+            return lookups
+        }
     }
 
     private func importFile(_ file: TextFormat.File, reader: LineReader, name: String, writer: StoreWriter) throws {
@@ -148,7 +167,7 @@ public final class StoreImporter {
             summary.updated += 1
             return true
         }
-        let (field, old, new) = Self.firstDifference(existing, incoming)
+        let (field, old, new) = RecordDifference.first(existing, incoming)
         let advice = replaceable ? "; import with --replace to take the input's values" : "; it cannot be replaced"
         throw EvidenceError.badFile(
             path: fields.file, location: String(fields.line),
@@ -156,74 +175,8 @@ public final class StoreImporter {
                 + advice)
     }
 
-    /// The first field in which two records differ, with both values as JSON.
-    static func firstDifference(_ a: JSONLine, _ b: JSONLine) -> (String, String, String) {
-        let left = (try? JSONReader.parse(Data(a.object.utf8))) ?? .null
-        let right = (try? JSONReader.parse(Data(b.object.utf8))) ?? .null
-        guard case .object(let leftFields) = left, case .object(let rightFields) = right else {
-            return ("record", a.object, b.object)
-        }
-        var keys = leftFields.map(\.0)
-        for key in rightFields.map(\.0) where !keys.contains(key) { keys.append(key) }
-        for key in keys {
-            let old = left[key].map(Self.show) ?? "(none)"
-            let new = right[key].map(Self.show) ?? "(none)"
-            if old != new { return (key, old, new) }
-        }
-        return ("record", a.object, b.object)
-    }
-
-    private static func show(_ value: JSONValue) -> String {
-        let text: String
-        switch value {
-        case .string(let string): text = string
-        default: text = value.rendered().replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
-        }
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
-    }
-
     private func added() {
         summary.added += 1
-    }
-
-    // MARK: - Lookups of things imported earlier or already stored
-
-    private func id(
-        _ cache: inout [String: Int64], _ key: String, kind: String, _ fields: RecordLocation, field: String,
-        lookup: (String) throws -> Int64?
-    ) throws -> Int64 {
-        if let id = cache[key] { return id }
-        guard let id = try lookup(key) else {
-            throw fields.error(field, "unknown \(kind) '\(key)' (not in the store, nor earlier in the input)")
-        }
-        cache[key] = id
-        return id
-    }
-
-    private func sourceID(_ url: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
-        try id(&sourceIDs, url, kind: "source", fields, field: field) { try writer.reader.existingSourceID(url: $0) }
-    }
-
-    private func capabilityID(_ name: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
-        try id(&capabilityIDs, name, kind: "capability", fields, field: field) {
-            try writer.reader.existingCapabilityID(name: $0)
-        }
-    }
-
-    private func claimID(_ key: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
-        try id(&claimIDs, key, kind: "claim", fields, field: field) { try writer.reader.existingClaimID(key: $0) }
-    }
-
-    private func fileID(_ sha256: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws -> Int64 {
-        try id(&fileIDs, sha256, kind: "ingested file", fields, field: field) { try writer.reader.ingestedFileID(sha256: $0) }
-    }
-
-    private func checklistID(_ document: String, _ fields: RecordLocation, field: String, _ writer: StoreWriter) throws
-        -> Int64
-    {
-        try id(&checklistIDs, document, kind: "checklist", fields, field: field) {
-            try writer.reader.checklistID(document: $0)
-        }
     }
 
     // MARK: - Sources, capabilities, claims, lacks
@@ -232,7 +185,7 @@ public final class StoreImporter {
         var existing: TextFormat.Source?
         try writer.reader.sourceRecords(url: record.url) { existing = $0 }
         guard try shouldWrite("source", key: record.url, existing: existing?.line, incoming: record.line, fields) else { return }
-        sourceIDs[record.url] = try writer.upsertSource(record)
+        try ids.remember(source: record.url, id: try writer.upsertSource(record))
         if existing == nil { added() }
     }
 
@@ -241,38 +194,25 @@ public final class StoreImporter {
         try writer.reader.capabilityRecords(name: record.name) { existing = $0 }
         guard try shouldWrite("capability", key: record.name, existing: existing?.line, incoming: record.line, fields)
         else { return }
-        capabilityIDs[record.name] = try writer.upsertCapability(record)
+        try ids.remember(capability: record.name, id: try writer.upsertCapability(record))
         if existing == nil { added() }
     }
 
     private func apply(_ record: TextFormat.Claim, _ fields: RecordLocation, _ writer: StoreWriter) throws {
         // References are checked first, so an unknown one is reported even for a claim already stored.
-        let sources = try record.sources.map { (try sourceID($0.url, fields, field: "sources", writer), $0.locator) }
-        let needs = try record.needs.map { try capabilityID($0, fields, field: "needs", writer) }
+        for source in record.sources { _ = try ids.sourceID(source.url, fields, field: "sources") }
+        for need in record.needs { _ = try ids.capabilityID(need, fields, field: "needs") }
         var existing: TextFormat.Claim?
-        try writer.reader.claimRecords(key: record.key) { existing = $0 }
+        // Version 1 does not say when a label changed; what the store says is not compared.
+        try writer.reader.claimRecords(key: record.key) { existing = $0; existing?.labelledAt = nil }
         guard try shouldWrite("claim", key: record.key, existing: existing?.line, incoming: record.line, fields) else { return }
-        let id = try writer.upsertClaim(
-            key: record.key, statement: record.statement, document: record.document, area: record.area,
-            label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil)
-        claimIDs[record.key] = id
-        if existing == nil {
-            added()
-        } else {
-            try writer.unlinkSources(claimID: id)
-            try writer.unlinkCapabilities(claimID: id)
-        }
-        for (source, locator) in sources {
-            try writer.linkSource(claimID: id, sourceID: source, locator: locator)
-        }
-        for capability in needs {
-            try writer.linkCapability(claimID: id, capabilityID: capability)
-        }
+        try ids.writeClaim(record, existing: existing != nil, fields)
+        if existing == nil { added() }
     }
 
     private func apply(_ record: TextFormat.Lack, _ fields: RecordLocation, _ writer: StoreWriter) throws {
-        let capability = try capabilityID(record.capability, fields, field: "capability", writer)
-        let source = try record.source.map { try sourceID($0, fields, field: "source", writer) }
+        _ = try ids.capabilityID(record.capability, fields, field: "capability")
+        _ = try record.source.map { try ids.sourceID($0, fields, field: "source") }
         let key = "\(record.model) \(record.kind) lacks \(record.capability)"
         if storedLacks == nil {
             var lacks: [String: TextFormat.Lack] = [:]
@@ -281,9 +221,7 @@ public final class StoreImporter {
         }
         let existing = storedLacks?[Self.lackKey(record)]
         guard try shouldWrite("lack", key: key, existing: existing?.line, incoming: record.line, fields) else { return }
-        try writer.upsertLack(
-            kind: record.kind, model: record.model, toolBuild: record.toolBuild, capabilityID: capability,
-            sourceID: source, reportedIn: record.reportedIn, note: record.note)
+        try ids.writeLack(record, fields)
         if existing == nil { added() }
     }
 
@@ -298,12 +236,12 @@ public final class StoreImporter {
         try writer.reader.ingestedFileRecords(sha256: record.sha256) { existing = $0 }
         guard try shouldWrite("ingested file", key: record.sha256, existing: existing?.line, incoming: record.line, fields)
         else { return }
-        fileIDs[record.sha256] = try writer.upsertIngestedFile(record)
+        try ids.remember(file: record.sha256, id: try writer.upsertIngestedFile(record))
         if existing == nil { added() }
     }
 
     private func apply(_ record: TextFormat.Run, _ fields: RecordLocation, _ writer: StoreWriter) throws {
-        let file = try record.ingestedFile.map { try fileID($0, fields, field: "ingested_file", writer) }
+        let file = try record.ingestedFile.map { try ids.fileID($0, fields, field: "ingested_file") }
         var existing: TextFormat.Run?
         try writer.reader.runRecords(uuid: record.uuid) { existing = $0 }
         guard try shouldWrite("run", key: record.uuid, existing: existing?.line, incoming: record.line, fields) else {
@@ -311,13 +249,7 @@ public final class StoreImporter {
             return
         }
         try checkDate(record.startedAt, fields, field: "started_at")
-        let environment: Int64
-        if let id = environmentIDs[record.environment] {
-            environment = id
-        } else {
-            environment = try writer.environmentID(record.environment)
-            environmentIDs[record.environment] = environment
-        }
+        let environment = try ids.environmentID(record.environment)
         let id = try writer.upsertRun(
             uuid: record.uuid, environmentID: environment, startedAt: record.startedAt, tester: record.tester,
             note: record.note, ingestedFileID: file)
@@ -375,7 +307,7 @@ public final class StoreImporter {
         guard let run = known else {
             throw fields.error("run", "unknown run '\(record.run)' (not in the store, nor in runs.jsonl)")
         }
-        let claim = try record.claim.map { try claimID($0, fields, field: "claim", writer) }
+        let claim = try record.claim.map { try ids.claimID($0, fields, field: "claim") }
         if startsGroup {
             storedResults = run.existing > 0 ? try writer.reader.resultRecords(runID: run.id) : []
         }
@@ -384,7 +316,7 @@ public final class StoreImporter {
         var row = StoreWriter.ResultRow(
             uuid: ResultIdentity.legacyUUID(runUUID: record.run, n: record.n), runID: run.id,
             environmentID: run.environmentID, claimID: claim,
-            claimStatementID: try claim.map { try currentStatementID(ofClaim: $0, writer) } ?? nil,
+            claimStatementID: try claim.map { try ids.currentStatementID(ofClaim: $0) } ?? nil,
             result: record.result, posture: record.posture, note: record.note, checkedAt: record.checkedAt,
             recordedAt: ResultIdentity.legacyRecordedAt(runStartedAt: run.startedAt, n: record.n),
             testID: record.testID, duration: record.duration, message: record.message)
@@ -400,11 +332,12 @@ public final class StoreImporter {
             row.id = id
             try writer.upsertResult(row)
             try writer.deleteDetails(ofResult: id)
-            try insertDetails(record, resultID: id, writer)
+            try ids.writeDetails(measurements: record.measurements, attachments: record.attachments, resultID: id)
             return
         }
         try checkDate(record.checkedAt, fields, field: "checked_at")
-        try insertDetails(record, resultID: try writer.upsertResult(row), writer)
+        try ids.writeDetails(
+            measurements: record.measurements, attachments: record.attachments, resultID: try writer.upsertResult(row))
         added()
     }
 
@@ -439,29 +372,6 @@ public final class StoreImporter {
         added()
     }
 
-    /// The current words of a claim, by claim id, looked up once.
-    private var statementIDs: [Int64: Int64] = [:]
-
-    private func currentStatementID(ofClaim claim: Int64, _ writer: StoreWriter) throws -> Int64? {
-        if let id = statementIDs[claim] { return id }
-        let id = try writer.reader.currentStatement(ofClaim: claim)?.id
-        statementIDs[claim] = id
-        return id
-    }
-
-    private func insertDetails(_ record: TextFormat.Result, resultID: Int64, _ writer: StoreWriter) throws {
-        for measurement in record.measurements {
-            try writer.insertMeasurement(
-                resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit,
-                baseline: measurement.baseline, posture: measurement.posture)
-        }
-        for attachment in record.attachments {
-            try writer.insertAttachment(
-                resultID: resultID, path: attachment.path, sha256: attachment.sha256, size: attachment.size,
-                mediaType: attachment.mediaType)
-        }
-    }
-
     /// The last label change read, to check that the next one follows on from
     /// it and that each history ends at its claim's label.
     private var lastChange: (record: TextFormat.LabelChange, location: RecordLocation)?
@@ -469,7 +379,7 @@ public final class StoreImporter {
     private func apply(_ record: TextFormat.LabelChange, _ fields: RecordLocation, _ writer: StoreWriter) throws {
         let startsGroup = record.claim != historyNumbering.group
         try historyNumbering.check(group: record.claim, n: record.n, fields, what: "label changes")
-        let claim = try claimID(record.claim, fields, field: "claim", writer)
+        let claim = try ids.claimID(record.claim, fields, field: "claim")
         if startsGroup {
             try finishHistory(writer)
             storedHistory = []
@@ -488,8 +398,12 @@ public final class StoreImporter {
                 replaceable: false)
             return
         }
+        // Named by claim and place, as version 1 names it; each follows the one before.
+        let follows = try writer.reader.labelChangeID(
+            uuid: ResultIdentity.legacyLabelChangeUUID(claimKey: record.claim, n: record.n - 1))
         try writer.insertLabelChange(
-            claimID: claim, from: record.oldLabel, to: record.newLabel, by: record.changedBy, at: record.changedAt,
+            uuid: ResultIdentity.legacyLabelChangeUUID(claimKey: record.claim, n: record.n), claimID: claim,
+            follows: follows, from: record.oldLabel, to: record.newLabel, by: record.changedBy, at: record.changedAt,
             reason: record.reason)
         added()
     }
@@ -514,34 +428,23 @@ public final class StoreImporter {
         try writer.reader.checklistRecords(document: record.document) { existing = $0 }
         guard try shouldWrite("checklist", key: record.document, existing: existing?.line, incoming: record.line, fields)
         else { return }
-        checklistIDs[record.document] = try writer.upsertChecklist(record)
+        try ids.remember(checklist: record.document, id: try writer.upsertChecklist(record))
         if existing == nil { added() }
     }
 
     private func apply(_ record: TextFormat.ChecklistItem, _ fields: RecordLocation, _ writer: StoreWriter) throws {
-        let checklist = try checklistID(record.checklist, fields, field: "checklist", writer)
-        let claims = try record.claims.map { try claimID($0, fields, field: "claims", writer) }
+        _ = try ids.checklistID(record.checklist, fields, field: "checklist")
+        for claim in record.claims { _ = try ids.claimID(claim, fields, field: "claims") }
         var existing: TextFormat.ChecklistItem?
         try writer.reader.checklistItemRecords(key: record.key) { existing = $0 }
         guard try shouldWrite("checklist item", key: record.key, existing: existing?.line, incoming: record.line, fields)
         else { return }
-        if let taken = try writer.reader.checklistItem(atPosition: record.position, of: checklist, otherThan: record.key) {
-            throw fields.error("position", "position \(record.position) of '\(record.checklist)' is already item '\(taken)'")
-        }
-        let id = try writer.upsertChecklistItem(
-            checklistID: checklist, key: record.key, position: record.position, text: record.text, mark: record.mark)
-        if existing == nil {
-            added()
-        } else {
-            try writer.unlinkChecklistItem(itemID: id)
-        }
-        for claim in claims {
-            try writer.linkChecklistItem(itemID: id, claimID: claim)
-        }
+        try ids.writeChecklistItem(record, existing: existing != nil, fields)
+        if existing == nil { added() }
     }
 
     private func apply(_ record: TextFormat.TestMapping, _ fields: RecordLocation, _ writer: StoreWriter) throws {
-        let claim = try claimID(record.claim, fields, field: "claim", writer)
+        let claim = try ids.claimID(record.claim, fields, field: "claim")
         if try writer.insertMapping(pattern: record.pattern, claimID: claim) {
             added()
         } else {

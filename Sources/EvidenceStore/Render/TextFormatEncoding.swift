@@ -39,6 +39,7 @@ extension TextFormat.Claim {
         line.add("document", document)
         line.add("area", area)
         line.add("label", label)
+        line.add("labelled_at", labelledAt)
         line.add("as_of", asOf)
         line.add("statement", statement)
         line.add("sources", objects: sources.map(\.line))
@@ -73,21 +74,28 @@ extension TextFormat.IngestedFile {
     }
 }
 
+extension EnvironmentSpec {
+    /// The environment as a run's record writes it.
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("kind", kind.rawValue)
+        line.add("model", model)
+        line.addNonEmpty("os_name", osName)
+        line.addNonEmpty("os_version", osVersion)
+        line.addNonEmpty("os_build", osBuild)
+        line.addNonEmpty("tool_name", toolName)
+        line.addNonEmpty("tool_version", toolVersion)
+        line.addNonEmpty("tool_build", toolBuild)
+        return line
+    }
+}
+
 extension TextFormat.Run {
     public var line: JSONLine {
-        var environmentLine = JSONLine()
-        environmentLine.add("kind", environment.kind.rawValue)
-        environmentLine.add("model", environment.model)
-        environmentLine.addNonEmpty("os_name", environment.osName)
-        environmentLine.addNonEmpty("os_version", environment.osVersion)
-        environmentLine.addNonEmpty("os_build", environment.osBuild)
-        environmentLine.addNonEmpty("tool_name", environment.toolName)
-        environmentLine.addNonEmpty("tool_version", environment.toolVersion)
-        environmentLine.addNonEmpty("tool_build", environment.toolBuild)
         var line = JSONLine()
         line.add("uuid", uuid)
         line.add("started_at", startedAt)
-        line.add("environment", object: environmentLine)
+        line.add("environment", object: environment.line)
         line.addNonEmpty("tester", tester)
         line.addNonEmpty("note", note)
         line.add("ingested_file", ingestedFile)
@@ -127,13 +135,25 @@ extension TextFormat.Result {
         line.add("result", result)
         line.add("posture", posture)
         line.add("checked_at", checkedAt)
-        line.addNonEmpty("note", note)
-        line.add("test_id", testID)
-        line.add("duration", duration)
-        line.add("message", message)
-        line.add("measurements", objects: measurements.map(\.line))
-        line.add("attachments", objects: attachments.map(\.line))
+        line.addResultDetails(
+            note: note, testID: testID, duration: duration, message: message, measurements: measurements,
+            attachments: attachments)
         return line
+    }
+}
+
+extension JSONLine {
+    /// What every version writes after a result's outcome and dates.
+    mutating func addResultDetails(
+        note: String, testID: String?, duration: Double?, message: String?, measurements: [TextFormat.Measurement],
+        attachments: [TextFormat.Attachment]
+    ) {
+        addNonEmpty("note", note)
+        add("test_id", testID)
+        add("duration", duration)
+        add("message", message)
+        add("measurements", objects: measurements.map(\.line))
+        add("attachments", objects: attachments.map(\.line))
     }
 }
 
@@ -197,6 +217,75 @@ extension TextFormat.TestMapping {
         var line = JSONLine()
         line.add("pattern", pattern)
         line.add("claim", claim)
+        return line
+    }
+}
+
+// MARK: - Version 2
+
+extension TextFormat.ProvedStatement {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("claim", claim)
+        line.add("sha256", sha256)
+        line.add("statement", statement)
+        return line
+    }
+}
+
+extension TextFormat.Change {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("change", uuid)
+        line.add("claim", claim)
+        line.add("follows", follows)
+        line.add("old_label", oldLabel)
+        line.add("new_label", newLabel)
+        line.add("changed_by", changedBy)
+        line.add("changed_at", changedAt)
+        line.add("reason", reason)
+        return line
+    }
+}
+
+extension TextFormat.RunHeader {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("run", uuid)
+        line.add("started_at", startedAt)
+        line.add("environment", object: environment.line)
+        line.addNonEmpty("tester", tester)
+        line.addNonEmpty("note", note)
+        line.add("ingested_file", object: ingestedFile?.line)
+        return line
+    }
+}
+
+extension TextFormat.ResultLine {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("result", uuid)
+        line.add("claim", claim)
+        line.add("statement", statement)
+        line.add("outcome", result)
+        line.add("posture", posture)
+        line.add("checked_at", checkedAt)
+        line.add("recorded_at", recordedAt)
+        line.addResultDetails(
+            note: note, testID: testID, duration: duration, message: message, measurements: measurements,
+            attachments: attachments)
+        return line
+    }
+}
+
+extension TextFormat.RetractionLine {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("retraction", uuid)
+        line.add("result", result)
+        line.add("by", by)
+        line.add("at", at)
+        line.add("reason", reason)
         return line
     }
 }

@@ -84,3 +84,11 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 }
+
+extension JSONValue {
+    /// The text of a string value, or nil for any other.
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}

@@ -1,25 +1,55 @@
 import EvidenceStore
 import Foundation
 
-/// export, import, seed: the store as a folder of text files.
+/// export, import, sync, seed, merge-file, git-setup: the store as a folder of text files, shared through git.
 enum TransferCommands {
     static let specs: [CommandSpec] = [
         CommandSpec(
             name: "export",
             abstract: "Write the whole store as a folder of JSON Lines files, for git.",
-            discussion: "The same store always gives the same bytes; records refer to each other by natural keys. The format is described in docs/text-format.md.",
+            discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Other files in the folder are left alone. The format (version 2) is described in docs/text-format.md.",
             arguments: [ArgumentSpec(name: "folder", help: "The folder to write; created if missing.")],
             build: { .export(store: CommandTree.storePath($0), folder: $0.required("folder")) }
         ),
         CommandSpec(
             name: "import",
             abstract: "Read a folder written by 'evidence export' into the store, all or nothing.",
-            discussion: "Records the store already holds are skipped, so importing twice changes nothing. A record that differs from the stored one is a conflict: it is reported with both values and nothing is written, unless --replace.",
+            discussion: "Records the store already holds are skipped, so importing twice changes nothing. A record someone edited is merged field by field with this store's version, against the version both last shared (a claim's label: the later change wins); what was changed both ways is a conflict. Every conflict is reported and nothing is written, unless --replace. Reads format versions 1 and 2.",
             arguments: [ArgumentSpec(name: "folder", help: "The folder to read.")],
             options: [OptionSpec(name: "replace", help: "Take the input's values where they differ from the store's.")],
             build: {
                 .importFolder(store: CommandTree.storePath($0), folder: $0.required("folder"), replace: $0.flag("replace"))
             }
+        ),
+        CommandSpec(
+            name: "sync",
+            abstract: "Import a shared folder, then export the store back to it: run it after 'git pull' and before 'git commit'.",
+            discussion: "A folder with no export yet is simply written. Nothing is exported when the import finds a conflict.",
+            arguments: [ArgumentSpec(name: "folder", help: "The export folder in the team's git repository.")],
+            build: { .sync(store: CommandTree.storePath($0), folder: $0.required("folder")) }
+        ),
+        CommandSpec(
+            name: "merge-file",
+            abstract: "Merge three versions of one file of an export, record by record: git's merge driver.",
+            discussion: "Git runs it as 'evidence merge-file %O %A %B %P' once 'evidence git-setup' has set it up. The merged file replaces OURS. Records changed on one side take that side; a record changed both ways is merged field by field, and what still differs is left between git's conflict markers and named on standard error. Exits 1 when there is a conflict.",
+            arguments: [
+                ArgumentSpec(name: "base", help: "The common ancestor's version (%O)."),
+                ArgumentSpec(name: "ours", help: "This branch's version, replaced by the result (%A)."),
+                ArgumentSpec(name: "theirs", help: "The other branch's version (%B)."),
+                ArgumentSpec(name: "path", help: "The file's path in the repository, for messages (%P).", isOptional: true),
+            ],
+            build: {
+                .mergeFile(
+                    base: $0.required("base"), ours: $0.required("ours"), theirs: $0.required("theirs"),
+                    path: $0.argument("path"))
+            }
+        ),
+        CommandSpec(
+            name: "git-setup",
+            abstract: "Set a git repository up to merge an export folder with 'evidence merge-file'.",
+            discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path. Run it once in every clone; running it again changes nothing.",
+            arguments: [ArgumentSpec(name: "folder", help: "The export folder, inside a git repository.")],
+            build: { .gitSetup(folder: $0.required("folder")) }
         ),
         CommandSpec(
             name: "seed",
@@ -36,8 +66,7 @@ extension Runner {
         let store = try open(path)
         defer { store.close() }
         let summary = try StoreExporter.export(store, to: URL(fileURLWithPath: Store.absolutePath(folder)))
-        let total = summary.counts.reduce(0) { $0 + $1.1 }
-        output.message("Exported \(total) records to \(folder).")
+        output.message("Exported \(summary.total) records to \(folder).")
         return ExitCode.ok
     }
 
@@ -47,6 +76,49 @@ extension Runner {
         defer { store.close() }
         let summary = try StoreImporter(store: store, replace: replace).run(files)
         output.message("Imported \(folder): \(summary).")
+        return ExitCode.ok
+    }
+
+    func sync(store path: String, folder: String) throws -> Int32 {
+        let url = URL(fileURLWithPath: Store.absolutePath(folder))
+        let store = try open(path)
+        defer { store.close() }
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent(TextFormat.manifest).path) {
+            let summary = try StoreImporter(store: store).run(try FolderRecordFiles(folder: url))
+            output.message("Imported \(folder): \(summary).")
+        }
+        let exported = try StoreExporter.export(store, to: url)
+        output.message("Exported \(exported.total) records to \(folder).")
+        return ExitCode.ok
+    }
+
+    func mergeFile(base: String, ours: String, theirs: String, path: String?) throws -> Int32 {
+        func read(_ file: String) throws -> String {
+            let absolute = Store.absolutePath(file)
+            guard FileManager.default.fileExists(atPath: absolute) else { return "" }
+            do {
+                return try String(contentsOfFile: absolute, encoding: .utf8)
+            } catch {
+                throw EvidenceError.io(path: absolute, reason: "cannot be read as UTF-8 (\(error.localizedDescription))")
+            }
+        }
+        let outcome = MergeFile.merge(
+            base: try read(base), ours: try read(ours), theirs: try read(theirs), path: path ?? ours)
+        do {
+            try Data(outcome.text.utf8).write(to: URL(fileURLWithPath: Store.absolutePath(ours)), options: .atomic)
+        } catch {
+            throw EvidenceError.io(path: ours, reason: "cannot be written (\(error.localizedDescription))")
+        }
+        for conflict in outcome.conflicts { output.message("conflict: " + conflict) }
+        return outcome.conflicts.isEmpty ? ExitCode.ok : ExitCode.failure
+    }
+
+    func gitSetup(folder: String) throws -> Int32 {
+        let executable = Bundle.main.executableURL?.path ?? Store.absolutePath(CommandLine.arguments[0])
+        let outcome = try GitSetup.run(folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable)
+        output.message(
+            (outcome.wroteAttributes ? "Wrote \(outcome.attributesFile); commit it." : "\(outcome.attributesFile) already sends the folder's files to evidence.")
+                + "\nSet merge.evidence.driver in \(outcome.repository): \(outcome.driver)")
         return ExitCode.ok
     }
 

@@ -17,10 +17,14 @@ extension StoreReader {
             area: statement.text(4), label: try Label(parsing: statement.text(5)), asOf: statement.optionalText(6))
     }
 
-    /// A claim's current words: the last of its statements, and that row's id.
+    /// A claim's current words: the last of its statements that says what the
+    /// claim now says, and that row's id.
     func currentStatement(ofClaim id: Int64) throws -> (id: Int64, statement: String)? {
         let statement = try database.cached(
-            "SELECT id, statement FROM claim_statements WHERE claim_id = ? ORDER BY id DESC LIMIT 1")
+            """
+            SELECT s.id, s.statement FROM claim_statements AS s JOIN claims AS c ON c.id = s.claim_id
+            WHERE s.claim_id = ? AND s.statement = c.statement ORDER BY s.id DESC LIMIT 1
+            """)
         try statement.bind([.integer(id)])
         defer { statement.reset() }
         return try statement.step() ? (statement.int64(0), statement.text(1)) : nil

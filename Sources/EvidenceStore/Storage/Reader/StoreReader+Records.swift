@@ -41,13 +41,16 @@ extension StoreReader {
         var claims: [(Int64, TextFormat.Claim)] = []
         try database.cached(
             """
-            SELECT id, key, document, area, label, as_of, statement FROM claims
-            WHERE key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY key
+            SELECT c.id, c.key, c.document, c.area, c.label, c.as_of, c.statement,
+                   (SELECT max(h.changed_at) FROM label_history AS h WHERE h.claim_id = c.id)
+            FROM claims AS c
+            WHERE c.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY c.key
             """
         ).forEachRow([SQLValue(key)]) { row in
             claims.append((row.int64(0), TextFormat.Claim(
-                key: row.text(1), document: row.text(2), area: row.text(3), label: row.text(4), asOf: row.optionalText(5),
-                statement: row.text(6), sources: [], needs: [])))
+                key: row.text(1), document: row.text(2), area: row.text(3), label: row.text(4),
+                labelledAt: row.optionalText(7), asOf: row.optionalText(5), statement: row.text(6), sources: [],
+                needs: [])))
         }
         for (id, var claim) in claims {
             try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text(0), locator: $0.text(1))) }
@@ -226,6 +229,24 @@ extension StoreReader {
                 claim: claim, n: n, oldLabel: row.optionalText(1), newLabel: row.text(2), changedBy: row.text(3),
                 changedAt: row.text(4), reason: row.text(5)))
         }
+    }
+
+    /// A claim's latest label change: one that no change follows; where two
+    /// people changed it apart, the later, then the larger UUID.
+    func latestLabelChange(ofClaim id: Int64) throws -> (id: Int64, uuid: String, newLabel: String, changedAt: String)? {
+        var found: (Int64, String, String, String)?
+        try database.cached(
+            """
+            SELECT h.id, h.uuid, h.new_label, h.changed_at FROM label_history AS h
+            WHERE h.claim_id = ? AND NOT EXISTS (SELECT 1 FROM label_history AS f WHERE f.follows_id = h.id)
+            ORDER BY h.changed_at DESC, h.uuid DESC LIMIT 1
+            """
+        ).forEachRow([.integer(id)]) { found = ($0.int64(0), $0.text(1), $0.text(2), $0.text(3)) }
+        return found
+    }
+
+    func labelChangeID(uuid: String) throws -> Int64? {
+        try database.scalar(cached: "SELECT id FROM label_history WHERE uuid = ?", [.text(uuid)]).int64
     }
 
     public func checklistRecords(document: String? = nil, _ body: (TextFormat.Checklist) throws -> Void) throws {

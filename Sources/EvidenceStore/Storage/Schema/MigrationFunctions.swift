@@ -3,8 +3,8 @@ import Foundation
 
 /// Functions the binary lends SQLite while migrations run, where plain SQL
 /// cannot compute what the Swift code of the store computes the same way:
-/// a marketing version's sort key and the UUID of a result recorded before
-/// results had their own. No view, trigger or column calls them, so a store
+/// a marketing version's sort key, and the UUIDs of results and label changes
+/// recorded before they had their own. No view, trigger or column calls them, so a store
 /// needs nothing but SQLite afterwards.
 enum MigrationFunctions {
     static func register(on database: Database) throws {
@@ -24,6 +24,15 @@ enum MigrationFunctions {
                 let run = MigrationFunctions.text(arguments[0])
                 let n = sqlite3_value_int64(arguments[1])
                 MigrationFunctions.result(context, ResultIdentity.legacyUUID(runUUID: run, n: n))
+            }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw DatabaseError(connection: connection) }
+        code = sqlite3_create_function_v2(
+            connection, "evidence_legacy_label_change_uuid", 2, flags, nil,
+            { context, _, arguments in
+                guard let arguments else { return }
+                let key = MigrationFunctions.text(arguments[0])
+                let n = sqlite3_value_int64(arguments[1])
+                MigrationFunctions.result(context, ResultIdentity.legacyLabelChangeUUID(claimKey: key, n: n))
             }, nil, nil, nil)
         guard code == SQLITE_OK else { throw DatabaseError(connection: connection) }
     }

@@ -119,15 +119,22 @@ public struct StoreWriter {
     }
 
     /// Appends a label change to a claim's history (which is append-only).
-    func insertLabelChange(claimID: Int64, from old: String?, to new: String, by author: String, at time: String, reason: String)
-        throws
-    {
-        try database.execute(
-            cached: """
-                INSERT INTO label_history (claim_id, old_label, new_label, changed_by, changed_at, reason)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """,
-            [.integer(claimID), SQLValue(old), .text(new), .text(author), .text(time), .text(reason)])
+    /// Appends a label change; `follows` is the change it was made after.
+    @discardableResult
+    func insertLabelChange(
+        uuid: String, claimID: Int64, follows: Int64?, from old: String?, to new: String, by author: String,
+        at time: String, reason: String
+    ) throws -> Int64 {
+        try returningID(
+            """
+            INSERT INTO label_history (uuid, claim_id, follows_id, old_label, new_label, changed_by, changed_at, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING id
+            """,
+            [
+                .text(uuid), .integer(claimID), SQLValue(follows), SQLValue(old), .text(new), .text(author), .text(time),
+                .text(reason),
+            ])
     }
 
     // MARK: - Environments and what they lack
@@ -399,6 +406,18 @@ public struct StoreWriter {
                 INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
                 SELECT claim_id, environment_id, result_id FROM decisive_result_order WHERE result_id IS NOT NULL
                 """)
+    }
+
+    // MARK: - The base of the next import
+
+    /// Keeps a record as it was just exported or imported.
+    func setExchangedLine(kind: String, key: String, line: String) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO exchanged_records (kind, key, line) VALUES (?, ?, ?)
+                ON CONFLICT (kind, key) DO UPDATE SET line = excluded.line WHERE line <> excluded.line
+                """,
+            [.text(kind), .text(key), .text(line)])
     }
 
     // MARK: - Pieces

@@ -1,0 +1,551 @@
+import Foundation
+
+/// Reads a folder of text format version 2 into a store, all or nothing, in
+/// one IMMEDIATE transaction.
+///
+/// Records people edit (sources, capabilities, claims, lacks, checklists and
+/// their items) are merged with what the store holds, field by field, against
+/// the base the store kept when it last exported or imported them: a field
+/// changed only in the folder is taken, one changed only here is kept, one
+/// changed both ways is a conflict, except a claim's label, where the later
+/// change wins. Records that are only ever added (runs, results, retractions,
+/// label changes, statements) are added when new; one that differs from the
+/// stored record of its UUID is a conflict, except a run ingested from the same
+/// file on two machines, where the earlier ingestion wins. Every conflict is
+/// reported, up to a limit, and then nothing is written.
+final class ExchangeImporter {
+    private let store: Store
+    private let replace: Bool
+
+    init(store: Store, replace: Bool) {
+        self.store = store
+        self.replace = replace
+    }
+
+    func run(_ files: RecordFiles) throws -> StoreImporter.Summary {
+        try Self.checkFiles(files)
+        try store.prepareForLargeWrites()
+        let limit = store.clock.futureLimit()
+        return try store.write { writer in
+            var bulk: StoreWriter.BulkLoad?
+            let runBytes = try files.list(TextFormat.Part.runs.name).reduce(0) {
+                $0 + (try files.byteCount(of: TextFormat.Part.runs.name + "/" + $1))
+            }
+            if runBytes >= 1 << 20, !(try writer.reader.hasResults()) {
+                bulk = try writer.setIndexesAsideForBulkLoad()
+            }
+            let session = Session(writer: writer, files: files, replace: replace, limit: limit)
+            try session.importAll()
+            if let bulk { try writer.restore(bulk) }
+            return session.summary
+        }
+    }
+
+    /// Refuses files the format does not have, before anything is read.
+    static func checkFiles(_ files: RecordFiles) throws {
+        let known = TextFormat.Part.allCases.filter { !$0.isFolder }.map(\.name)
+        for name in try files.topLevelRecordFiles() where !known.contains(name) {
+            throw EvidenceError.badFile(
+                path: files.displayName(of: name), location: nil,
+                reason: "not a file of the text format, version 2; expected " + known.joined(separator: ", ")
+                    + " and the folders claims, statements, label_history and runs")
+        }
+        for name in try files.list(TextFormat.Part.runs.name) {
+            let uuid = String(name.dropLast(".jsonl".count))
+            guard uuid.count == 36, uuid.allSatisfy({ ($0.isHexDigit && !$0.isUppercase) || $0 == "-" }) else {
+                throw EvidenceError.badFile(
+                    path: files.displayName(of: TextFormat.Part.runs.name + "/" + name), location: nil,
+                    reason: "a run's file is named by the run's UUID, such as 2cee86e8-9012-410a-9889-f129a39c0861.jsonl")
+            }
+        }
+    }
+}
+
+/// One import: its writer, what it has read, and what it found.
+private final class Session {
+    let writer: StoreWriter
+    let files: RecordFiles
+    let replace: Bool
+    let limit: FutureLimit
+    let ids: ImportLookups
+    var summary = StoreImporter.Summary()
+    private var conflicts: [String] = []
+    private static let conflictLimit = 20
+    /// Claims whose label history this import added to: checked at the end.
+    private var touchedHistories: [String: RecordLocation] = [:]
+    /// Statement rows by claim id, then by SHA-256 of the words.
+    private var statementRows: [Int64: [String: Int64]] = [:]
+
+    init(writer: StoreWriter, files: RecordFiles, replace: Bool, limit: FutureLimit) {
+        self.writer = writer
+        self.files = files
+        self.replace = replace
+        self.limit = limit
+        self.ids = ImportLookups(writer: writer)
+    }
+
+    var reader: StoreReader { writer.reader }
+
+    func importAll() throws {
+        for part in TextFormat.Part.allCases {
+            let before = summary.added
+            let names = part.isFolder ? try files.list(part.name).map { part.name + "/" + $0 } : [part.name]
+            for name in names {
+                try importFile(part, name)
+            }
+            summary.addedByFile[part.name] = summary.added - before
+        }
+        try checkHistories()
+        guard conflicts.isEmpty else {
+            throw EvidenceError.importConflicts(
+                Array(conflicts.prefix(Self.conflictLimit)), more: max(0, conflicts.count - Self.conflictLimit))
+        }
+    }
+
+    private func importFile(_ part: TextFormat.Part, _ name: String) throws {
+        guard let lines = try files.reader(for: name) else { return }
+        let display = files.displayName(of: name)
+        func each<T: Sendable>(
+            _ decode: @escaping @Sendable (inout FieldReader) throws -> T, _ apply: (T, RecordLocation) throws -> Void
+        ) throws {
+            try RecordPipeline.run(lines, name: display, decode: decode, consume: apply)
+        }
+        switch part {
+        case .sources: try each({ try $0.source() }, apply)
+        case .capabilities: try each({ try $0.capability() }, apply)
+        case .claims: try each({ try $0.claim(version: 2) }, apply)
+        case .statements: try each({ try $0.statement() }, apply)
+        case .environmentLacks: try each({ try $0.lack() }, apply)
+        case .runs:
+            var lines: [(FieldReader.RunFileLine, RecordLocation)] = []
+            try each({ try $0.runFileLine() }) { lines.append(($0, $1)) }
+            try applyRun(lines, file: display, uuid: String(name.split(separator: "/").last?.dropLast(6) ?? ""))
+        case .labelHistory:
+            var changes: [(TextFormat.Change, RecordLocation)] = []
+            try each({ try $0.change() }) { changes.append(($0, $1)) }
+            try applyChanges(changes)
+        case .checklists: try each({ try $0.checklist() }, apply)
+        case .checklistItems: try each({ try $0.checklistItem() }, apply)
+        case .testMappings: try each({ try $0.testMapping() }, apply)
+        }
+    }
+
+    // MARK: - Conflicts
+
+    private func conflict(_ location: RecordLocation, _ text: String) {
+        conflicts.append("\(location.file):\(location.line): \(text)")
+    }
+
+    private func checkDate(_ date: String?, _ fields: RecordLocation, field: String) throws {
+        if let date, !limit.allows(date) { throw fields.error(field, limit.reason(date)) }
+    }
+
+    // MARK: - Records people edit
+
+    private enum Resolution {
+        /// New to the store: write the folder's.
+        case add
+        /// The store's stands (the same, or changed only here).
+        case keep
+        /// Write this: the folder's, or fields of both.
+        case take(JSONValue)
+        /// Changed both ways; reported, nothing written.
+        case conflict
+    }
+
+    /// Decides between the store's version of a record and the folder's.
+    private func resolve(
+        _ kind: TextFormat.EditableKind, key: String, description: String, stored: JSONLine?, incoming: JSONLine,
+        _ location: RecordLocation, laterWins: RecordMerge.LaterWins? = nil
+    ) throws -> Resolution {
+        guard let stored else { return .add }
+        if stored.object == incoming.object { return .keep }
+        let theirs = try JSONReader.parse(Data(incoming.object.utf8))
+        if replace { return .take(theirs) }
+        let ours = try JSONReader.parse(Data(stored.object.utf8))
+        let base = try reader.exchangedLine(kind: kind.rawValue, key: key).map { try JSONReader.parse(Data($0.utf8)) }
+        switch RecordMerge.merge(base: base, ours: ours, theirs: theirs, laterWins: laterWins) {
+        case .merged(let merged):
+            return merged == ours ? .keep : .take(merged)
+        case .conflict(let fields):
+            let field = fields[0]
+            let here = ours[field].map(RecordDifference.show) ?? "(none)"
+            let there = theirs[field].map(RecordDifference.show) ?? "(none)"
+            let advice = base == nil ? "; import with --replace to take the folder's" : ""
+            conflict(
+                location,
+                "\(description) was changed here and in the folder: '\(field)' is '\(here)' here and '\(there)' in the folder"
+                    + (fields.count > 1 ? " (and \(fields.count - 1) more fields)" : "") + advice)
+            return .conflict
+        }
+    }
+
+    /// Applies a resolution: writes the record (decoded again when merged),
+    /// counts it, and keeps the folder's version as the next base.
+    private func settle<T>(
+        _ resolution: Resolution, _ kind: TextFormat.EditableKind, key: String, incoming: T, line: JSONLine,
+        _ location: RecordLocation, decode: (inout FieldReader) throws -> T, write: (T, _ existing: Bool) throws -> Void
+    ) throws {
+        switch resolution {
+        case .add:
+            try write(incoming, false)
+            summary.added += 1
+        case .keep:
+            summary.unchanged += 1
+        case .take(let value):
+            var fields = try FieldReader(file: location.file, line: location.line, value: value)
+            try write(try decode(&fields), true)
+            summary.updated += 1
+        case .conflict:
+            return
+        }
+        try writer.setExchangedLine(kind: kind.rawValue, key: key, line: line.object)
+    }
+
+    private func apply(_ record: TextFormat.Source, _ location: RecordLocation) throws {
+        var stored: TextFormat.Source?
+        try reader.sourceRecords(url: record.url) { stored = $0 }
+        let resolution = try resolve(
+            .source, key: record.key, description: "source '\(record.url)'", stored: stored?.line, incoming: record.line,
+            location)
+        try settle(resolution, .source, key: record.key, incoming: record, line: record.line, location, decode: { try $0.source() }) {
+            record, _ in ids.remember(source: record.url, id: try writer.upsertSource(record))
+        }
+    }
+
+    private func apply(_ record: TextFormat.Capability, _ location: RecordLocation) throws {
+        var stored: TextFormat.Capability?
+        try reader.capabilityRecords(name: record.name) { stored = $0 }
+        let resolution = try resolve(
+            .capability, key: record.key, description: "capability '\(record.name)'", stored: stored?.line,
+            incoming: record.line, location)
+        try settle(
+            resolution, .capability, key: record.key, incoming: record, line: record.line, location,
+            decode: { try $0.capability() }
+        ) { record, _ in ids.remember(capability: record.name, id: try writer.upsertCapability(record)) }
+    }
+
+    private func apply(_ record: TextFormat.Claim, _ location: RecordLocation) throws {
+        var stored: TextFormat.Claim?
+        try reader.claimRecords(key: record.key) { stored = $0 }
+        let resolution = try resolve(
+            .claim, key: record.key, description: "claim '\(record.key)'", stored: stored?.line, incoming: record.line,
+            location, laterWins: .claimLabel)
+        try settle(
+            resolution, .claim, key: record.key, incoming: record, line: record.line, location,
+            decode: { try $0.claim(version: 2) }
+        ) { record, existing in try ids.writeClaim(record, existing: existing, location) }
+    }
+
+    private func apply(_ record: TextFormat.Lack, _ location: RecordLocation) throws {
+        var stored: TextFormat.Lack?
+        try reader.lackRecords { if $0.key == record.key { stored = $0 } }
+        let resolution = try resolve(
+            .lack, key: record.key, description: "the lack of \(record.capability) on \(record.model) \(record.kind)",
+            stored: stored?.line, incoming: record.line, location)
+        try settle(resolution, .lack, key: record.key, incoming: record, line: record.line, location, decode: { try $0.lack() }) {
+            record, _ in try ids.writeLack(record, location)
+        }
+    }
+
+    private func apply(_ record: TextFormat.Checklist, _ location: RecordLocation) throws {
+        var stored: TextFormat.Checklist?
+        try reader.checklistRecords(document: record.document) { stored = $0 }
+        let resolution = try resolve(
+            .checklist, key: record.key, description: "checklist '\(record.document)'", stored: stored?.line,
+            incoming: record.line, location)
+        try settle(
+            resolution, .checklist, key: record.key, incoming: record, line: record.line, location,
+            decode: { try $0.checklist() }
+        ) { record, _ in ids.remember(checklist: record.document, id: try writer.upsertChecklist(record)) }
+    }
+
+    private func apply(_ record: TextFormat.ChecklistItem, _ location: RecordLocation) throws {
+        var stored: TextFormat.ChecklistItem?
+        try reader.checklistItemRecords(key: record.key) { stored = $0 }
+        let resolution = try resolve(
+            .checklistItem, key: record.key, description: "checklist item '\(record.key)'", stored: stored?.line,
+            incoming: record.line, location)
+        try settle(
+            resolution, .checklistItem, key: record.key, incoming: record, line: record.line, location,
+            decode: { try $0.checklistItem() }
+        ) { record, existing in try ids.writeChecklistItem(record, existing: existing, location) }
+    }
+
+    private func apply(_ record: TextFormat.TestMapping, _ location: RecordLocation) throws {
+        let claim = try ids.claimID(record.claim, location, field: "claim")
+        if try writer.insertMapping(pattern: record.pattern, claimID: claim) {
+            summary.added += 1
+        } else {
+            summary.unchanged += 1
+        }
+    }
+
+    // MARK: - Statements
+
+    private func apply(_ record: TextFormat.ProvedStatement, _ location: RecordLocation) throws {
+        let claim = try ids.claimID(record.claim, location, field: "claim")
+        if try statementID(claim: claim, sha256: record.sha256) != nil {
+            summary.unchanged += 1
+            return
+        }
+        try writer.insertStatement(claimID: claim, statement: record.statement, recordedAt: nil)
+        statementRows[claim] = nil
+        summary.added += 1
+    }
+
+    /// The row of a claim's words with this SHA-256, or nil.
+    private func statementID(claim: Int64, sha256: String) throws -> Int64? {
+        if statementRows[claim] == nil {
+            var rows: [String: Int64] = [:]
+            for row in try reader.statements(ofClaim: claim) {
+                rows[SHA256.hex(Data(row.statement.utf8))] = rows[SHA256.hex(Data(row.statement.utf8))] ?? row.id
+            }
+            statementRows[claim] = rows
+        }
+        return statementRows[claim]?[sha256]
+    }
+
+    // MARK: - Runs
+
+    /// Which side stands where one run's two versions differ.
+    private enum Standing {
+        case neither, store, folder
+    }
+
+    private func applyRun(_ lines: [(FieldReader.RunFileLine, RecordLocation)], file: String, uuid: String) throws {
+        guard case .header(let header)? = lines.first?.0, let first = lines.first?.1 else {
+            throw EvidenceError.badFile(
+                path: file, location: lines.first.map { String($0.1.line) },
+                reason: "a run's file starts with the run's record ({\"run\": …})")
+        }
+        guard header.uuid == uuid else {
+            throw first.error("run", "the file of run '\(uuid)' holds run '\(header.uuid)'")
+        }
+        let stored = try reader.runFile(uuid: uuid) { _, text in SHA256.hex(Data(text.utf8)) }
+        let (runID, environmentID, standing) = try applyHeader(header, stored: stored?.header, first)
+        var storedResults: [String: TextFormat.ResultLine] = [:]
+        for result in stored?.results ?? [] { storedResults[result.uuid] = result }
+        for (line, location) in lines.dropFirst() {
+            switch line {
+            case .header:
+                throw location.error("run", "a run's file holds one run record, at its start")
+            case .result(let result):
+                try applyResult(
+                    result, stored: storedResults[result.uuid], runID: runID, environmentID: environmentID,
+                    standing: standing, location)
+            case .retraction(let retraction):
+                try applyRetraction(retraction, runID: runID, runUUID: uuid, location)
+            }
+        }
+    }
+
+    private func applyHeader(_ header: TextFormat.RunHeader, stored: TextFormat.RunHeader?, _ location: RecordLocation)
+        throws -> (Int64, Int64, Standing)
+    {
+        func write() throws -> (Int64, Int64) {
+            try checkDate(header.startedAt, location, field: "started_at")
+            var fileID: Int64?
+            if let file = header.ingestedFile { fileID = try applyIngestedFile(file) }
+            let environment = try ids.environmentID(header.environment)
+            let id = try writer.upsertRun(
+                uuid: header.uuid, environmentID: environment, startedAt: header.startedAt, tester: header.tester,
+                note: header.note, ingestedFileID: fileID)
+            return (id, environment)
+        }
+        guard let stored else {
+            let (id, environment) = try write()
+            summary.added += 1
+            return (id, environment, .neither)
+        }
+        let storedRun = try reader.run(id: try reader.runID(reference: header.uuid))
+        if stored.line.object == header.line.object {
+            summary.unchanged += 1
+            return (storedRun.id, storedRun.environmentID, .neither)
+        }
+        // The same file ingested on two machines: the earlier ingestion stands.
+        if let mine = stored.ingestedFile, let theirs = header.ingestedFile, mine.sha256 == theirs.sha256 {
+            let folderFirst = (theirs.ingestedAt, header.line.object) < (mine.ingestedAt, stored.line.object)
+            guard folderFirst else {
+                summary.unchanged += 1
+                return (storedRun.id, storedRun.environmentID, .store)
+            }
+            let (id, environment) = try write()
+            summary.updated += 1
+            return (id, environment, .folder)
+        }
+        if replace {
+            let (id, environment) = try write()
+            summary.updated += 1
+            return (id, environment, .folder)
+        }
+        let (field, here, there) = RecordDifference.first(stored.line, header.line)
+        conflict(location, "run \(header.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder")
+        return (storedRun.id, storedRun.environmentID, .store)
+    }
+
+    /// The ingested file's row; where two machines ingested it, the earlier ingestion's.
+    private func applyIngestedFile(_ file: TextFormat.IngestedFile) throws -> Int64 {
+        var stored: TextFormat.IngestedFile?
+        try reader.ingestedFileRecords(sha256: file.sha256) { stored = $0 }
+        if let stored, let id = try reader.ingestedFileID(sha256: file.sha256),
+            stored == file || (stored.ingestedAt, stored.line.object) < (file.ingestedAt, file.line.object)
+        {
+            return id
+        }
+        return try writer.upsertIngestedFile(file)
+    }
+
+    private func applyResult(
+        _ result: TextFormat.ResultLine, stored: TextFormat.ResultLine?, runID: Int64, environmentID: Int64,
+        standing: Standing, _ location: RecordLocation
+    ) throws {
+        var existingID: Int64?
+        if let stored {
+            if stored == result {
+                summary.unchanged += 1
+                return
+            }
+            switch standing {
+            case .store:
+                summary.unchanged += 1
+                return
+            case .folder:
+                break
+            case .neither:
+                guard replace else {
+                    let (field, here, there) = RecordDifference.first(stored.line, result.line)
+                    conflict(
+                        location, "result \(result.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder")
+                    return
+                }
+            }
+            existingID = try reader.result(uuid: result.uuid)?.id
+        } else if let elsewhere = try reader.result(uuid: result.uuid) {
+            throw location.error("result", "result \(result.uuid) belongs to another run (#\(elsewhere.runID)) in the store")
+        }
+        try checkDate(result.checkedAt, location, field: "checked_at")
+        let claim = try result.claim.map { try ids.claimID($0, location, field: "claim") }
+        var statement: Int64?
+        if let claim, let digest = result.statement {
+            guard let id = try statementID(claim: claim, sha256: digest) else {
+                throw location.error(
+                    "statement",
+                    "the words \(digest.prefix(12))… are neither claim '\(result.claim ?? "")''s nor in its document's statements file")
+            }
+            statement = id
+        }
+        var row = StoreWriter.ResultRow(
+            uuid: result.uuid, runID: runID, environmentID: environmentID, claimID: claim, claimStatementID: statement,
+            result: result.result, posture: result.posture, note: result.note, checkedAt: result.checkedAt,
+            recordedAt: result.recordedAt, testID: result.testID, duration: result.duration, message: result.message)
+        row.id = existingID
+        let id = try writer.upsertResult(row)
+        if existingID != nil {
+            try writer.deleteDetails(ofResult: id)
+            summary.updated += 1
+        } else {
+            summary.added += 1
+        }
+        try ids.writeDetails(measurements: result.measurements, attachments: result.attachments, resultID: id)
+    }
+
+    private func applyRetraction(
+        _ retraction: TextFormat.RetractionLine, runID: Int64, runUUID: String, _ location: RecordLocation
+    ) throws {
+        if let stored = try reader.retractionLine(uuid: retraction.uuid) {
+            if stored == retraction {
+                summary.unchanged += 1
+            } else {
+                let (field, here, there) = RecordDifference.first(stored.line, retraction.line)
+                conflict(
+                    location,
+                    "retraction \(retraction.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; "
+                        + "retractions are never replaced")
+            }
+            return
+        }
+        var resultID: Int64?
+        if let uuid = retraction.result {
+            guard let target = try reader.result(uuid: uuid), target.runID == runID else {
+                throw location.error("result", "run \(runUUID) has no result \(uuid)")
+            }
+            resultID = target.id
+        }
+        try writer.insertRetraction(
+            uuid: retraction.uuid, resultID: resultID, runID: resultID == nil ? runID : nil, by: retraction.by,
+            at: retraction.at, reason: retraction.reason)
+        summary.added += 1
+    }
+
+    // MARK: - Label history
+
+    /// Adds the changes the store lacks, each after the one it follows, and
+    /// checks that each starts from the label the change it follows left.
+    private func applyChanges(_ changes: [(TextFormat.Change, RecordLocation)]) throws {
+        var pending: [(TextFormat.Change, RecordLocation)] = []
+        for (change, location) in changes {
+            if let stored = try reader.change(uuid: change.uuid) {
+                if stored == change {
+                    summary.unchanged += 1
+                } else {
+                    let (field, here, there) = RecordDifference.first(stored.line, change.line)
+                    conflict(
+                        location,
+                        "label change \(change.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; "
+                            + "label history is never rewritten")
+                }
+            } else {
+                pending.append((change, location))
+            }
+        }
+        // A change may come before the one it follows when clocks disagree.
+        while !pending.isEmpty {
+            var next: [(TextFormat.Change, RecordLocation)] = []
+            for (change, location) in pending {
+                var follows: Int64?
+                if let uuid = change.follows {
+                    guard let id = try reader.labelChangeID(uuid: uuid) else {
+                        next.append((change, location))
+                        continue
+                    }
+                    follows = id
+                    if let before = try reader.change(uuid: uuid) {
+                        guard before.claim == change.claim else {
+                            throw location.error("follows", "change \(uuid) is of claim '\(before.claim)', not '\(change.claim)'")
+                        }
+                        guard change.oldLabel == before.newLabel else {
+                            throw location.error(
+                                "old_label",
+                                "'\(change.oldLabel ?? "null")' does not follow change \(uuid), which made it '\(before.newLabel)'")
+                        }
+                    }
+                }
+                let claim = try ids.claimID(change.claim, location, field: "claim")
+                try writer.insertLabelChange(
+                    uuid: change.uuid, claimID: claim, follows: follows, from: change.oldLabel, to: change.newLabel,
+                    by: change.changedBy, at: change.changedAt, reason: change.reason)
+                touchedHistories[change.claim] = location
+                summary.added += 1
+            }
+            if next.count == pending.count, let (change, location) = next.first {
+                throw location.error(
+                    "follows", "change \(change.follows ?? "") is not in the store, nor in this claim's history")
+            }
+            pending = next
+        }
+    }
+
+    /// Each claim whose history grew ends at the label the claim has.
+    private func checkHistories() throws {
+        for (key, location) in touchedHistories.sorted(by: { $0.key < $1.key }) {
+            let claim = try reader.claim(key: key)
+            guard let latest = try reader.latestLabelChange(ofClaim: claim.id) else { continue }
+            guard latest.newLabel == claim.label.rawValue else {
+                throw location.error(
+                    "new_label",
+                    "the label history of '\(key)' ends at '\(latest.newLabel)', but the claim is labelled '\(claim.label.rawValue)'")
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// Natural keys to row ids for an import, filled as records are read or
+/// written, and the writes every version of the text format shares.
+final class ImportLookups {
+    let writer: StoreWriter
+    private var sourceIDs: [String: Int64] = [:]
+    private var capabilityIDs: [String: Int64] = [:]
+    private var claimIDs: [String: Int64] = [:]
+    private var fileIDs: [String: Int64] = [:]
+    private var checklistIDs: [String: Int64] = [:]
+    private var environmentIDs: [EnvironmentSpec: Int64] = [:]
+    private var statementIDs: [Int64: Int64] = [:]
+
+    init(writer: StoreWriter) {
+        self.writer = writer
+    }
+
+    private func id(
+        _ cache: inout [String: Int64], _ key: String, kind: String, _ fields: RecordLocation, field: String,
+        lookup: (String) throws -> Int64?
+    ) throws -> Int64 {
+        if let id = cache[key] { return id }
+        guard let id = try lookup(key) else {
+            throw fields.error(field, "unknown \(kind) '\(key)' (not in the store, nor earlier in the input)")
+        }
+        cache[key] = id
+        return id
+    }
+
+    func sourceID(_ url: String, _ fields: RecordLocation, field: String) throws -> Int64 {
+        try id(&sourceIDs, url, kind: "source", fields, field: field) { try writer.reader.existingSourceID(url: $0) }
+    }
+
+    func capabilityID(_ name: String, _ fields: RecordLocation, field: String) throws -> Int64 {
+        try id(&capabilityIDs, name, kind: "capability", fields, field: field) {
+            try writer.reader.existingCapabilityID(name: $0)
+        }
+    }
+
+    func claimID(_ key: String, _ fields: RecordLocation, field: String) throws -> Int64 {
+        try id(&claimIDs, key, kind: "claim", fields, field: field) { try writer.reader.existingClaimID(key: $0) }
+    }
+
+    func fileID(_ sha256: String, _ fields: RecordLocation, field: String) throws -> Int64 {
+        try id(&fileIDs, sha256, kind: "ingested file", fields, field: field) {
+            try writer.reader.ingestedFileID(sha256: $0)
+        }
+    }
+
+    func checklistID(_ document: String, _ fields: RecordLocation, field: String) throws -> Int64 {
+        try id(&checklistIDs, document, kind: "checklist", fields, field: field) {
+            try writer.reader.checklistID(document: $0)
+        }
+    }
+
+    func remember(source url: String, id: Int64) { sourceIDs[url] = id }
+    func remember(capability name: String, id: Int64) { capabilityIDs[name] = id }
+    func remember(claim key: String, id: Int64) { claimIDs[key] = id }
+    func remember(file sha256: String, id: Int64) { fileIDs[sha256] = id }
+    func remember(checklist document: String, id: Int64) { checklistIDs[document] = id }
+
+    func environmentID(_ spec: EnvironmentSpec) throws -> Int64 {
+        if let id = environmentIDs[spec] { return id }
+        let id = try writer.environmentID(spec)
+        environmentIDs[spec] = id
+        return id
+    }
+
+    /// The current words of a claim, by claim id, looked up once.
+    func currentStatementID(ofClaim claim: Int64) throws -> Int64? {
+        if let id = statementIDs[claim] { return id }
+        let id = try writer.reader.currentStatement(ofClaim: claim)?.id
+        statementIDs[claim] = id
+        return id
+    }
+
+    // MARK: - Writes shared by every version
+
+    /// Writes a claim with its links; `existing` says whether it replaces one.
+    func writeClaim(_ record: TextFormat.Claim, existing: Bool, _ fields: RecordLocation) throws {
+        // References are checked first, so an unknown one is reported before anything is written.
+        let sources = try record.sources.map { (try sourceID($0.url, fields, field: "sources"), $0.locator) }
+        let needs = try record.needs.map { try capabilityID($0, fields, field: "needs") }
+        let id = try writer.upsertClaim(
+            key: record.key, statement: record.statement, document: record.document, area: record.area,
+            label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil)
+        claimIDs[record.key] = id
+        statementIDs[id] = nil
+        if existing {
+            try writer.unlinkSources(claimID: id)
+            try writer.unlinkCapabilities(claimID: id)
+        }
+        for (source, locator) in sources {
+            try writer.linkSource(claimID: id, sourceID: source, locator: locator)
+        }
+        for capability in needs {
+            try writer.linkCapability(claimID: id, capabilityID: capability)
+        }
+    }
+
+    func writeLack(_ record: TextFormat.Lack, _ fields: RecordLocation) throws {
+        let capability = try capabilityID(record.capability, fields, field: "capability")
+        let source = try record.source.map { try sourceID($0, fields, field: "source") }
+        try writer.upsertLack(
+            kind: record.kind, model: record.model, toolBuild: record.toolBuild, capabilityID: capability,
+            sourceID: source, reportedIn: record.reportedIn, note: record.note)
+    }
+
+    /// Writes a checklist item with its links; refuses a position another item holds.
+    func writeChecklistItem(_ record: TextFormat.ChecklistItem, existing: Bool, _ fields: RecordLocation) throws {
+        let checklist = try checklistID(record.checklist, fields, field: "checklist")
+        let claims = try record.claims.map { try claimID($0, fields, field: "claims") }
+        if let taken = try writer.reader.checklistItem(atPosition: record.position, of: checklist, otherThan: record.key) {
+            throw fields.error("position", "position \(record.position) of '\(record.checklist)' is already item '\(taken)'")
+        }
+        let id = try writer.upsertChecklistItem(
+            checklistID: checklist, key: record.key, position: record.position, text: record.text, mark: record.mark)
+        if existing { try writer.unlinkChecklistItem(itemID: id) }
+        for claim in claims {
+            try writer.linkChecklistItem(itemID: id, claimID: claim)
+        }
+    }
+
+    func writeDetails(measurements: [TextFormat.Measurement], attachments: [TextFormat.Attachment], resultID: Int64)
+        throws
+    {
+        for measurement in measurements {
+            try writer.insertMeasurement(
+                resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit,
+                baseline: measurement.baseline, posture: measurement.posture)
+        }
+        for attachment in attachments {
+            try writer.insertAttachment(
+                resultID: resultID, path: attachment.path, sha256: attachment.sha256, size: attachment.size,
+                mediaType: attachment.mediaType)
+        }
+    }
+}
+
+/// How an import tells what differs between two versions of a record.
+enum RecordDifference {
+    /// The first field in which two records differ, with both values as JSON.
+    static func first(_ a: JSONLine, _ b: JSONLine) -> (String, String, String) {
+        let left = (try? JSONReader.parse(Data(a.object.utf8))) ?? .null
+        let right = (try? JSONReader.parse(Data(b.object.utf8))) ?? .null
+        guard case .object(let leftFields) = left, case .object(let rightFields) = right else {
+            return ("record", a.object, b.object)
+        }
+        var keys = leftFields.map(\.0)
+        for key in rightFields.map(\.0) where !keys.contains(key) { keys.append(key) }
+        for key in keys {
+            let old = left[key].map(Self.show) ?? "(none)"
+            let new = right[key].map(Self.show) ?? "(none)"
+            if old != new { return (key, old, new) }
+        }
+        return ("record", a.object, b.object)
+    }
+
+    /// A value as a message shows it: a string as it is, anything else as JSON, cut at 200 characters.
+    static func show(_ value: JSONValue) -> String {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        default: text = value.rendered().replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        }
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}

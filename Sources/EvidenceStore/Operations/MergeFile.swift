@@ -1,0 +1,160 @@
+import Foundation
+
+/// git's merge driver for the text format: three versions of one file
+/// (`%O %A %B`) merged record by record, by key. A record changed on one side
+/// only takes that side; records only added are kept; a record changed both
+/// ways is merged field by field, and what still differs is a conflict, left
+/// between git's markers and named by key. Two ingestions of one file take the
+/// earlier one's run and results. The result is in the file's own order.
+public enum MergeFile {
+    public struct Outcome: Sendable {
+        /// The merged file.
+        public var text: String
+        /// One line per conflict: what it is and which fields.
+        public var conflicts: [String]
+    }
+
+    public static func merge(base: String, ours: String, theirs: String, path: String) -> Outcome {
+        guard let original = try? Records(base, path), let mine = try? Records(ours, path),
+            let other = try? Records(theirs, path)
+        else {
+            // A version that is not records of the format (an earlier
+            // conflict's markers, another file): the whole file is a conflict.
+            return Outcome(
+                text: "<<<<<<< ours\n" + ensureNewline(ours) + "=======\n" + ensureNewline(theirs) + ">>>>>>> theirs\n",
+                conflicts: ["\(path): not every line is a record of the text format; merge it by hand"])
+        }
+        var keys = Array(Set(mine.byKey.keys).union(other.byKey.keys))
+        let identities = mine.byKey.merging(other.byKey) { first, _ in first }.mapValues(\.identity)
+        keys.sort { RecordIdentity.sortsBefore(identities[$0]?.sortKey ?? [], identities[$1]?.sortKey ?? []) }
+        var out = ""
+        var conflicts: [String] = []
+        // Which side's ingestion of the file stands, once the run's record says.
+        var ingestionWinner: Records?
+        for key in keys {
+            let b = original.byKey[key]
+            let o = mine.byKey[key]
+            let t = other.byKey[key]
+            let description = (o ?? t)?.identity.description ?? key
+            switch (o, t) {
+            case (let o?, let t?) where o.line == t.line:
+                out += o.line + "\n"
+            case (nil, nil):
+                continue
+            case (let o?, nil):
+                if let b, b.line != o.line {
+                    conflicts.append("\(path): \(description) was changed on one side and removed on the other")
+                    out += markers(o.line, nil)
+                } else if b == nil {
+                    out += o.line + "\n"
+                }
+            case (nil, let t?):
+                if let b, b.line != t.line {
+                    conflicts.append("\(path): \(description) was removed on one side and changed on the other")
+                    out += markers(nil, t.line)
+                } else if b == nil {
+                    out += t.line + "\n"
+                }
+            case (let o?, let t?):
+                if key.hasPrefix("run "), let winner = earlierIngestion(o.value, t.value) {
+                    ingestionWinner = winner ? mine : other
+                    out += (winner ? o : t).line + "\n"
+                    continue
+                }
+                if key.hasPrefix("result "), let winner = ingestionWinner, let record = winner.byKey[key] {
+                    out += record.line + "\n"
+                    continue
+                }
+                if let b, b.line == o.line {
+                    out += t.line + "\n"
+                } else if let b, b.line == t.line {
+                    out += o.line + "\n"
+                } else {
+                    let laterWins: RecordMerge.LaterWins? = o.value["key"] != nil ? .claimLabel : nil
+                    switch RecordMerge.merge(base: b?.value, ours: o.value, theirs: t.value, laterWins: laterWins) {
+                    case .merged(let merged):
+                        if let line = try? canonicalLine(merged, path: path) {
+                            out += line + "\n"
+                        } else {
+                            conflicts.append("\(path): \(description) does not merge into a valid record")
+                            out += markers(o.line, t.line)
+                        }
+                    case .conflict(let fields):
+                        conflicts.append(
+                            "\(path): \(description) was changed both ways (\(fields.map { "'\($0)'" }.joined(separator: ", ")))")
+                        out += markers(o.line, t.line)
+                    }
+                }
+            }
+        }
+        return Outcome(text: out, conflicts: conflicts)
+    }
+
+    private static func markers(_ ours: String?, _ theirs: String?) -> String {
+        "<<<<<<< ours\n" + (ours.map { $0 + "\n" } ?? "") + "=======\n" + (theirs.map { $0 + "\n" } ?? "")
+            + ">>>>>>> theirs\n"
+    }
+
+    private static func ensureNewline(_ text: String) -> String {
+        text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
+    }
+
+    /// For two versions of a run's record that ingested the same file: true
+    /// when ours was ingested first, false when theirs was; nil otherwise.
+    private static func earlierIngestion(_ ours: JSONValue, _ theirs: JSONValue) -> Bool? {
+        guard let mine = ours["ingested_file"], let other = theirs["ingested_file"],
+            let sha = mine["sha256"]?.stringValue, sha == other["sha256"]?.stringValue
+        else { return nil }
+        let a = mine["ingested_at"]?.stringValue ?? ""
+        let b = other["ingested_at"]?.stringValue ?? ""
+        if a != b { return a < b }
+        return ours.rendered() <= theirs.rendered()
+    }
+
+    /// A merged record written as the format writes its kind.
+    static func canonicalLine(_ value: JSONValue, path: String) throws -> String {
+        var fields = try FieldReader(file: path, line: 0, value: value)
+        switch fields.firstKey {
+        case "url": return try fields.source().line.object
+        case "name": return try fields.capability().line.object
+        case "key": return try fields.claim(version: 2).line.object
+        case "kind": return try fields.lack().line.object
+        case "claim": return try fields.statement().line.object
+        case "change": return try fields.change().line.object
+        case "document": return try fields.checklist().line.object
+        case "checklist": return try fields.checklistItem().line.object
+        case "pattern": return try fields.testMapping().line.object
+        case "run", "result", "retraction":
+            switch try fields.runFileLine() {
+            case .header(let header): return header.line.object
+            case .result(let result): return result.line.object
+            case .retraction(let retraction): return retraction.line.object
+            }
+        default:
+            throw EvidenceError.badFile(path: path, location: nil, reason: "not a record that merges field by field")
+        }
+    }
+
+    /// One version of a file: its records by key.
+    private final class Records {
+        struct Record {
+            var line: String
+            var value: JSONValue
+            var identity: RecordIdentity
+        }
+
+        var byKey: [String: Record] = [:]
+
+        init(_ text: String, _ path: String) throws {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty { continue }
+                let value = try JSONReader.parse(Data(trimmed.utf8))
+                guard let identity = RecordIdentity(value), byKey[identity.key] == nil else {
+                    throw EvidenceError.badFile(path: path, location: String(index + 1), reason: "not a record, or a repeated one")
+                }
+                byKey[identity.key] = Record(line: String(trimmed), value: value, identity: identity)
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// The records of text format version 2 that version 1 did not have, as the
+/// store holds them: runs with their results and retractions, label changes
+/// with their UUIDs, the words results proved, and the base of the next import.
+extension StoreReader {
+    // MARK: - Runs
+
+    /// The UUIDs of every run, sorted.
+    public func runUUIDs() throws -> [String] {
+        var uuids: [String] = []
+        try database.cached("SELECT uuid FROM runs ORDER BY uuid").forEachRow { uuids.append($0.text(0)) }
+        return uuids
+    }
+
+    /// A run's file: its header, its results by recording time then UUID,
+    /// and the retractions of it or its results by time then UUID. `digest`
+    /// names the words a result proved, from the statement's row id and text.
+    public func runFile(uuid: String, digest: (Int64, String) -> String) throws -> TextFormat.RunFile? {
+        guard let id = try existingRunID(uuid: uuid) else { return nil }
+        let header = try database.cached(
+            """
+            SELECT u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name,
+                   e.tool_version, e.tool_build, u.tester, u.note,
+                   f.sha256, f.file_name, f.format, f.test_count, f.ingested_at
+            FROM runs AS u JOIN environments AS e ON e.id = u.environment_id
+            LEFT JOIN ingested_files AS f ON f.id = u.ingested_file_id
+            WHERE u.id = ?
+            """)
+        var run: TextFormat.RunHeader?
+        try header.forEachRow([.integer(id)]) { row in
+            var file: TextFormat.IngestedFile?
+            if let sha256 = row.optionalText(12) {
+                file = TextFormat.IngestedFile(
+                    sha256: sha256, fileName: row.text(13), format: row.text(14), testCount: row.int64(15),
+                    ingestedAt: row.text(16))
+            }
+            run = TextFormat.RunHeader(
+                uuid: row.text(0), startedAt: row.optionalText(1), environment: try Self.environment(row, from: 2),
+                tester: row.text(10), note: row.text(11), ingestedFile: file)
+        }
+        guard let run else { return nil }
+        var file = TextFormat.RunFile(header: run, results: [], retractions: [])
+        file.results = try resultLines(runID: id, digest: digest)
+        try database.cached(
+            """
+            SELECT x.uuid, r.uuid, x.retracted_by, x.retracted_at, x.reason
+            FROM retractions AS x LEFT JOIN results AS r ON r.id = x.result_id
+            WHERE x.run_id = ?1 OR r.run_id = ?1
+            ORDER BY x.retracted_at, x.uuid
+            """
+        ).forEachRow([.integer(id)]) { row in
+            file.retractions.append(TextFormat.RetractionLine(
+                uuid: row.text(0), result: row.optionalText(1), by: row.text(2), at: row.text(3), reason: row.text(4)))
+        }
+        return file
+    }
+
+    /// A run's results by recording time, then UUID, with their measurements and attachments.
+    private func resultLines(runID: Int64, digest: (Int64, String) -> String) throws -> [TextFormat.ResultLine] {
+        var lines: [TextFormat.ResultLine] = []
+        var indexByID: [Int64: Int] = [:]
+        try database.cached(
+            """
+            SELECT r.id, r.uuid, c.key, r.claim_statement_id, s.statement, r.result, r.posture, r.checked_at,
+                   r.recorded_at, r.note, r.test_id, r.duration, r.message
+            FROM results AS r
+            LEFT JOIN claims AS c ON c.id = r.claim_id
+            LEFT JOIN claim_statements AS s ON s.id = r.claim_statement_id
+            WHERE r.run_id = ? ORDER BY r.recorded_at, r.uuid
+            """
+        ).forEachRow([.integer(runID)]) { row in
+            indexByID[row.int64(0)] = lines.count
+            lines.append(TextFormat.ResultLine(
+                uuid: row.text(1), claim: row.optionalText(2),
+                statement: row.isNull(3) ? nil : digest(row.int64(3), row.text(4)), result: row.text(5),
+                posture: row.optionalText(6), checkedAt: row.optionalText(7), recordedAt: row.text(8), note: row.text(9),
+                testID: row.optionalText(10), duration: row.optionalDouble(11), message: row.optionalText(12),
+                measurements: [], attachments: []))
+        }
+        try database.cached(
+            """
+            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture
+            FROM results AS r JOIN measurements AS m ON m.result_id = r.id
+            WHERE r.run_id = ? ORDER BY m.id
+            """
+        ).forEachRow([.integer(runID)]) { row in
+            guard let index = indexByID[row.int64(0)] else { return }
+            lines[index].measurements.append(TextFormat.Measurement(
+                name: row.text(1), value: row.double(2), unit: row.text(3), baseline: row.optionalDouble(4),
+                posture: row.optionalText(5)))
+        }
+        try database.cached(
+            """
+            SELECT a.result_id, a.path, a.sha256, a.size, a.media_type
+            FROM results AS r JOIN attachments AS a ON a.result_id = r.id
+            WHERE r.run_id = ? ORDER BY a.path
+            """
+        ).forEachRow([.integer(runID)]) { row in
+            guard let index = indexByID[row.int64(0)] else { return }
+            lines[index].attachments.append(TextFormat.Attachment(
+                path: row.text(1), sha256: row.text(2), size: row.int64(3), mediaType: row.text(4)))
+        }
+        return lines
+    }
+
+    /// The id of the result with this UUID, and its run's.
+    func result(uuid: String) throws -> (id: Int64, runID: Int64)? {
+        var found: (Int64, Int64)?
+        try database.cached("SELECT id, run_id FROM results WHERE uuid = ?").forEachRow([.text(uuid)]) {
+            found = ($0.int64(0), $0.int64(1))
+        }
+        return found
+    }
+
+    /// The retraction with this UUID, as its run's file writes it, or nil.
+    func retractionLine(uuid: String) throws -> TextFormat.RetractionLine? {
+        var found: TextFormat.RetractionLine?
+        try database.cached(
+            """
+            SELECT x.uuid, r.uuid, x.retracted_by, x.retracted_at, x.reason
+            FROM retractions AS x LEFT JOIN results AS r ON r.id = x.result_id WHERE x.uuid = ?
+            """
+        ).forEachRow([.text(uuid)]) { row in
+            found = TextFormat.RetractionLine(
+                uuid: row.text(0), result: row.optionalText(1), by: row.text(2), at: row.text(3), reason: row.text(4))
+        }
+        return found
+    }
+
+    // MARK: - Claims' words and label changes
+
+    /// Every statement a claim has had, oldest first: (row id, text).
+    func statements(ofClaim id: Int64) throws -> [(id: Int64, statement: String)] {
+        var rows: [(Int64, String)] = []
+        try database.cached("SELECT id, statement FROM claim_statements WHERE claim_id = ? ORDER BY id")
+            .forEachRow([.integer(id)]) { rows.append(($0.int64(0), $0.text(1))) }
+        return rows
+    }
+
+    /// Earlier words of claims that results proved: for each of the statement
+    /// rows `ids` that no longer says what its claim says, the claim's
+    /// document and key, and the words.
+    public func provedStatements(ids: Set<Int64>) throws -> [(document: String, claim: String, statement: String)] {
+        var rows: [(String, String, String)] = []
+        try database.cached(
+            """
+            SELECT s.id, c.document, c.key, s.statement
+            FROM claim_statements AS s JOIN claims AS c ON c.id = s.claim_id
+            WHERE s.statement <> c.statement
+            """
+        ).forEachRow { row in
+            if ids.contains(row.int64(0)) { rows.append((row.text(1), row.text(2), row.text(3))) }
+        }
+        return rows
+    }
+
+    /// Every label change with its UUID and the UUID of the change it
+    /// follows, by document, claim, time and UUID; with a claim id, that
+    /// claim's only.
+    public func changeRecords(claimID: Int64? = nil, _ body: (_ document: String, TextFormat.Change) throws -> Void)
+        throws
+    {
+        try database.cached(
+            """
+            SELECT c.document, h.uuid, c.key, f.uuid, h.old_label, h.new_label, h.changed_by, h.changed_at, h.reason
+            FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id
+            LEFT JOIN label_history AS f ON f.id = h.follows_id
+            WHERE h.claim_id BETWEEN coalesce(?1, -9223372036854775808) AND coalesce(?1, 9223372036854775807)
+            ORDER BY c.document, c.key, h.changed_at, h.uuid
+            """
+        ).forEachRow([SQLValue(claimID)]) { row in
+            try body(row.text(0), TextFormat.Change(
+                uuid: row.text(1), claim: row.text(2), follows: row.optionalText(3), oldLabel: row.optionalText(4),
+                newLabel: row.text(5), changedBy: row.text(6), changedAt: row.text(7), reason: row.text(8)))
+        }
+    }
+
+    /// The label change with this UUID, or nil.
+    func change(uuid: String) throws -> TextFormat.Change? {
+        var found: TextFormat.Change?
+        try database.cached(
+            """
+            SELECT h.uuid, c.key, f.uuid, h.old_label, h.new_label, h.changed_by, h.changed_at, h.reason
+            FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id
+            LEFT JOIN label_history AS f ON f.id = h.follows_id WHERE h.uuid = ?
+            """
+        ).forEachRow([.text(uuid)]) { row in
+            found = TextFormat.Change(
+                uuid: row.text(0), claim: row.text(1), follows: row.optionalText(2), oldLabel: row.optionalText(3),
+                newLabel: row.text(4), changedBy: row.text(5), changedAt: row.text(6), reason: row.text(7))
+        }
+        return found
+    }
+
+    // MARK: - The base of the next import
+
+    /// The record of a kind and key as last exported or imported, or nil.
+    func exchangedLine(kind: String, key: String) throws -> String? {
+        try database.scalar(
+            cached: "SELECT line FROM exchanged_records WHERE kind = ? AND key = ?", [.text(kind), .text(key)]
+        ).string
+    }
+}

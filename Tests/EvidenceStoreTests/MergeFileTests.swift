@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+/// The merge driver on three versions of one file, record by record.
+@Suite struct MergeFileTests {
+    static let claimA = #"{"key":"a.one","document":"d","area":"A","label":"unverified","statement":"One."}"#
+    static let claimB = #"{"key":"b.two","document":"d","area":"B","label":"unverified","statement":"Two."}"#
+
+    func merge(_ base: [String], _ ours: [String], _ theirs: [String]) -> MergeFile.Outcome {
+        func text(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
+        return MergeFile.merge(base: text(base), ours: text(ours), theirs: text(theirs), path: "claims/d.jsonl")
+    }
+
+    @Test func eachSidesChangesAndAdditionsAreKept() {
+        let ours = Self.claimA.replacingOccurrences(of: "\"area\":\"A\"", with: "\"area\":\"Alpha\"")
+        let theirs = Self.claimB.replacingOccurrences(of: "Two.", with: "Two words.")
+        let added = #"{"key":"c.three","document":"d","area":"C","label":"sourced","statement":"Three."}"#
+        let outcome = merge([Self.claimA, Self.claimB], [ours, Self.claimB], [Self.claimA, theirs, added])
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.text == ours + "\n" + theirs + "\n" + added + "\n", "in key order")
+    }
+
+    @Test func differentFieldsOfOneRecordMerge() {
+        let ours = Self.claimA.replacingOccurrences(of: "\"area\":\"A\"", with: "\"area\":\"Alpha\"")
+        let theirs = Self.claimA.replacingOccurrences(of: "One.", with: "One word.")
+        let outcome = merge([Self.claimA], [ours], [theirs])
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.text == #"{"key":"a.one","document":"d","area":"Alpha","label":"unverified","statement":"One word."}"# + "\n")
+    }
+
+    @Test func theLaterLabelWins() {
+        let ours = Self.claimA.replacingOccurrences(
+            of: "\"label\":\"unverified\"", with: "\"label\":\"measured\",\"labelled_at\":\"2026-11-02T10:00:00Z\"")
+        let theirs = Self.claimA.replacingOccurrences(
+            of: "\"label\":\"unverified\"", with: "\"label\":\"sourced\",\"labelled_at\":\"2026-11-02T11:00:00Z\"")
+        #expect(merge([Self.claimA], [ours], [theirs]).text == theirs + "\n")
+        #expect(merge([Self.claimA], [theirs], [ours]).text == theirs + "\n")
+    }
+
+    @Test func theSameFieldChangedTwoWaysIsAConflictBetweenMarkers() {
+        let ours = Self.claimA.replacingOccurrences(of: "One.", with: "Uno.")
+        let theirs = Self.claimA.replacingOccurrences(of: "One.", with: "Eins.")
+        let outcome = merge([Self.claimA, Self.claimB], [ours, Self.claimB], [theirs, Self.claimB])
+        #expect(outcome.conflicts == ["claims/d.jsonl: claim 'a.one' was changed both ways ('statement')"])
+        #expect(outcome.text == "<<<<<<< ours\n\(ours)\n=======\n\(theirs)\n>>>>>>> theirs\n\(Self.claimB)\n")
+    }
+
+    @Test func aRemovalTakesUnlessTheOtherSideChangedTheRecord() {
+        #expect(merge([Self.claimA, Self.claimB], [Self.claimB], [Self.claimA, Self.claimB]).text == Self.claimB + "\n")
+        let changed = Self.claimA.replacingOccurrences(of: "One.", with: "Uno.")
+        let outcome = merge([Self.claimA], [], [changed])
+        #expect(outcome.conflicts.count == 1)
+        #expect(outcome.text.contains("<<<<<<< ours\n=======\n\(changed)\n>>>>>>> theirs"))
+    }
+
+    @Test func theEarlierIngestionOfOneFileStands() {
+        let run = "3e7a2c10-1d2e-8f00-8a00-000000000001"
+        func header(_ at: String, tester: String) -> String {
+            #"{"run":"\#(run)","started_at":"2026-11-02","environment":{"kind":"simulator","model":"iPhone Duo"},"tester":"\#(tester)","ingested_file":{"sha256":"\#(String(repeating: "a", count: 64))","file_name":"t.xml","format":"junit","test_count":1,"ingested_at":"\#(at)"}}"#
+        }
+        func result(_ recorded: String) -> String {
+            #"{"result":"3e7a2c10-1d2e-8f00-8a00-000000000002","outcome":"pass","checked_at":"2026-11-02","recorded_at":"\#(recorded)","test_id":"T/test()"}"#
+        }
+        let early = [header("2026-11-02T09:00:00Z", tester: "ana"), result("2026-11-02T09:00:00.000001Z")]
+        let late = [header("2026-11-02T11:00:00Z", tester: "ben"), result("2026-11-02T11:00:00.000001Z")]
+        for (ours, theirs) in [(early, late), (late, early)] {
+            let outcome = merge([], ours, theirs)
+            #expect(outcome.conflicts.isEmpty)
+            #expect(outcome.text == early.joined(separator: "\n") + "\n")
+        }
+    }
+
+    @Test func linesThatAreNotRecordsMakeTheWholeFileAConflict() {
+        let outcome = MergeFile.merge(base: "", ours: "<<<<<<< ours\n", theirs: Self.claimA + "\n", path: "claims/d.jsonl")
+        #expect(outcome.conflicts.count == 1)
+        #expect(outcome.text.hasPrefix("<<<<<<< ours\n<<<<<<< ours\n=======\n"))
+    }
+}

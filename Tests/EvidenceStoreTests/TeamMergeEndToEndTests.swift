@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+/// Two people share evidence through git, with the built binary and real
+/// git in temporary folders: one shared export, two clones, work on both
+/// sides, a merge with the `evidence` driver, and stores that take it all.
+@Suite struct TeamMergeEndToEndTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    // MARK: - Helpers
+
+    /// Runs git in a folder of the suite; expects it to succeed unless told.
+    @discardableResult
+    func git(_ arguments: [String], in path: String, expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> (status: Int32, output: String)
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-c", "user.name=Tester", "-c", "user.email=tester@example.com", "-c", "init.defaultBranch=main",
+                             "-c", "commit.gpgsign=false"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder.path(path))
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = folder.path("home")
+        environment["GIT_CONFIG_NOSYSTEM"] = "1"
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let output = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == status, "git \(arguments): \(output)", sourceLocation: sourceLocation)
+        return (process.terminationStatus, output)
+    }
+
+    /// Runs the binary as a person, at a fixed time.
+    @discardableResult
+    func evidence(
+        _ arguments: [String], as user: String, at time: String, in path: String = "", expect status: Int32 = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
+        let result = try EvidenceBinary.run(
+            arguments, environment: ["USER": user, "EVIDENCE_NOW": time, "HOME": folder.path("home")],
+            in: URL(fileURLWithPath: folder.path(path)))
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    func query(_ store: String, _ sql: String) throws -> String {
+        try EvidenceBinary.run(["query", "--store", folder.path(store), "--format", "csv", sql]).stdout
+            .split(separator: "\n").dropFirst().joined(separator: "\n")
+    }
+
+    static let junit = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites>
+          <testsuite name="DuoUITests" tests="2" failures="0" timestamp="2026-11-02T08:00:00">
+            <testcase classname="DuoUITests" name="testDeepLinksOpenTheRightScreen" time="0.5">
+              <properties><property name="claim" value="deep-links.closed-and-open"/></properties>
+            </testcase>
+            <testcase classname="DuoUITests" name="testLaunches" time="0.1"/>
+          </testsuite>
+        </testsuites>
+        """
+
+    static let simulator = ["--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+
+    /// A bare repository holding one export of the bundled data set, set up
+    /// for the driver, and two clones with stores imported from it.
+    func setUpTeam() throws {
+        try FileManager.default.createDirectory(atPath: folder.path("home"), withIntermediateDirectories: true)
+        try git(["init", "--bare", "-q", "shared.git"], in: "")
+        try git(["clone", "-q", "shared.git", "setup"], in: "")
+        try evidence(["init", "--store", "seed.sqlite"], as: "lead", at: "2026-11-01T09:00:00Z")
+        try evidence(["seed", "--store", "seed.sqlite"], as: "lead", at: "2026-11-01T09:00:00Z")
+        try evidence(["export", "setup/evidence", "--store", "seed.sqlite"], as: "lead", at: "2026-11-01T09:00:00Z")
+        try evidence(["git-setup", "setup/evidence"], as: "lead", at: "2026-11-01T09:00:00Z")
+        try git(["add", "-A"], in: "setup")
+        try git(["commit", "-q", "-m", "The shared evidence"], in: "setup")
+        try git(["push", "-q", "origin", "HEAD:main"], in: "setup")
+        for person in ["alice", "bob"] {
+            try git(["clone", "-q", "shared.git", person], in: "")
+            let setup = try evidence(["git-setup", "\(person)/evidence"], as: person, at: "2026-11-01T09:00:00Z")
+            #expect(setup.stderr.contains("already sends"))
+            try evidence(["init", "--store", "\(person).sqlite"], as: person, at: "2026-11-01T10:00:00Z")
+            try evidence(["import", "\(person)/evidence", "--store", "\(person).sqlite"], as: person, at: "2026-11-01T10:00:00Z")
+        }
+        try folder.write("DuoUITests.junit", Self.junit)
+    }
+
+    // MARK: - The scenario
+
+    @Test func twoPeoplesWorkMergesWithoutConflictAndImportsOnce() throws {
+        try setUpTeam()
+        // Alice: two results in a new run, the CI file, a relabel, and one claim both relabel.
+        let alice = ["--store", "alice.sqlite"]
+        try evidence(["log", "widgets.gallery-outer-display", "--result", "pass", "--date", "2026-11-02"] + Self.simulator + alice,
+            as: "alice", at: "2026-11-02T09:00:00Z")
+        try evidence(["log", "home-screen.two-pages", "--result", "fail", "--date", "2026-11-02"] + Self.simulator + alice,
+            as: "alice", at: "2026-11-02T09:01:00Z")
+        try evidence(["ingest", "DuoUITests.junit", "--tester", "ci"] + Self.simulator + alice, as: "alice", at: "2026-11-02T09:30:00Z")
+        try evidence(["claim", "label", "bars.other-app-activity", "measured", "--reason", "seen on a device"] + alice,
+            as: "alice", at: "2026-11-02T10:00:00Z")
+        try evidence(["claim", "label", "controls.no-action-button", "unverified", "--reason", "the page changed"] + alice,
+            as: "alice", at: "2026-11-02T10:05:00Z")
+        try evidence(["export", "alice/evidence"] + alice, as: "alice", at: "2026-11-02T10:10:00Z")
+        try git(["add", "-A"], in: "alice")
+        try git(["commit", "-q", "-m", "Alice's results"], in: "alice")
+
+        // Bob: the same, on other claims; relabels the shared claim later; retracts a seed result.
+        let bob = ["--store", "bob.sqlite"]
+        try evidence(["log", "live-activity.request-active", "--result", "pass", "--date", "2026-11-02"] + Self.simulator + bob,
+            as: "bob", at: "2026-11-02T09:05:00Z")
+        try evidence(["log", "deep-links.closed-and-open", "--result", "blocked", "--date", "2026-11-02"] + Self.simulator + bob,
+            as: "bob", at: "2026-11-02T09:06:00Z")
+        try evidence(["ingest", "DuoUITests.junit", "--tester", "ci"] + Self.simulator + bob, as: "bob", at: "2026-11-02T11:30:00Z")
+        try evidence(["claim", "label", "bars.share-column.overflow", "measured", "--reason", "measured it"] + bob,
+            as: "bob", at: "2026-11-02T11:00:00Z")
+        try evidence(["claim", "label", "controls.no-action-button", "not-published", "--reason", "Apple took the page down"] + bob,
+            as: "bob", at: "2026-11-02T11:05:00Z")
+        let seedResult = try query("bob.sqlite", "SELECT r.id FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE c.key = 'island.clock-offset.closed'")
+        try evidence(["result", "retract", seedResult, "--reason", "measured with the wrong scale"] + bob,
+            as: "bob", at: "2026-11-02T11:10:00Z")
+        try evidence(["export", "bob/evidence"] + bob, as: "bob", at: "2026-11-02T11:15:00Z")
+        try git(["add", "-A"], in: "bob")
+        try git(["commit", "-q", "-m", "Bob's results"], in: "bob")
+        try git(["push", "-q", "origin", "HEAD:main"], in: "bob")
+
+        // Alice merges Bob's work: the driver leaves no conflict.
+        try git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: "alice")
+        let markers = try git(["grep", "-l", "-e", "^<<<<<<<", "--", "evidence"], in: "alice", expect: 1)
+        #expect(markers.output.isEmpty)
+
+        // A fresh store takes the merged folder: every result once, one run for the shared file.
+        try evidence(["init", "--store", "fresh.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
+        try evidence(["import", "alice/evidence", "--store", "fresh.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
+        #expect(try query("fresh.sqlite", "SELECT count(*) FROM results") == "\(15 + 2 + 2 + 2)")
+        #expect(try query("fresh.sqlite", "SELECT count(*) FROM runs WHERE ingested_file_id IS NOT NULL") == "1")
+        #expect(try query("fresh.sqlite", "SELECT tester || ' ' || started_at FROM runs WHERE ingested_file_id IS NOT NULL") == "ci 2026-11-02T08:00:00Z")
+        #expect(try query("fresh.sqlite", "SELECT ingested_at FROM ingested_files") == "2026-11-02T09:30:00Z", "the earlier ingestion stands")
+        #expect(try query("fresh.sqlite", "SELECT label FROM claims WHERE key = 'controls.no-action-button'") == "not-published")
+        #expect(try query("fresh.sqlite", "SELECT group_concat(new_label, ' ') FROM (SELECT new_label FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id WHERE c.key = 'controls.no-action-button' ORDER BY changed_at)") == "unverified not-published")
+        #expect(try query("fresh.sqlite", "SELECT label FROM claims WHERE key IN ('bars.other-app-activity', 'bars.share-column.overflow') ORDER BY key") == "measured\nmeasured")
+        #expect(try query("fresh.sqlite", "SELECT count(*) FROM retractions") == "1")
+
+        // Each person's own store takes the merge, and export gives the merged bytes again.
+        try evidence(["sync", "alice/evidence"] + alice, as: "alice", at: "2026-11-03T09:10:00Z")
+        #expect(try git(["status", "--porcelain"], in: "alice").output == "", "sync rewrites the merge as it is")
+        try git(["push", "-q", "origin", "HEAD:main"], in: "alice")
+        try git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: "bob")
+        try evidence(["sync", "bob/evidence"] + bob, as: "bob", at: "2026-11-03T09:20:00Z")
+        #expect(try git(["status", "--porcelain"], in: "bob").output == "")
+        try evidence(["export", "bob/evidence"] + bob, as: "bob", at: "2026-11-03T09:30:00Z")
+        #expect(try git(["status", "--porcelain"], in: "bob").output == "", "export again is byte-identical")
+        for store in ["alice.sqlite", "bob.sqlite"] {
+            #expect(try query(store, "SELECT count(*) FROM results") == "\(15 + 2 + 2 + 2)", "\(store)")
+            #expect(try query(store, "SELECT label FROM claims WHERE key = 'controls.no-action-button'") == "not-published")
+            #expect(try query(store, "SELECT count(*) FROM retractions") == "1")
+        }
+        let reports = try ["alice", "bob", "fresh"].map {
+            try EvidenceBinary.run(["report", "--store", folder.path("\($0).sqlite")]).stdout
+        }
+        #expect(reports[0] == reports[1] && reports[1] == reports[2])
+    }
+
+    @Test func aStatementEditedTwoWaysIsAConflictAndImportsNothing() throws {
+        try setUpTeam()
+        try evidence(["claim", "edit", "home-screen.two-pages", "--statement", "Open, two Home Screen pages.", "--store", "alice.sqlite"],
+            as: "alice", at: "2026-11-02T10:00:00Z")
+        try evidence(["sync", "alice/evidence", "--store", "alice.sqlite"], as: "alice", at: "2026-11-02T10:01:00Z")
+        try git(["commit", "-q", "-a", "-m", "Alice's words"], in: "alice")
+        try evidence(["claim", "edit", "home-screen.two-pages", "--statement", "Open, the display shows two pages.", "--store", "bob.sqlite"],
+            as: "bob", at: "2026-11-02T10:02:00Z")
+        try evidence(["sync", "bob/evidence", "--store", "bob.sqlite"], as: "bob", at: "2026-11-02T10:03:00Z")
+        try git(["commit", "-q", "-a", "-m", "Bob's words"], in: "bob")
+        try git(["push", "-q", "origin", "HEAD:main"], in: "bob")
+
+        let pulled = try git(["pull", "--no-rebase", "--no-edit", "origin", "main"], in: "alice", expect: 1)
+        #expect(pulled.output.contains("CONFLICT"), "\(pulled.output)")
+        #expect(pulled.output.contains("claim 'home-screen.two-pages' was changed both ways ('statement')"), "\(pulled.output)")
+        let text = try String(contentsOfFile: folder.path("alice/evidence/claims/duo-system-surfaces.jsonl"), encoding: .utf8)
+        #expect(text.contains("<<<<<<< ours\n{\"key\":\"home-screen.two-pages\""))
+        #expect(text.contains("Open, two Home Screen pages.") && text.contains("Open, the display shows two pages."))
+        #expect(text.components(separatedBy: "<<<<<<<").count == 2, "only the one claim is in conflict")
+
+        try evidence(["init", "--store", "fresh.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
+        let imported = try evidence(["import", "alice/evidence", "--store", "fresh.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z", expect: 65)
+        #expect(imported.stderr.contains("claims/duo-system-surfaces.jsonl:"), "\(imported.stderr)")
+        #expect(try query("fresh.sqlite", "SELECT count(*) FROM claims") == "0")
+    }
+
+    @Test func aVersionOneFolderStillImports() throws {
+        try evidence(["init", "--store", "old.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
+        let fixture = EvidenceBinary.packageRoot.appendingPathComponent("Tests/EvidenceStoreTests/Fixtures/seed-v1").path
+        try evidence(["import", fixture, "--store", "old.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
+        try evidence(["export", "out", "--store", "old.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
+        let version = try String(contentsOfFile: folder.path("out/format.json"), encoding: .utf8)
+        #expect(version == "{\"format\":\"evidence-store\",\"version\":2}\n")
+    }
+}
