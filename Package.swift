@@ -14,6 +14,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // OpenSSL's libcrypto, for SHA-256; Debian ships it as libssl-dev.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Turns migrations/*.sql and seed/* into Swift source, so the binary carries them.
         .executableTarget(name: "embed-resources"),
         .plugin(
@@ -23,7 +29,7 @@ let package = Package(
         ),
         .target(
             name: "EvidenceStore",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "CCrypto"],
             // Exclusivity is still checked at compile time; in release builds the
             // run-time checks on every access to a class's buffer (a tenth of a
             // large report's time) are left out.

@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 6, as a fresh store holds it:
+-- The schema of an evidence store at version 7, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -208,49 +208,45 @@ CREATE TABLE latest_decisive_results (
     PRIMARY KEY (claim_id, environment_id)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TABLE measurements (
+CREATE TABLE "measurements" (
     id        INTEGER PRIMARY KEY,
     result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
     name      TEXT NOT NULL CHECK (length(trim(name)) > 0),
     value     REAL NOT NULL,
     unit      TEXT NOT NULL
-              CHECK (unit IN ('pt', 'px', 'mm', 'ms', 's', '%', 'count', 'fps', 'B', 'KB', 'MB')),
+              CHECK (unit = 'pt' OR unit = 'px' OR unit = 'mm' OR unit = 'ms' OR unit = 's' OR unit = '%'
+                     OR unit = 'count' OR unit = 'fps' OR unit = 'B' OR unit = 'KB' OR unit = 'MB'),
     baseline  REAL,
-    posture   TEXT CHECK (posture IS NULL
-                          OR posture IN ('closed', 'open', 'open-wide', 'book', 'portrait', 'landscape'))
+    posture   TEXT CHECK (posture IS NULL OR posture = 'closed' OR posture = 'open' OR posture = 'open-wide'
+                          OR posture = 'book' OR posture = 'portrait' OR posture = 'landscape')
 ) STRICT;
 
 CREATE TABLE "results" (
     id                 INTEGER PRIMARY KEY,
-    uuid               TEXT NOT NULL UNIQUE
-                       CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'
-                              AND substr(uuid, 9, 1) = '-' AND substr(uuid, 14, 1) = '-'
-                              AND substr(uuid, 19, 1) = '-' AND substr(uuid, 24, 1) = '-'),
+    uuid               TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
     run_id             INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
     environment_id     INTEGER NOT NULL,
     claim_id           INTEGER REFERENCES claims (id) ON DELETE RESTRICT,
     -- The words of the claim this result proved; NULL for an automated test with no claim.
     claim_statement_id INTEGER,
     result             TEXT NOT NULL
-                       CHECK (result IN ('pass', 'fail', 'blocked', 'inconclusive', 'skipped')),
-    posture            TEXT CHECK (posture IS NULL
-                                   OR posture IN ('closed', 'open', 'open-wide', 'book', 'portrait', 'landscape')),
+                       CHECK (result = 'pass' OR result = 'fail' OR result = 'skipped' OR result = 'blocked'
+                              OR result = 'inconclusive'),
+    posture            TEXT CHECK (posture IS NULL OR posture = 'closed' OR posture = 'open' OR posture = 'open-wide'
+                                   OR posture = 'book' OR posture = 'portrait' OR posture = 'landscape'),
     note               TEXT NOT NULL DEFAULT '',
-    -- When it was checked, in UTC: a day, or a time to the second. NULL when
-    -- the document that reports the result gives no date: older than any date.
-    checked_at         TEXT
-                       CHECK (checked_at IS NULL
-                           OR (checked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
-                               AND date(julianday(checked_at)) = checked_at)
-                           OR (checked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
-                               AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(checked_at)) = checked_at)),
+    -- When it was checked, in UTC: a day (YYYY-MM-DD), or a time to the second
+    -- (YYYY-MM-DDTHH:MM:SSZ). NULL when the document that reports the result
+    -- gives no date: older than any date.
+    checked_at         TEXT CHECK (checked_at IS NULL
+                                   OR ((length(checked_at) = 10 OR length(checked_at) = 20)
+                                       AND checked_at BETWEEN '0001-01-01' AND '9999-12-31T23:59:59Z')),
     checked_precision  TEXT GENERATED ALWAYS AS (
                            CASE length(checked_at) WHEN 10 THEN 'day' WHEN 20 THEN 'time' END) VIRTUAL,
-    -- When it was recorded, in UTC to the microsecond: the order results were
-    -- recorded in, wherever they were recorded.
-    recorded_at        TEXT NOT NULL
-                       CHECK (recorded_at GLOB
-                              '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9][0-9][0-9][0-9]Z'),
+    -- When it was recorded, in UTC to the microsecond (YYYY-MM-DDTHH:MM:SS.ffffffZ):
+    -- the order results were recorded in, wherever they were recorded.
+    recorded_at        TEXT NOT NULL CHECK (length(recorded_at) = 27
+                                            AND recorded_at BETWEEN '0001-01-01' AND '9999-12-31T23:59:59.999999Z'),
     test_id            TEXT CHECK (test_id IS NULL OR length(test_id) > 0),
     duration           REAL CHECK (duration IS NULL OR duration >= 0),
     message            TEXT,

@@ -176,6 +176,7 @@ final class ConcurrentResults: @unchecked Sendable {
         4: "68bb8188450ec946cfd8ecc4b1a2ded01b68718b1159e27d7ad2226899bd2d0a",
         5: "88efb5f5cc97a3776c6531ad90fdcf46b8364150da262e7bb89d6411251f72ca",
         6: "7c437d90590279cb065fc13ae0eae84041e77339cfe936587cff17d8e0abe3c9",
+        7: "3d3267eaa36a12aa3d5dca8cfed271c3a0cec39d8ee983db87835f864c1a4a61",
     ]
 
     @Test func landedMigrationsAreFrozen() {
@@ -223,6 +224,62 @@ final class ConcurrentResults: @unchecked Sendable {
         let item = try #require(try StoreCheck.run(store).items.first { $0.name == "migrations" })
         #expect(item.ok)
         #expect(item.detail.contains("3 applied before digests were kept"))
+    }
+
+    /// Migration 7 made the checks of results and measurements cheaper and
+    /// rebuilt both tables: the views' queries must be planned as before, on
+    /// the same indexes, and the rows must all be there.
+    @Test func cheaperChecksKeepEveryRowAndEveryQueryPlan() throws {
+        let path = folder.path("plans.sqlite")
+        let database = try Database(path: path, mode: .readWriteCreate)
+        try database.execute("PRAGMA application_id = 1163282756")
+        _ = try database.scalar("PRAGMA journal_mode = WAL")
+        let before = Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 6 }))
+        try before.migrate(database, path: path)
+        database.close()
+        let store = try Store.open(at: path, migrator: before)
+        try StoreImporter(store: store).run(BundledSeed())
+        store.close()
+
+        let queries = [
+            "SELECT * FROM claim_state WHERE claim_id = 1",
+            "SELECT * FROM claim_state",
+            "SELECT * FROM untested_claims",
+            "SELECT * FROM claim_mismatches",
+            "SELECT * FROM latest_results WHERE claim_id = 1",
+            "SELECT * FROM decisive_result_order WHERE claim_id = 1 AND environment_id = 1",
+            "SELECT * FROM measurement_deltas WHERE claim_key = 'island.clock-offset.closed'",
+            "SELECT * FROM live_results WHERE run_id = 1",
+        ]
+        func plans(_ database: Database) throws -> [String] {
+            try queries.map { query in
+                try database.query("EXPLAIN QUERY PLAN " + query).map { try $0.text("detail") }.joined(separator: "\n")
+            }
+        }
+        let old = try Database(path: path, mode: .readWrite)
+        let oldPlans = try plans(old)
+        let counts = { (database: Database) in
+            try ["results", "measurements", "latest_decisive_results"].map { try database.scalar("SELECT count(*) FROM \($0)").int ?? -1 }
+        }
+        let oldCounts = try counts(old)
+        old.close()
+
+        let (upgraded, _) = try Store.initialize(at: path)
+        #expect(try Migrator().currentVersion(of: upgraded.database) >= 7)
+        #expect(try plans(upgraded.database) == oldPlans)
+        #expect(try counts(upgraded.database) == oldCounts)
+        #expect(oldCounts[0] > 0 && oldCounts[1] > 0)
+        // The cheaper checks still keep out what a hand-written insert could get wrong.
+        for bad in ["'maybe'", "'PASS'"] {
+            #expect(throws: DatabaseError.self) {
+                try upgraded.database.execute(
+                    "INSERT INTO results (uuid, run_id, environment_id, test_id, result, recorded_at) SELECT '\(UUID().uuidString.lowercased())', id, environment_id, 't', \(bad), '2026-10-20T00:00:00.000000Z' FROM runs LIMIT 1")
+            }
+        }
+        #expect(throws: DatabaseError.self) {
+            try upgraded.database.execute(
+                "INSERT INTO results (uuid, run_id, environment_id, test_id, result, checked_at, recorded_at) SELECT '\(UUID().uuidString.lowercased())', id, environment_id, 't', 'pass', 'yesterday', '2026-10-20T00:00:00.000000Z' FROM runs LIMIT 1")
+        }
     }
 
     /// A migration that rebuilds `results` the way SQLite's documentation says

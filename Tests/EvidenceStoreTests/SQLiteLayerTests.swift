@@ -225,7 +225,7 @@ import Testing
 
     @Test func chunkedUpdatesMatchOneUpdate() throws {
         let data = Data((0..<1000).map { UInt8($0 % 251) })
-        var hasher = SHA256()
+        let hasher = SHA256()
         for start in stride(from: 0, to: data.count, by: 37) {
             hasher.update(data.subdata(in: start..<min(start + 37, data.count)))
         }

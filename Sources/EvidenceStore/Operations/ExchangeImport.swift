@@ -86,12 +86,23 @@ private final class Session {
 
     var reader: StoreReader { writer.reader }
 
+    /// New results, written many to a statement.
+    private lazy var batch = Result { try ResultBatch(writer: writer) }
+
+    private func newResults() throws -> ResultBatch {
+        try batch.get()
+    }
+
     func importAll() throws {
         for part in TextFormat.Part.allCases {
             let before = summary.added
             let names = part.isFolder ? try files.list(part.name).map { part.name + "/" + $0 } : [part.name]
-            for name in names {
-                try importFile(part, name)
+            if part == .runs {
+                try importRuns(names)
+            } else {
+                for name in names {
+                    try importFile(part, name)
+                }
             }
             summary.addedByFile[part.name] = summary.added - before
         }
@@ -117,9 +128,7 @@ private final class Session {
         case .statements: try each({ try $0.statement() }, apply)
         case .environmentLacks: try each({ try $0.lack() }, apply)
         case .runs:
-            var lines: [(FieldReader.RunFileLine, RecordLocation)] = []
-            try each({ try $0.runFileLine() }) { lines.append(($0, $1)) }
-            try applyRun(lines, file: display, uuid: String(name.split(separator: "/").last?.dropLast(6) ?? ""))
+            try importRuns([name])
         case .labelHistory:
             var changes: [(TextFormat.Change, RecordLocation)] = []
             try each({ try $0.change() }) { changes.append(($0, $1)) }
@@ -127,6 +136,33 @@ private final class Session {
         case .checklists: try each({ try $0.checklist() }, apply)
         case .checklistItems: try each({ try $0.checklistItem() }, apply)
         case .testMappings: try each({ try $0.testMapping() }, apply)
+        }
+    }
+
+    /// Every run's file, read on one thread while the runs already read are written.
+    private func importRuns(_ names: [String]) throws {
+        var readers: [(reader: LineReader, name: String)] = []
+        var uuids: [String: String] = [:]
+        for name in names {
+            guard let reader = try files.reader(for: name) else { continue }
+            let display = files.displayName(of: name)
+            readers.append((reader, display))
+            uuids[display] = String(name.split(separator: "/").last?.dropLast(".jsonl".count) ?? "")
+        }
+        try RecordPipeline.runEach(readers, decode: { try $0.runFileLine() }) { display, lines in
+            try applyRun(lines, file: display, uuid: uuids[display] ?? "")
+        }
+        try flushResults()
+    }
+
+    /// Writes the results waiting in the batch; a UUID used twice is named.
+    private func flushResults() throws {
+        do {
+            try newResults().flush()
+        } catch let error as DatabaseError where error.message.contains("results.uuid") {
+            throw EvidenceError.badFile(
+                path: files.displayName(of: TextFormat.Part.runs.name), location: nil,
+                reason: "a result's UUID is used twice: in two runs' files, or by a result the store already holds")
         }
     }
 
@@ -291,11 +327,16 @@ private final class Session {
         }
         try writer.insertStatement(claimID: claim, statement: record.statement, recordedAt: nil)
         statementRows[claim] = nil
+        lastStatement = nil
         summary.added += 1
     }
 
+    /// The last words looked up: a run's results mostly prove one claim's after another's.
+    private var lastStatement: (claim: Int64, sha256: String, id: Int64)?
+
     /// The row of a claim's words with this SHA-256, or nil.
     private func statementID(claim: Int64, sha256: String) throws -> Int64? {
+        if let last = lastStatement, last.claim == claim, last.sha256 == sha256 { return last.id }
         if statementRows[claim] == nil {
             var rows: [String: Int64] = [:]
             for row in try reader.statements(ofClaim: claim) {
@@ -303,7 +344,9 @@ private final class Session {
             }
             statementRows[claim] = rows
         }
-        return statementRows[claim]?[sha256]
+        let id = statementRows[claim]?[sha256]
+        if let id { lastStatement = (claim, sha256, id) }
+        return id
     }
 
     // MARK: - Runs
@@ -324,6 +367,7 @@ private final class Session {
         }
         let stored = try reader.runFile(uuid: uuid) { _, text in SHA256.hex(Data(text.utf8)) }
         let (runID, environmentID, standing) = try applyHeader(header, stored: stored?.header, first)
+        let isNew = stored == nil
         var storedResults: [String: TextFormat.ResultLine] = [:]
         for result in stored?.results ?? [] { storedResults[result.uuid] = result }
         for (line, location) in lines.dropFirst() {
@@ -333,8 +377,9 @@ private final class Session {
             case .result(let result):
                 try applyResult(
                     result, stored: storedResults[result.uuid], runID: runID, environmentID: environmentID,
-                    standing: standing, location)
+                    standing: standing, runIsNew: isNew, location)
             case .retraction(let retraction):
+                try flushResults()
                 try applyRetraction(retraction, runID: runID, runUUID: uuid, location)
             }
         }
@@ -398,7 +443,7 @@ private final class Session {
 
     private func applyResult(
         _ result: TextFormat.ResultLine, stored: TextFormat.ResultLine?, runID: Int64, environmentID: Int64,
-        standing: Standing, _ location: RecordLocation
+        standing: Standing, runIsNew: Bool, _ location: RecordLocation
     ) throws {
         var existingID: Int64?
         if let stored {
@@ -421,7 +466,8 @@ private final class Session {
                 }
             }
             existingID = try reader.result(uuid: result.uuid)?.id
-        } else if let elsewhere = try reader.result(uuid: result.uuid) {
+        } else if !runIsNew, let elsewhere = try reader.result(uuid: result.uuid) {
+            // A new run's results are new; a UUID used twice stops the batch's insert.
             throw location.error("result", "result \(result.uuid) belongs to another run (#\(elsewhere.runID)) in the store")
         }
         try checkDate(result.checkedAt, location, field: "checked_at")
@@ -439,14 +485,20 @@ private final class Session {
             uuid: result.uuid, runID: runID, environmentID: environmentID, claimID: claim, claimStatementID: statement,
             result: result.result, posture: result.posture, note: result.note, checkedAt: result.checkedAt,
             recordedAt: result.recordedAt, testID: result.testID, duration: result.duration, message: result.message)
+        guard let existingID else {
+            let id = try newResults().add(row, measurements: result.measurements)
+            if !result.attachments.isEmpty {
+                try flushResults()
+                try ids.writeDetails(measurements: [], attachments: result.attachments, resultID: id)
+            }
+            summary.added += 1
+            return
+        }
+        try flushResults()
         row.id = existingID
         let id = try writer.upsertResult(row)
-        if existingID != nil {
-            try writer.deleteDetails(ofResult: id)
-            summary.updated += 1
-        } else {
-            summary.added += 1
-        }
+        try writer.deleteDetails(ofResult: id)
+        summary.updated += 1
         try ids.writeDetails(measurements: result.measurements, attachments: result.attachments, resultID: id)
     }
 

@@ -30,6 +30,8 @@ public final class StoreImporter {
 
     /// Natural keys to row ids, for the length of one import.
     private var lookups: ImportLookups?
+    /// New results, written many to a statement; flushed before results are read.
+    private var batch: ResultBatch?
     /// The lacks the store held before this import, by their key.
     private var storedLacks: [String: TextFormat.Lack]?
 
@@ -138,7 +140,9 @@ public final class StoreImporter {
         case .environmentLacks: try each({ try $0.lack() }, apply)
         case .ingestedFiles: try each({ try $0.ingestedFile() }, apply)
         case .runs: try each({ try $0.run() }, apply)
-        case .results: try each({ try $0.result() }, apply)
+        case .results:
+            try each({ try $0.result() }, apply)
+            try batch?.flush()
         case .retractions: try each({ try $0.retraction() }, apply)
         case .labelHistory:
             try each({ try $0.labelChange() }, apply)
@@ -330,14 +334,20 @@ public final class StoreImporter {
                 throw fields.error("n", "run '\(record.run)' has no result #\(record.n) to replace")
             }
             row.id = id
+            try batch?.flush()
             try writer.upsertResult(row)
             try writer.deleteDetails(ofResult: id)
             try ids.writeDetails(measurements: record.measurements, attachments: record.attachments, resultID: id)
             return
         }
         try checkDate(record.checkedAt, fields, field: "checked_at")
-        try ids.writeDetails(
-            measurements: record.measurements, attachments: record.attachments, resultID: try writer.upsertResult(row))
+        if batch == nil { batch = try ResultBatch(writer: writer) }
+        guard let batch else { return }
+        let id = try batch.add(row, measurements: record.measurements)
+        if !record.attachments.isEmpty {
+            try batch.flush()
+            try ids.writeDetails(measurements: [], attachments: record.attachments, resultID: id)
+        }
         added()
     }
 

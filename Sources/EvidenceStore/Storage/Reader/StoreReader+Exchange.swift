@@ -193,6 +193,20 @@ extension StoreReader {
         return found
     }
 
+    /// The tables whose rows a batch numbers itself.
+    enum NumberedTable {
+        case results, measurements
+    }
+
+    /// One more than the largest id of a table.
+    func nextID(of table: NumberedTable) throws -> Int64 {
+        switch table {
+        case .results: return try database.scalar(cached: "SELECT coalesce(max(id), 0) + 1 FROM results").int64 ?? 1
+        case .measurements:
+            return try database.scalar(cached: "SELECT coalesce(max(id), 0) + 1 FROM measurements").int64 ?? 1
+        }
+    }
+
     // MARK: - The base of the next import
 
     /// The record of a kind and key as last exported or imported, or nil.

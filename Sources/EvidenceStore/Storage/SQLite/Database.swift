@@ -27,6 +27,8 @@ final class Database {
     let configuration: Configuration
     /// Statements the code asked to keep, by the address of their fixed SQL text.
     private var statementCache: [UnsafeRawPointer: Statement] = [:]
+    /// Statements of repeated rows, by head: the count they repeat and the statement.
+    private var repeatedCache: [UnsafeRawPointer: (Int, Statement)] = [:]
 
     /// Runs once per process, before the first connection opens.
     private static let processSetup: Void = {
@@ -102,6 +104,7 @@ final class Database {
     /// Closes the connection; later calls throw SQLITE_MISUSE. Safe to call twice.
     func close() {
         statementCache.removeAll()
+        repeatedCache.removeAll()
         if let handle {
             sqlite3_close_v2(handle)
         }
@@ -137,8 +140,24 @@ final class Database {
         return statement
     }
 
+    /// A statement that repeats one fixed row of values `times` times after a
+    /// fixed head: `INSERT INTO t (a, b) VALUES (?, ?), (?, ?), …`, for writes of
+    /// many rows at once. Cached by head and count, so the cache stays small.
+    func cached(_ head: StaticString, repeating row: StaticString, times count: Int) throws -> Statement {
+        let key = UnsafeRawPointer(head.utf8Start)
+        if let statement = repeatedCache[key], statement.0 == count {
+            return statement.1
+        }
+        let text = head.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } + " "
+            + Array(repeating: row.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }, count: count)
+            .joined(separator: ", ")
+        let statement = try Statement(connection: connection, sql: text, persistent: true)
+        repeatedCache[key] = (count, statement)
+        return statement
+    }
+
     /// How many statements the cache holds (for tests).
-    var cachedStatementCount: Int { statementCache.count }
+    var cachedStatementCount: Int { statementCache.count + repeatedCache.count }
 
     // MARK: - Running SQL
 

@@ -273,17 +273,19 @@ public struct StoreWriter {
             [.text(uuid), SQLValue(resultID), SQLValue(runID), .text(author), .text(time), .text(reason)])
     }
 
-    func insertMeasurement(resultID: Int64, name: String, value: Double, unit: String, baseline: Double?, posture: String?)
-        throws
-    {
+    /// Inserts a measurement; with no id, SQLite gives it the next one.
+    func insertMeasurement(
+        id: Int64? = nil, resultID: Int64, name: String, value: Double, unit: String, baseline: Double?, posture: String?
+    ) throws {
         let statement = try database.cached(
-            "INSERT INTO measurements (result_id, name, value, unit, baseline, posture) VALUES (?, ?, ?, ?, ?, ?)")
-        try statement.bind(1, resultID)
-        try statement.bind(2, name)
-        try statement.bind(3, value)
-        try statement.bind(4, unit)
-        try statement.bind(5, baseline)
-        try statement.bind(6, posture)
+            "INSERT INTO measurements (id, result_id, name, value, unit, baseline, posture) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        try statement.bind(1, id)
+        try statement.bind(2, resultID)
+        try statement.bind(3, name)
+        try statement.bind(4, value)
+        try statement.bind(5, unit)
+        try statement.bind(6, baseline)
+        try statement.bind(7, posture)
         try statement.execute()
     }
 
