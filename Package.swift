@@ -20,6 +20,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libxml2, for JUnit XML parsed in chunks through SAX2; Debian ships it as libxml2-dev.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // Turns migrations/*.sql and seed/* into Swift source, so the binary carries them.
         .executableTarget(name: "embed-resources"),
         .plugin(
@@ -29,7 +35,7 @@ let package = Package(
         ),
         .target(
             name: "EvidenceStore",
-            dependencies: ["CSQLite", "CCrypto"],
+            dependencies: ["CSQLite", "CCrypto", "CLibXML2"],
             // Exclusivity is still checked at compile time; in release builds the
             // run-time checks on every access to a class's buffer (a tenth of a
             // large report's time) are left out.

@@ -1,160 +1,197 @@
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// Reads JUnit XML as fastlane trainer/scan, `xcbeautify --report junit`,
-/// xcresultparser, xcpretty and `swift test --xunit-output` write it.
+/// xcresultparser, xcpretty and `swift test --xunit-output` write it, with
+/// libxml2's SAX2 parser fed in chunks, so a file of any size is read in
+/// bounded memory.
 ///
-/// The input is untrusted. A DOCTYPE or entity declaration is refused before
-/// parsing (no billion laughs, no external entities), as are NUL bytes and
-/// invalid UTF-8. Foundation's XMLParser on Linux parses in libxml2's recover
-/// mode and can return true for a truncated or mis-nested file, so success
-/// here means: `parse()` returned true, `parserError` is nil, no error
-/// callback fired, and every element that opened also closed.
+/// A file is read twice. The first pass checks it all and learns what its
+/// test cases need and may come after them (fastlane trainer writes a suite's
+/// properties, such as its device, last): the devices, the suites' and the
+/// root's properties, the timestamps. The second pass hands over each test
+/// case as it ends.
+///
+/// The input is untrusted: a DOCTYPE (and so any entity) is refused before
+/// its internal subset is read, as are processing instructions other than
+/// the XML declaration, NUL bytes, invalid UTF-8, deep nesting, long values,
+/// and files that end with an element still open; errors give the line and
+/// column.
 public enum JUnitReader {
     static let maxDepth = 32
     static let maxAttributeLength = 1 << 20
     static let maxMessageLength = 1 << 16
+    static let chunkSize = 256 << 10
 
+    /// What the first pass learns.
+    struct Outline {
+        var report = TestReport(format: .junit, shape: "JUnit XML")
+        /// Each suite's properties and device (an index into report.devices), by the order suites start.
+        var suiteProperties: [[(String, String)]] = []
+        var suiteDevices: [Int?] = []
+        /// The properties of <testsuites> itself, which hold for every test case.
+        var rootProperties: [(String, String)] = []
+        var rootDevice: Int?
+        /// Where test cases with no device go; set when some test case has none.
+        var unnamedDevice: Int?
+        var testCount = 0
+    }
+
+    /// Reads a file held in memory, test cases and all.
     public static func read(_ data: Data, path: String) throws -> TestReport {
-        try UntrustedText.check(data, path: path, what: "XML")
-        let declarations = ["<!doctype", "<!entity"]
-        if let (line, found) = UntrustedText.findCaseInsensitive(declarations, in: data) {
-            throw EvidenceError.badFile(
-                path: path, location: String(line),
-                reason: "the file has a \(found.uppercased()) declaration; result files with DTDs or entities are refused")
-        }
-        // FoundationXML on Linux crashes on a processing instruction without data
-        // (it reads the NULL data libxml2 passes as a C string), and result files
-        // have no use for them: only the XML declaration may start with "<?".
-        if let line = UntrustedText.processingInstruction(in: data) {
-            throw EvidenceError.badFile(
-                path: path, location: String(line),
-                reason: "the file has a processing instruction (<?…?>) other than the XML declaration; it is refused")
-        }
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        let delegate = Delegate(path: path)
-        parser.delegate = delegate
-        let finished = parser.parse()
-        if let failure = delegate.failure {
-            throw failure
-        }
-        if !finished || parser.parserError != nil || !delegate.stack.isEmpty {
-            let code = (parser.parserError as NSError?)?.code ?? delegate.errorCode
-            var reason = "not well-formed XML: " + describe(code)
-            if !delegate.stack.isEmpty {
-                reason += "; <\(delegate.stack.last ?? "")> is never closed"
-            }
-            throw EvidenceError.badFile(
-                path: path, location: delegate.errorLocation ?? "\(parser.lineNumber):\(parser.columnNumber)",
-                reason: reason)
-        }
-        guard delegate.sawRoot else {
+        let source = ByteSource.data(data)
+        let outline = try self.outline(source, path: path)
+        var report = outline.report
+        try forEachTest(source, path: path, outline: outline) { report.tests.append($0) }
+        return report
+    }
+
+    /// The first pass: checks the whole file; the hasher, when given, sees every byte.
+    static func outline(_ source: ByteSource, path: String, hasher: SHA256? = nil) throws -> Outline {
+        let handler = Handler(path: path, mode: .outline)
+        try parse(source, path: path, handler: handler, hasher: hasher)
+        guard handler.sawRoot else {
             throw EvidenceError.badFile(path: path, location: nil, reason: "the file holds no XML element")
         }
-        return delegate.report
+        // Test cases outside any device-bearing suite run on one unnamed device.
+        if handler.someTestHasNoDevice() || handler.outline.report.devices.isEmpty {
+            handler.outline.unnamedDevice = handler.deviceIndex(TestReport.Device())
+        }
+        return handler.outline
     }
 
-    /// libxml2's error codes, as XMLParser passes them on, in words.
-    static func describe(_ code: Int?) -> String {
-        switch code {
-        case 1?: return "a value longer than the parser accepts (text and attributes are limited to 10,000,000 bytes)"
-        case 4?: return "the document is empty"
-        case 5?: return "the document ends before it is complete"
-        case 9?: return "a character that XML does not allow"
-        case 26?: return "an entity that is not declared"
-        case 38?, 39?, 40?, 41?: return "a malformed attribute"
-        case 65?, 73?: return "a malformed tag"
-        case 76?: return "an end tag that does not match its start tag"
-        case 111?: return "an element nested too deeply"
-        case let code?: return "libxml2 error \(code)"
-        case nil: return "the parser stopped"
+    /// The second pass: each test case, in the order the file gives them.
+    static func forEachTest(
+        _ source: ByteSource, path: String, outline: Outline, hasher: SHA256? = nil,
+        _ body: (TestReport.TestCase) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(body) { body in
+            let handler = Handler(path: path, mode: .tests(outline))
+            handler.emit = body
+            defer { handler.emit = nil }
+            try parse(source, path: path, handler: handler, hasher: hasher)
         }
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
-        struct Suite {
-            var name: String
-            var cases: [Int] = []
+    private static func parse(_ source: ByteSource, path: String, handler: Handler, hasher: SHA256?) throws {
+        let parser = try XMLPushParser(path: path, handler: handler)
+        var text = UTF8Stream(path: path, what: "XML")
+        var declarations = DeclarationScanner(path: path)
+        try source.forEachChunk(size: chunkSize) { chunk in
+            hasher?.update(chunk)
+            let line = text.line
+            try text.check(chunk)
+            try declarations.check(chunk, firstLine: line)
+            try parser.feed(chunk)
+        }
+        try text.finish()
+        do {
+            try parser.finish()
+        } catch EvidenceError.badFile(let file, let location, let reason) where !handler.stack.isEmpty {
+            throw EvidenceError.badFile(
+                path: file, location: location, reason: reason + "; <\(handler.stack.last ?? "")> is never closed")
+        }
+        if !handler.stack.isEmpty {
+            throw EvidenceError.badFile(
+                path: path, location: nil,
+                reason: "not well-formed XML: the document ends before it is complete; <\(handler.stack.last ?? "")> is never closed")
+        }
+    }
+
+    /// The events of one pass, turned into an outline or test cases.
+    private final class Handler: XMLEventHandler {
+        enum Mode {
+            case outline
+            case tests(Outline)
+        }
+
+        struct OpenSuite {
+            var ordinal: Int
             var properties: [(String, String)] = []
         }
 
         let path: String
-        var report = TestReport(format: .junit, shape: "JUnit XML")
+        let mode: Mode
+        var outline = Outline()
+        var emit: ((TestReport.TestCase) throws -> Void)?
         var stack: [String] = []
-        var suites: [Suite] = []
+        var suites: [OpenSuite] = []
+        var suiteCount = 0
         var current: TestReport.TestCase?
         var currentProperties: [(String, String)]?
-        /// Properties of <testsuites> itself, which hold for every test case.
-        var rootProperties: [(String, String)] = []
         var messageParts: [String] = []
         var collecting = false
-        var collected = ""
+        var collected: [UInt8] = []
         var sawRoot = false
-        var failure: EvidenceError?
-        var errorCode: Int?
-        var errorLocation: String?
-        weak var parser: XMLParser?
+        /// For the first pass: each suite's enclosing suite, the innermost
+        /// suites of test cases, and whether some test case is in no suite.
+        var parentSuite: [Int?] = []
+        var suitesWithTests: Set<Int> = []
+        var testOutsideSuites = false
 
-        init(path: String) {
+        init(path: String, mode: Mode) {
             self.path = path
-            report.devices = []
+            self.mode = mode
+            outline.report.devices = []
         }
 
-        private func fail(_ parser: XMLParser, _ reason: String) {
-            if failure == nil {
-                failure = EvidenceError.badFile(path: path, location: "\(parser.lineNumber):\(parser.columnNumber)", reason: reason)
-            }
-            parser.abortParsing()
+        private func fail(_ location: XMLLocation, _ reason: String) -> EvidenceError {
+            EvidenceError.badFile(path: path, location: location.text, reason: reason)
         }
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
-            guard failure == nil else { return }
-            if let (key, value) = attributes.first(where: { $0.value.utf8.count > JUnitReader.maxAttributeLength }) {
-                fail(parser, "the attribute '\(key)' of <\(name)> is \(value.utf8.count) bytes long; the limit is \(JUnitReader.maxAttributeLength)")
-                return
+        func documentType(at location: XMLLocation) throws {
+            throw fail(location, "the file has a <!DOCTYPE declaration; result files with DTDs or entities are refused")
+        }
+
+        func processingInstruction(at location: XMLLocation) throws {
+            throw fail(
+                location, "the file has a processing instruction (<?…?>) other than the XML declaration; it is refused")
+        }
+
+        func startElement(_ name: String, attributes: XMLAttributes, at location: XMLLocation) throws {
+            if let (key, length) = attributes.first(longerThan: JUnitReader.maxAttributeLength) {
+                throw fail(
+                    location,
+                    "the attribute '\(key)' of <\(name)> is \(length) bytes long, longer than the limit of \(JUnitReader.maxAttributeLength)")
             }
+            func attribute(_ key: String) -> String? { attributes[key] }
             if stack.isEmpty {
                 guard name == "testsuites" || name == "testsuite" else {
-                    fail(parser, "not a JUnit report: the root element is <\(name)>, not <testsuites> or <testsuite>")
-                    return
+                    throw fail(location, "not a JUnit report: the root element is <\(name)>, not <testsuites> or <testsuite>")
                 }
                 sawRoot = true
-                if let stamp = attributes["timestamp"] { noteTimestamp(stamp, parser) }
+                if let stamp = attribute("timestamp") { noteTimestamp(stamp, location) }
             }
             stack.append(name)
             guard stack.count <= JUnitReader.maxDepth else {
-                fail(parser, "elements nested deeper than \(JUnitReader.maxDepth) levels")
-                return
+                throw fail(location, "elements nested deeper than \(JUnitReader.maxDepth) levels")
             }
             switch name {
             case "testsuite":
-                suites.append(Suite(name: attributes["name"] ?? ""))
-                if let stamp = attributes["timestamp"] { noteTimestamp(stamp, parser) }
+                if case .outline = mode {
+                    parentSuite.append(suites.last?.ordinal)
+                    outline.suiteProperties.append([])
+                    outline.suiteDevices.append(nil)
+                }
+                suites.append(OpenSuite(ordinal: suiteCount))
+                suiteCount += 1
+                if let stamp = attribute("timestamp") { noteTimestamp(stamp, location) }
             case "testcase":
-                guard current == nil else {
-                    fail(parser, "a <testcase> inside another <testcase>")
+                guard current == nil else { throw fail(location, "a <testcase> inside another <testcase>") }
+                if case .outline = mode {
+                    // The first pass only counts test cases; the second reads them.
+                    current = TestReport.TestCase(identifier: "", name: "", outcome: .pass, duration: nil, device: -1)
                     return
                 }
-                let name = attributes["name"] ?? ""
-                let classname = attributes["classname"] ?? attributes["class"] ?? ""
+                let name = attribute("name") ?? ""
+                let classname = attribute("classname") ?? attribute("class") ?? ""
                 guard !name.isEmpty || !classname.isEmpty else {
-                    fail(parser, "a <testcase> with neither a name nor a classname")
-                    return
+                    throw fail(location, "a <testcase> with neither a name nor a classname")
                 }
                 let identifier = classname.isEmpty ? name : name.isEmpty ? classname : "\(classname)/\(name)"
                 var duration: Double?
-                if let time = attributes["time"] {
+                if let time = attribute("time") {
                     guard let seconds = Duration.seconds(time) else {
-                        fail(parser, "the time '\(time)' of test '\(identifier)' is not a number of seconds")
-                        return
+                        throw fail(location, "the time '\(time)' of test '\(identifier)' is not a number of seconds")
                     }
                     duration = seconds
                 }
@@ -164,19 +201,21 @@ public enum JUnitReader {
                 messageParts = []
             case "failure", "error":
                 guard current != nil else { return }
+                if case .outline = mode { return }
                 current?.outcome = .fail
-                if let message = attributes["message"], !message.isEmpty { messageParts.append(message) }
+                if let message = attribute("message"), !message.isEmpty { messageParts.append(message) }
                 startCollecting()
             case "skipped":
                 guard current != nil else { return }
+                if case .outline = mode { return }
                 if current?.outcome != .fail { current?.outcome = .skipped }
-                if let message = attributes["message"], !message.isEmpty { messageParts.append(message) }
+                if let message = attribute("message"), !message.isEmpty { messageParts.append(message) }
                 startCollecting()
             case "properties":
                 currentProperties = []
             case "property":
-                guard let key = attributes["name"] else { return }
-                currentProperties?.append((key, attributes["value"] ?? ""))
+                guard let key = attribute("name") else { return }
+                currentProperties?.append((key, attribute("value") ?? ""))
             default:
                 break
             }
@@ -184,40 +223,32 @@ public enum JUnitReader {
 
         private func startCollecting() {
             collecting = true
-            collected = ""
+            collected.removeAll(keepingCapacity: true)
         }
 
-        private func noteTimestamp(_ text: String, _ parser: XMLParser) {
+        private func noteTimestamp(_ text: String, _ location: XMLLocation) {
+            guard case .outline = mode else { return }
             // JUnit timestamps usually carry no zone; those are taken as UTC.
             let zoned = text.utf8.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
             guard let parsed = try? Timestamp.parse(zoned ? text : text + "Z", field: "timestamp") else { return }
-            report.dates.append((parsed, "\(parser.lineNumber):\(parser.columnNumber)"))
-            if report.startedAt.map({ parsed < $0 }) ?? true {
-                report.startedAt = parsed
+            outline.report.dates.append((parsed, location.text))
+            if outline.report.startedAt.map({ parsed < $0 }) ?? true {
+                outline.report.startedAt = parsed
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard collecting, collected.utf8.count < JUnitReader.maxMessageLength else { return }
-            collected += string
+        func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard collecting, collected.count < JUnitReader.maxMessageLength else { return }
+            collected.append(contentsOf: bytes)
         }
 
-        func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            guard collecting, collected.utf8.count < JUnitReader.maxMessageLength else { return }
-            collected += String(decoding: block, as: UTF8.self)
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            guard failure == nil else { return }
-            guard stack.last == name else {
-                fail(parser, "</\(name)> does not close <\(stack.last ?? "")>")
-                return
-            }
+        func endElement(_ name: String, at location: XMLLocation) throws {
+            guard stack.last == name else { throw fail(location, "</\(name)> does not close <\(stack.last ?? "")>") }
             stack.removeLast()
             switch name {
             case "failure", "error", "skipped":
                 if collecting {
-                    let body = collected.trimmingCharacters(in: .whitespacesAndNewlines)
+                    let body = String(decoding: collected, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                     if !body.isEmpty, !messageParts.contains(body) { messageParts.append(body) }
                     collecting = false
                 }
@@ -229,10 +260,11 @@ public enum JUnitReader {
                 } else if !suites.isEmpty {
                     suites[suites.count - 1].properties += properties
                 } else {
-                    rootProperties += properties
+                    outline.rootProperties += properties
                 }
             case "testcase":
                 guard var test = current else { return }
+                current = nil
                 if !messageParts.isEmpty {
                     var message = messageParts.joined(separator: "\n")
                     if message.utf8.count > JUnitReader.maxMessageLength {
@@ -241,58 +273,170 @@ public enum JUnitReader {
                     test.message = message
                 }
                 test.tags = test.properties.filter { $0.0.hasPrefix("tag") }.map(\.1)
-                report.tests.append(test)
-                if !suites.isEmpty { suites[suites.count - 1].cases.append(report.tests.count - 1) }
-                current = nil
+                try finishTest(test)
             case "testsuite":
-                guard let suite = suites.popLast() else { return }
+                guard let suite = suites.popLast(), case .outline = mode else { return }
                 // A suite's properties may come after its test cases (fastlane
                 // trainer writes them last): they apply to the whole suite.
-                var device: Int?
+                outline.suiteProperties[suite.ordinal] = suite.properties
                 if let value = suite.properties.first(where: { $0.0 == "device" })?.1 {
-                    device = deviceIndex(TestReport.Device(trainerProperty: value))
+                    outline.suiteDevices[suite.ordinal] = deviceIndex(TestReport.Device(trainerProperty: value))
                 }
-                for index in suite.cases {
-                    report.tests[index].properties = suite.properties + report.tests[index].properties
-                    if let device, report.tests[index].device == -1 { report.tests[index].device = device }
-                }
-                if !suites.isEmpty {
-                    suites[suites.count - 1].cases += suite.cases
+            case "testsuites" where stack.isEmpty:
+                if case .outline = mode, let value = outline.rootProperties.first(where: { $0.0 == "device" })?.1 {
+                    outline.rootDevice = deviceIndex(TestReport.Device(trainerProperty: value))
                 }
             default:
                 break
             }
         }
 
-        private func deviceIndex(_ device: TestReport.Device) -> Int {
-            if let index = report.devices.firstIndex(of: device) { return index }
-            report.devices.append(device)
-            return report.devices.count - 1
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            if errorCode == nil {
-                errorCode = (parseError as NSError).code
-                errorLocation = "\(parser.lineNumber):\(parser.columnNumber)"
+        /// Counts a test case, or, on the second pass, completes it from the
+        /// outline (properties of its suites and the root, its device) and hands it over.
+        private func finishTest(_ test: TestReport.TestCase) throws {
+            switch mode {
+            case .outline:
+                outline.testCount += 1
+                if let innermost = suites.last {
+                    suitesWithTests.insert(innermost.ordinal)
+                } else {
+                    testOutsideSuites = true
+                }
+            case .tests(let known):
+                var test = test
+                let inherited = inheritedProperties(known)
+                test.properties = test.properties.isEmpty ? inherited : inherited + test.properties
+                var device: Int?
+                for suite in suites.reversed() where device == nil {
+                    device = suite.ordinal < known.suiteDevices.count ? known.suiteDevices[suite.ordinal] : nil
+                }
+                test.device = device ?? known.rootDevice ?? known.unnamedDevice ?? 0
+                try emit?(test)
             }
         }
 
-        func parser(_ parser: XMLParser, validationErrorOccurred validationError: Error) {
-            self.parser(parser, parseErrorOccurred: validationError)
+        func deviceIndex(_ device: TestReport.Device) -> Int {
+            if let index = outline.report.devices.firstIndex(of: device) { return index }
+            outline.report.devices.append(device)
+            return outline.report.devices.count - 1
         }
 
-        func parserDidEndDocument(_ parser: XMLParser) {
-            if !rootProperties.isEmpty {
-                let device = rootProperties.first { $0.0 == "device" }.map { deviceIndex(TestReport.Device(trainerProperty: $0.1)) }
-                for index in report.tests.indices {
-                    report.tests[index].properties = rootProperties + report.tests[index].properties
-                    if let device, report.tests[index].device == -1 { report.tests[index].device = device }
+        /// The properties a test case in the innermost open suite inherits: the
+        /// root's, then each suite's, outermost first. Worked out once per suite.
+        private var inherited: (ordinal: Int, properties: [(String, String)])?
+
+        private func inheritedProperties(_ known: Outline) -> [(String, String)] {
+            let ordinal = suites.last?.ordinal ?? -1
+            if let inherited, inherited.ordinal == ordinal { return inherited.properties }
+            var properties = known.rootProperties
+            for suite in suites where suite.ordinal < known.suiteProperties.count {
+                properties += known.suiteProperties[suite.ordinal]
+            }
+            inherited = (ordinal, properties)
+            return properties
+        }
+
+        /// Once the first pass ends: whether some test case gets no device
+        /// from its suites or the root.
+        func someTestHasNoDevice() -> Bool {
+            if outline.rootDevice != nil { return false }
+            if testOutsideSuites { return true }
+            return suitesWithTests.contains { ordinal in
+                var suite: Int? = ordinal
+                while let current = suite {
+                    if outline.suiteDevices[current] != nil { return false }
+                    suite = parentSuite[current]
+                }
+                return true
+            }
+        }
+    }
+}
+
+/// Refuses a document type or entity declaration in any case ("<!doctype"),
+/// which XML itself spells only in capitals, by line, across chunk boundaries.
+struct DeclarationScanner {
+    let path: String
+    /// The last bytes of the chunk before, in case a declaration starts there.
+    private var tail: [UInt8] = []
+    private static let needles = ["<!doctype", "<!entity"].map { Array($0.utf8) }
+
+    init(path: String) {
+        self.path = path
+    }
+
+    mutating func check(_ chunk: UnsafeRawBufferPointer, firstLine: Int) throws {
+        if !tail.isEmpty {
+            let joined = tail + Array(chunk.prefix(16))
+            try joined.withUnsafeBytes { try scan($0, line: firstLine - tail.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }) }
+        }
+        try scan(chunk, line: firstLine)
+        tail = Array(chunk.suffix(8))
+    }
+
+    /// Finds "<!" with memchr, rare in a result file, and reads what follows.
+    private func scan(_ bytes: UnsafeRawBufferPointer, line firstLine: Int) throws {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count, let found = memchr(base + offset, 0x3C, bytes.count - offset) {
+            let index = base.distance(to: found)
+            offset = index + 1
+            guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "!") else { continue }
+            for needle in Self.needles where index + needle.count <= bytes.count {
+                var matches = true
+                for (position, expected) in needle.enumerated() {
+                    var byte = bytes[index + position]
+                    if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+                    if byte != expected {
+                        matches = false
+                        break
+                    }
+                }
+                if matches {
+                    let line = firstLine + UnsafeRawBufferPointer(rebasing: bytes[0..<index]).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+                    throw EvidenceError.badFile(
+                        path: path, location: String(line),
+                        reason: "the file has a \(String(decoding: needle, as: UTF8.self).uppercased()) declaration; result files with DTDs or entities are refused")
                 }
             }
-            // Test cases outside any device-bearing suite run on one unnamed device.
-            if report.tests.contains(where: { $0.device == -1 }) || report.devices.isEmpty {
-                let index = deviceIndex(TestReport.Device())
-                for i in report.tests.indices where report.tests[i].device == -1 { report.tests[i].device = index }
+        }
+    }
+}
+
+/// Bytes to parse: a file read in chunks, or data held in memory.
+enum ByteSource {
+    case data(Data)
+    /// A file, refused when it turns out longer than `limit` bytes.
+    case file(String, limit: Int)
+
+    func forEachChunk(size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        switch self {
+        case .data(let data):
+            try data.withUnsafeBytes { raw in
+                var start = 0
+                repeat {
+                    let end = min(start + size, raw.count)
+                    try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                    start = end
+                } while start < raw.count
+            }
+        case .file(let path, let limit):
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
+            defer { try? handle.close() }
+            var total = 0
+            while true {
+                let chunk: Data
+                do {
+                    chunk = try handle.read(upToCount: size) ?? Data()
+                } catch {
+                    throw EvidenceError.io(path: path, reason: "cannot be read (\(error.localizedDescription))")
+                }
+                if chunk.isEmpty { return }
+                total += chunk.count
+                if total > limit {
+                    throw EvidenceError.badFile(path: path, location: nil, reason: "is over the limit of \(limit) bytes")
+                }
+                try chunk.withUnsafeBytes { try body($0) }
             }
         }
     }

@@ -3,6 +3,26 @@ import Foundation
 /// Result files from Xcode tooling: read within a size limit, then parsed in the
 /// format given or the one their first character shows.
 public enum ResultFile {
+    /// Refuses a folder, a missing file and a file over `maxBytes`.
+    static func check(_ path: String, maxBytes: Int) throws {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            throw EvidenceError.fileMissing(path: path)
+        }
+        if (attributes[.type] as? FileAttributeType) == .typeDirectory {
+            throw EvidenceError.badFile(
+                path: path, location: nil,
+                reason: "is a folder; give the JSON of 'xcrun xcresulttool get test-results tests --path …' or a JUnit XML file")
+        }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        if size > maxBytes {
+            throw EvidenceError.badFile(
+                path: path, location: nil, reason: "is \(size) bytes, over the limit of \(maxBytes) bytes (--max-size)")
+        }
+    }
+
     /// Reads a result file whole, refusing a folder and a file over `maxBytes`.
     public static func read(_ path: String, maxBytes: Int) throws -> Data {
         let attributes: [FileAttributeKey: Any]
@@ -39,6 +59,15 @@ public enum ResultFile {
 
     /// Parses a result file in the given format, or the one its first character shows.
     public static func parse(_ data: Data, path: String, format: TestReport.Format?) throws -> TestReport {
+        switch try detect(data.prefix(4096), path: path, format: format) {
+        case .junit: return try JUnitReader.read(data, path: path)
+        case .xcresult: return try XCResultReader.read(data, path: path)
+        }
+    }
+
+    /// The format given, or the one the file's first character shows.
+    static func detect(_ head: Data, path: String, format: TestReport.Format?) throws -> TestReport.Format {
+        let data = head
         let first = data.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
         let detected: TestReport.Format?
         switch first {
@@ -55,9 +84,55 @@ public enum ResultFile {
             throw EvidenceError.badFile(
                 path: path, location: "1", reason: "--format \(format.rawValue) was given, but the file looks like \(detected.rawValue)")
         }
-        switch chosen {
-        case .junit: return try JUnitReader.read(data, path: path)
-        case .xcresult: return try XCResultReader.read(data, path: path)
+        return chosen
+    }
+}
+
+/// A result file opened for ingest: what it says besides its test cases, its
+/// SHA-256, how many test cases it has, and then each of them. JUnit XML is
+/// streamed from the file in two passes; xcresulttool JSON is read whole.
+public struct IngestSource {
+    public let report: TestReport
+    public let digest: String
+    public let testCount: Int
+    private let tests: ((TestReport.TestCase) throws -> Void) throws -> Void
+
+    public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?) throws -> IngestSource {
+        try ResultFile.check(path, maxBytes: maxBytes)
+        let head: Data
+        do {
+            guard let handle = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 4096) ?? Data()
+        } catch let error as EvidenceError {
+            throw error
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be read (\(error.localizedDescription))")
         }
+        switch try ResultFile.detect(head, path: path, format: format) {
+        case .junit:
+            let source = ByteSource.file(path, limit: maxBytes)
+            let hasher = SHA256()
+            let outline = try JUnitReader.outline(source, path: path, hasher: hasher)
+            let digest = hasher.finalizeHex()
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
+                let again = SHA256()
+                try JUnitReader.forEachTest(source, path: path, outline: outline, hasher: again, body)
+                guard again.finalizeHex() == digest else {
+                    throw EvidenceError.badFile(path: path, location: nil, reason: "changed while it was being read")
+                }
+            }
+        case .xcresult:
+            let data = try ResultFile.read(path, maxBytes: maxBytes)
+            let report = try XCResultReader.read(data, path: path)
+            return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count) { body in
+                for test in report.tests { try body(test) }
+            }
+        }
+    }
+
+    /// Calls `body` with each test case, in the file's order.
+    public func forEachTest(_ body: (TestReport.TestCase) throws -> Void) throws {
+        try tests(body)
     }
 }

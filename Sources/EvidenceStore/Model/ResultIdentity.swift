@@ -30,20 +30,55 @@ public enum ResultIdentity {
     }
 
     /// A result of an ingested run: named by the run, the test's place in the
-    /// file (from 0) and the claim it maps to (none for an unmapped test).
-    public static func ingestedResultUUID(runUUID: String, test: Int, claim: String?) -> String {
-        nameBased("evidence ingested result", [runUUID, String(test), claim ?? ""])
+    /// file (from 0) and which of the test's claims it is for (0 for a test
+    /// that maps to none, else its place among the test's claims, sorted,
+    /// from 1). The run's part comes first and the test's place next, so a
+    /// file's results are named in order and their index grows at its end.
+    public static func ingestedResultUUID(runUUID: String, test: Int, claimSlot: Int) -> String {
+        ingestedResultUUID(runPart: ingestedRunPart(runUUID), test: test, claimSlot: claimSlot)
+    }
+
+    /// What every result UUID of an ingested run starts with: worked out once per run.
+    public static func ingestedRunPart(_ runUUID: String) -> [UInt8] {
+        Array(SHA256.digest(bytes: Array(("evidence ingested result\u{0}" + runUUID).utf8)).prefix(16))
+    }
+
+    public static func ingestedResultUUID(runPart: [UInt8], test: Int, claimSlot: Int) -> String {
+        var bytes = runPart
+        let index = UInt32(truncatingIfNeeded: test)
+        bytes[10] = UInt8(truncatingIfNeeded: index >> 24)
+        bytes[11] = UInt8(truncatingIfNeeded: index >> 16)
+        bytes[12] = UInt8(truncatingIfNeeded: index >> 8)
+        bytes[13] = UInt8(truncatingIfNeeded: index)
+        bytes[14] = UInt8(truncatingIfNeeded: claimSlot >> 8)
+        bytes[15] = UInt8(truncatingIfNeeded: claimSlot)
+        return formatted(bytes)
     }
 
     /// A name-based UUID (version 8) from SHA-256 of a namespace and parts.
     static func nameBased(_ namespace: String, _ parts: [String]) -> String {
-        let name = ([namespace] + parts).joined(separator: "\u{0}")
-        var bytes = Array(SHA256.digest(Data(name.utf8)).prefix(16))
+        var name = Array(namespace.utf8)
+        for part in parts {
+            name.append(0)
+            name.append(contentsOf: part.utf8)
+        }
+        return formatted(Array(SHA256.digest(bytes: name).prefix(16)))
+    }
+
+    /// Sixteen bytes as a version 8 UUID: the version and variant bits set.
+    private static func formatted(_ raw: [UInt8]) -> String {
+        var bytes = raw
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { String($0, radix: 16).leftPadded(2) }.joined()
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// When a result recorded before results kept the moment was recorded: its

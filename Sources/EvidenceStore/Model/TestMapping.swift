@@ -45,13 +45,34 @@ public struct TestClaimMatcher {
     /// Every `claim:KEY` in a text.
     static func conventionKeys(in text: String) -> [String] {
         var keys: [String] = []
-        var rest = text[...]
-        while let range = rest.range(of: "claim:") {
-            let key = rest[range.upperBound...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
-            if !key.isEmpty { keys.append(String(key)) }
-            rest = rest[range.upperBound...]
+        let needle = Array("claim:".utf8)
+        var text = text
+        text.makeContiguousUTF8()
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var index = 0
+            // Scanned byte by byte: most test names hold no "claim:" at all.
+            while index + needle.count <= bytes.count {
+                guard bytes[index] == needle[0], bytes[index + 1] == needle[1], bytes[index + 2] == needle[2],
+                    bytes[index + 3] == needle[3], bytes[index + 4] == needle[4], bytes[index + 5] == needle[5]
+                else {
+                    index += 1
+                    continue
+                }
+                var end = index + needle.count
+                while end < bytes.count, Self.isKeyByte(bytes[end]) { end += 1 }
+                if end > index + needle.count {
+                    keys.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + needle.count)..<end]), as: UTF8.self))
+                }
+                index += needle.count
+            }
         }
         return keys
+    }
+
+    /// Letters and digits of ASCII, and `.`, `_`, `-`: what a claim key is made of.
+    private static func isKeyByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2E || byte == 0x5F || byte == 0x2D
     }
 
     /// The forms a rule may match: the identifier as written, with or without

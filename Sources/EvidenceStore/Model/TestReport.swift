@@ -92,30 +92,50 @@ extension TestReport.Device {
 }
 
 /// Durations as the tools write them: a number of seconds, `0.014`, or a
-/// localised string such as `0,014s`, `5s` or `1m 5s`.
+/// localised string such as `0,014s`, `5s` or `1m 5s`. Read byte by byte: a
+/// large file has a million of them.
 enum Duration {
     static func seconds(_ text: String) -> Double? {
-        var total = 0.0
-        var any = false
-        for part in text.split(separator: " ") {
-            var body = part.replacingOccurrences(of: ",", with: ".")
-            var scale = 1.0
-            if body.hasSuffix("ms") {
-                body.removeLast(2)
-                scale = 0.001
-            } else if body.hasSuffix("s") {
-                body.removeLast()
-            } else if body.hasSuffix("m") {
-                body.removeLast()
-                scale = 60
-            } else if body.hasSuffix("h") {
-                body.removeLast()
-                scale = 3600
+        var text = text
+        text.makeContiguousUTF8()
+        let parsed = text.utf8.withContiguousStorageIfAvailable { bytes -> Double? in
+            var total = 0.0
+            var any = false
+            var start = 0
+            while start < bytes.count {
+                while start < bytes.count, bytes[start] == 0x20 { start += 1 }
+                guard start < bytes.count else { break }
+                var end = start
+                while end < bytes.count, bytes[end] != 0x20 { end += 1 }
+                guard let value = part(bytes, start, end) else { return nil }
+                total += value
+                any = true
+                start = end
             }
-            guard let value = Double(body), value.isFinite, value >= 0 else { return nil }
-            total += value * scale
-            any = true
+            return any ? total : nil
         }
-        return any ? total : nil
+        return parsed ?? nil
+    }
+
+    /// One part, "0,014s" or "5m": a number (a decimal comma read as a point) and a unit.
+    private static func part(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var last = end
+        var scale = 1.0
+        if last - start >= 2, bytes[last - 2] == UInt8(ascii: "m"), bytes[last - 1] == UInt8(ascii: "s") {
+            last -= 2
+            scale = 0.001
+        } else if last > start {
+            switch bytes[last - 1] {
+            case UInt8(ascii: "s"): last -= 1
+            case UInt8(ascii: "m"): last -= 1; scale = 60
+            case UInt8(ascii: "h"): last -= 1; scale = 3600
+            default: break
+            }
+        }
+        guard last > start else { return nil }
+        var number = [UInt8](bytes[start..<last])
+        for index in number.indices where number[index] == UInt8(ascii: ",") { number[index] = UInt8(ascii: ".") }
+        guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite, value >= 0 else { return nil }
+        return value * scale
     }
 }

@@ -35,6 +35,34 @@ public enum Timestamp {
             + pad(rest / 60 % 60, 2) + ":" + pad(rest % 60, 2) + "Z"
     }
 
+    /// Moments a microsecond apart from a start, in the store's form, made
+    /// cheaply: the seconds are formatted once per second, not per moment.
+    public struct MicrosecondSequence {
+        private var seconds: Int64
+        private var micros: Int
+        private var prefix: String
+
+        public init(from date: Date) {
+            let value = date.timeIntervalSince1970
+            let clamped = value.isNaN ? 0 : min(max(value, representable.lowerBound), representable.upperBound)
+            let whole = clamped.rounded(.down)
+            seconds = Int64(whole)
+            micros = min(999_999, max(0, Int(((clamped - whole) * 1_000_000).rounded(.down))))
+            prefix = String(format(secondsSinceEpoch: seconds).dropLast())
+        }
+
+        /// The next moment: one microsecond after the last one given.
+        public mutating func next() -> String {
+            micros += 1
+            if micros == 1_000_000 {
+                micros = 0
+                seconds += 1
+                prefix = String(Timestamp.format(secondsSinceEpoch: seconds).dropLast())
+            }
+            return prefix + "." + Timestamp.pad(micros, 6) + "Z"
+        }
+    }
+
     /// Accepts a date (`2026-10-20`) or a full timestamp with `Z` or an offset
     /// (`2026-10-20T14:03:00+02:00`), and returns it in the store's form.
     public static func parse(_ text: String, field: String) throws -> String {

@@ -54,26 +54,48 @@ public struct IngestSummary: Sendable {
     public var other = 0
     /// Tests that map to at least one claim.
     public var mapped = 0
+    /// How many tests map to no claim, and the first `unmappedListed` of them.
+    public var unmappedCount = 0
     public var unmapped: [String] = []
+    public static let unmappedListed = 10_000
     /// Tests naming `claim:KEY` for a key the store does not have.
     public var unknownClaims: [(test: String, key: String)] = []
     public var runs: [(run: RunRecord, environment: String)] = []
     public var notes: [String] = []
+
+    /// Counts a test by its outcome, and as mapped or not.
+    mutating func count(_ test: TestReport.TestCase, mapped isMapped: Bool) {
+        read += 1
+        switch test.outcome {
+        case .pass: passed += 1
+        case .fail: failed += 1
+        case .skipped: skipped += 1
+        case .blocked, .inconclusive: other += 1
+        }
+        if isMapped {
+            mapped += 1
+        } else {
+            unmappedCount += 1
+            if unmapped.count < Self.unmappedListed { unmapped.append(test.identifier) }
+        }
+    }
 }
 
 extension Store {
     /// Reads one result file into the store in one transaction. The same
-    /// content (by SHA-256) ingested twice is written once.
+    /// content (by SHA-256) ingested twice is written once. A JUnit file is
+    /// read in two passes and never held whole: the first checks it and
+    /// learns its devices, the second writes its test cases as they come.
     public func ingest(file path: String, options: IngestOptions, progress: ((Int, Int) -> Void)? = nil) throws
         -> IngestSummary
     {
-        let data = try ResultFile.read(path, maxBytes: options.maxBytes)
-        let digest = SHA256.hex(data)
+        let source = try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format)
+        if source.testCount >= 10_000 { try prepareForLargeWrites() }
         let name = (path as NSString).lastPathComponent
-        if let earlier = try reader.ingestedAt(sha256: digest) {
+        if let earlier = try reader.ingestedAt(sha256: source.digest) {
             return IngestSummary(file: path, shape: "", alreadyIngestedAt: earlier)
         }
-        let report = try ResultFile.parse(data, path: path, format: options.format)
+        let report = source.report
         let environments = try report.devices.map { try Self.environment(for: $0, options: options, file: path) }
         let matcher = TestClaimMatcher(rules: try reader.mappingRules(), claimKeys: try reader.claimKeys())
         let limit = clock.futureLimit()
@@ -85,34 +107,19 @@ extension Store {
         let startedAt = report.startedAt ?? given ?? clock.timestamp()
 
         var summary = IngestSummary(file: path, shape: report.shape, notes: report.notes)
-        var mappedClaims: [[String]] = []
-        mappedClaims.reserveCapacity(report.tests.count)
-        for test in report.tests {
-            let (claims, unknown) = matcher.claims(for: test)
-            mappedClaims.append(claims)
-            summary.read += 1
-            switch test.outcome {
-            case .pass: summary.passed += 1
-            case .fail: summary.failed += 1
-            case .skipped: summary.skipped += 1
-            case .blocked, .inconclusive: summary.other += 1
-            }
-            if claims.isEmpty { summary.unmapped.append(test.identifier) } else { summary.mapped += 1 }
-            summary.unknownClaims += unknown.map { (test.identifier, $0) }
-        }
-
         try write { writer in
             // Checked again under the write lock: another process may have just ingested it.
-            if let earlier = try writer.reader.ingestedAt(sha256: digest) {
+            if let earlier = try writer.reader.ingestedAt(sha256: source.digest) {
                 summary = IngestSummary(file: path, shape: report.shape, alreadyIngestedAt: earlier)
                 return
             }
             let fileID = try writer.upsertIngestedFile(TextFormat.IngestedFile(
-                sha256: digest, fileName: name, format: report.format.rawValue, testCount: Int64(report.tests.count),
-                ingestedAt: clock.timestamp()))
-            let usedDevices = Set(report.tests.map(\.device)).union(report.tests.isEmpty ? [0] : [])
-            var runs: [Int: RunRecord] = [:]
-            for index in report.devices.indices where usedDevices.contains(index) {
+                sha256: source.digest, fileName: name, format: report.format.rawValue,
+                testCount: Int64(source.testCount), ingestedAt: clock.timestamp()))
+            // A run for each device a test ran on, made when its first test comes.
+            var runs: [Int: (RunRecord, [UInt8])] = [:]
+            func run(forDevice index: Int) throws -> (RunRecord, [UInt8]) {
+                if let run = runs[index] { return run }
                 // A model the file names is taken as it is; one typed as an option is checked for typos.
                 try Self.vet(
                     environments[index], newModel: options.newModel || report.devices[index].model != nil,
@@ -122,46 +129,58 @@ extension Store {
                 // two machines is one run once their exports merge.
                 let run = try Self.insertRun(
                     RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
-                    uuid: ResultIdentity.ingestedRunUUID(fileSHA256: digest, environment: environments[index]),
+                    uuid: ResultIdentity.ingestedRunUUID(fileSHA256: source.digest, environment: environments[index]),
                     ingestedFileID: fileID, into: writer)
-                runs[index] = run
+                runs[index] = (run, ResultIdentity.ingestedRunPart(run.uuid))
                 summary.runs.append((run, environments[index].description))
+                return (run, ResultIdentity.ingestedRunPart(run.uuid))
             }
             // Claim ids and the words each result proves, looked up once per claim.
             var claimIDs: [String: (id: Int64, statement: Int64?)] = [:]
+            let batch = try ResultBatch(writer: writer)
+            // Each claim's latest decisive result is worked out once, at the end.
+            let triggers = try writer.setDecisiveTriggersAside()
+            var touched: Set<StoreWriter.ClaimEnvironment> = []
             // The file's results are recorded in its order, a microsecond apart.
-            let recordedFrom = clock.now()
-            var recorded = 0
-            func recordingTime() -> String {
-                recorded += 1
-                return Timestamp.formatMicroseconds(recordedFrom.addingTimeInterval(Double(recorded) / 1_000_000))
-            }
-            for (number, test) in report.tests.enumerated() {
-                guard let run = runs[test.device] else { continue }
+            var moments = Timestamp.MicrosecondSequence(from: clock.now())
+            func recordingTime() -> String { moments.next() }
+            var number = 0
+            try source.forEachTest { test in
+                defer { number += 1 }
+                let (claims, unknown) = matcher.claims(for: test)
+                summary.count(test, mapped: !claims.isEmpty)
+                summary.unknownClaims += unknown.map { (test.identifier, $0) }
+                guard report.devices.indices.contains(test.device) else { return }
+                let (run, runPart) = try run(forDevice: test.device)
                 var row = StoreWriter.ResultRow(
                     uuid: "", runID: run.id, environmentID: run.environmentID, claimID: nil, claimStatementID: nil,
                     result: test.outcome.rawValue, posture: nil, note: test.note, checkedAt: startedAt, recordedAt: "",
                     testID: test.identifier, duration: test.duration, message: test.message)
-                let claims = mappedClaims[number]
                 if claims.isEmpty {
-                    row.uuid = ResultIdentity.ingestedResultUUID(runUUID: run.uuid, test: number, claim: nil)
+                    row.uuid = ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: 0)
                     row.recordedAt = recordingTime()
-                    try writer.upsertResult(row)
+                    try batch.add(row)
                 }
-                for key in claims {
+                for (slot, key) in claims.sorted().enumerated() {
                     if claimIDs[key] == nil {
                         let id = try writer.reader.claimID(key: key)
                         claimIDs[key] = (id, try writer.reader.currentStatement(ofClaim: id)?.id)
                     }
                     row.claimID = claimIDs[key]?.id
                     row.claimStatementID = claimIDs[key]?.statement
-                    row.uuid = ResultIdentity.ingestedResultUUID(runUUID: run.uuid, test: number, claim: key)
+                    if let claim = row.claimID {
+                        touched.insert(StoreWriter.ClaimEnvironment(claimID: claim, environmentID: run.environmentID))
+                    }
+                    row.uuid = ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: slot + 1)
                     row.recordedAt = recordingTime()
-                    try writer.upsertResult(row)
+                    try batch.add(row)
                 }
-                if number % 2000 == 0 { progress?(number, report.tests.count) }
+                if number % 2000 == 0 { progress?(number, source.testCount) }
             }
-            progress?(report.tests.count, report.tests.count)
+            try batch.flush()
+            try writer.restore(triggers, pairs: touched)
+            if runs.isEmpty { _ = try run(forDevice: 0) }
+            progress?(source.testCount, source.testCount)
         }
         return summary
     }

@@ -32,6 +32,16 @@ public final class SHA256 {
         return hasher.finalize()
     }
 
+    /// The 32 bytes of the digest of some bytes, in one call (no context to make).
+    public static func digest(bytes: [UInt8]) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        bytes.withUnsafeBytes { input in
+            _ = EVP_Digest(input.baseAddress, input.count, &out, &length, EVP_sha256(), nil)
+        }
+        return Array(out.prefix(Int(length)))
+    }
+
     /// The hex digest of a file, read in chunks; nil when it cannot be read.
     public static func hex(ofFile path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }

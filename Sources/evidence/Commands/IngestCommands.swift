@@ -111,7 +111,7 @@ extension Runner {
         var line = "\(summary.file): read \(summary.read) tests (\(summary.shape)): \(summary.passed) passed, "
             + "\(summary.failed) failed, \(summary.skipped) skipped"
         if summary.other > 0 { line += ", \(summary.other) other" }
-        line += "; \(summary.mapped) mapped to claims, \(summary.unmapped.count) not.\n"
+        line += "; \(summary.mapped) mapped to claims, \(summary.unmappedCount) not.\n"
         output.write(line)
         for (run, environment) in summary.runs {
             output.write("  run \(run.id) (\(run.shortName)) on \(environment)\n")
@@ -125,6 +125,9 @@ extension Runner {
         if verbose {
             for test in summary.unmapped {
                 output.write("  unmapped: \(test)\n")
+            }
+            if summary.unmappedCount > summary.unmapped.count {
+                output.write("  and \(summary.unmappedCount - summary.unmapped.count) more unmapped, not listed\n")
             }
         }
     }

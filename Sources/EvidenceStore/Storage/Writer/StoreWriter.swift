@@ -398,6 +398,51 @@ public struct StoreWriter {
         fileprivate let definitions: [String]
     }
 
+    /// For a write of many results to a few claims (an ingest): the triggers
+    /// that keep latest_decisive_results, which would work a claim's latest
+    /// decisive result out again for every row, are set aside; `restore(_:pairs:)`
+    /// brings them back and works out the touched pairs once. All inside the
+    /// writer's transaction.
+    func setDecisiveTriggersAside() throws -> BulkLoad {
+        let objects = try database.query(
+            cached: """
+                SELECT name, sql FROM sqlite_schema
+                WHERE type = 'trigger' AND name IN ('latest_decisive_after_insert', 'latest_decisive_after_update')
+                ORDER BY name
+                """
+        ).map { (try $0.text("name"), try $0.text("sql")) }
+        for (name, _) in objects {
+            try database.execute("DROP TRIGGER \"\(name)\"")
+        }
+        return BulkLoad(definitions: objects.map(\.1))
+    }
+
+    /// Brings back what `setDecisiveTriggersAside` set aside, and works out the
+    /// latest decisive result of each claim and environment given.
+    func restore(_ load: BulkLoad, pairs: Set<ClaimEnvironment>) throws {
+        for sql in load.definitions {
+            try database.execute(sql)
+        }
+        for pair in pairs {
+            try database.execute(
+                cached: "DELETE FROM latest_decisive_results WHERE claim_id = ? AND environment_id = ?",
+                [.integer(pair.claimID), .integer(pair.environmentID)])
+            try database.execute(
+                cached: """
+                    INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
+                    SELECT claim_id, environment_id, result_id FROM decisive_result_order
+                    WHERE claim_id = ? AND environment_id = ? AND result_id IS NOT NULL
+                    """,
+                [.integer(pair.claimID), .integer(pair.environmentID)])
+        }
+    }
+
+    /// A claim in an environment: what latest_decisive_results keeps one row for.
+    struct ClaimEnvironment: Hashable {
+        var claimID: Int64
+        var environmentID: Int64
+    }
+
     func restore(_ load: BulkLoad) throws {
         for sql in load.definitions {
             try database.execute(sql)

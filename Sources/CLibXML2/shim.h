@@ -1,0 +1,31 @@
+#ifndef EVIDENCE_CLIBXML2_SHIM_H
+#define EVIDENCE_CLIBXML2_SHIM_H
+
+/// libxml2's SAX2 push parser, for JUnit XML read in chunks.
+///
+/// Debian builds libxml2 with ICU, and its encoding header then includes
+/// ICU's, which clash with the ICU Foundation carries. Nothing here touches
+/// the ICU members of libxml2's encoding handler (only pointers to it), so
+/// those headers are left out.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/xmlerror.h>
+
+/// Where the parser is in its input: line and column, from 1.
+static inline int cxml_line(xmlParserCtxtPtr context) {
+    return (context != NULL && context->input != NULL) ? context->input->line : 0;
+}
+
+static inline int cxml_column(xmlParserCtxtPtr context) {
+    return (context != NULL && context->input != NULL) ? context->input->col : 0;
+}
+
+/// The column libxml2 keeps in a structured error (its int2 field).
+static inline int cxml_error_column(xmlErrorPtr error) {
+    return error != NULL ? error->int2 : 0;
+}
+
+#endif

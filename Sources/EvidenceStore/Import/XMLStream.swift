@@ -1,0 +1,262 @@
+import CLibXML2
+import Foundation
+
+/// Where something is in an XML file: "12:5".
+struct XMLLocation: Sendable {
+    var line: Int
+    var column: Int
+
+    var text: String { "\(line):\(column)" }
+}
+
+/// An element's attributes as libxml2 hands them over, read only when asked:
+/// most elements have attributes no one reads.
+struct XMLAttributes {
+    fileprivate let pointers: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    let count: Int
+
+    /// The value of an attribute, or nil.
+    subscript(_ name: String) -> String? {
+        guard let pointers else { return nil }
+        for index in 0..<count {
+            let base = index * 5
+            guard let key = pointers[base], let start = pointers[base + 3], let end = pointers[base + 4] else { continue }
+            if Self.equals(key, name) {
+                return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    /// The first attribute longer than `limit` bytes: its name and length.
+    func first(longerThan limit: Int) -> (name: String, length: Int)? {
+        guard let pointers else { return nil }
+        for index in 0..<count {
+            let base = index * 5
+            guard let key = pointers[base], let start = pointers[base + 3], let end = pointers[base + 4] else { continue }
+            if end - start > limit { return (String(cString: key), end - start) }
+        }
+        return nil
+    }
+
+    private static func equals(_ key: UnsafePointer<UInt8>, _ name: String) -> Bool {
+        var index = 0
+        for byte in name.utf8 {
+            if key[index] != byte { return false }
+            index += 1
+        }
+        return key[index] == 0
+    }
+}
+
+/// What a SAX parse reports, in document order. A handler stops the parse by
+/// throwing; the error is rethrown when the parse ends.
+protocol XMLEventHandler: AnyObject {
+    func startElement(_ name: String, attributes: XMLAttributes, at location: XMLLocation) throws
+    func endElement(_ name: String, at location: XMLLocation) throws
+    /// Character data and CDATA sections, in pieces as they come.
+    func text(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// A processing instruction (`<?…?>`) other than the XML declaration.
+    func processingInstruction(at location: XMLLocation) throws
+    /// A document type declaration (`<!DOCTYPE …>`), before its internal subset is read.
+    func documentType(at location: XMLLocation) throws
+}
+
+/// libxml2's SAX2 push parser: the input is fed in chunks of any size, so a
+/// file of any length is parsed in bounded memory. Entities are never
+/// substituted or loaded, and no network is touched.
+final class XMLPushParser {
+    private var context: xmlParserCtxtPtr?
+    private let handler: XMLEventHandler
+    private let path: String
+    /// The first error a callback threw; the parse stops there.
+    fileprivate var failure: Error?
+    /// The first error libxml2 reported: its code and where.
+    fileprivate var xmlError: (code: Int, location: XMLLocation)?
+
+    init(path: String, handler: XMLEventHandler) throws {
+        self.path = path
+        self.handler = handler
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { context, name, prefix, _, _, _, count, _, attributes in
+            guard let parser = XMLPushParser.of(context), let name else { return }
+            let values = XMLAttributes(pointers: attributes, count: Int(count))
+            var qualified = String(cString: name)
+            if let prefix { qualified = String(cString: prefix) + ":" + qualified }
+            parser.call { try parser.handler.startElement(qualified, attributes: values, at: parser.location) }
+        }
+        sax.endElementNs = { context, name, prefix, _ in
+            guard let parser = XMLPushParser.of(context), let name else { return }
+            var qualified = String(cString: name)
+            if let prefix { qualified = String(cString: prefix) + ":" + qualified }
+            parser.call { try parser.handler.endElement(qualified, at: parser.location) }
+        }
+        sax.characters = { context, bytes, length in
+            guard let parser = XMLPushParser.of(context), parser.failure == nil, let bytes else { return }
+            parser.handler.text(UnsafeBufferPointer(start: bytes, count: Int(length)))
+        }
+        sax.cdataBlock = sax.characters
+        sax.processingInstruction = { context, _, _ in
+            guard let parser = XMLPushParser.of(context) else { return }
+            parser.call { try parser.handler.processingInstruction(at: parser.location) }
+        }
+        sax.internalSubset = { context, _, _, _ in
+            guard let parser = XMLPushParser.of(context) else { return }
+            parser.call { try parser.handler.documentType(at: parser.location) }
+        }
+        sax.serror = { context, error in
+            guard let parser = XMLPushParser.of(context), let error, parser.xmlError == nil else { return }
+            let code = Int(error.pointee.code)
+            let location = XMLLocation(line: Int(error.pointee.line), column: Int(cxml_error_column(error)))
+            parser.xmlError = (code, location)
+        }
+        let unmanaged = Unmanaged.passUnretained(self).toOpaque()
+        guard let context = xmlCreatePushParserCtxt(&sax, unmanaged, nil, 0, path) else {
+            throw EvidenceError.io(path: path, reason: "libxml2 cannot start a parser")
+        }
+        self.context = context
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue))
+    }
+
+    deinit {
+        if let context { xmlFreeParserCtxt(context) }
+    }
+
+    fileprivate static func of(_ context: UnsafeMutableRawPointer?) -> XMLPushParser? {
+        context.map { Unmanaged<XMLPushParser>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    fileprivate var location: XMLLocation {
+        XMLLocation(line: Int(cxml_line(context)), column: Int(cxml_column(context)))
+    }
+
+    /// Runs a handler call; its first error stops the parser.
+    fileprivate func call(_ body: () throws -> Void) {
+        guard failure == nil else { return }
+        do {
+            try body()
+        } catch {
+            failure = error
+            xmlStopParser(context)
+        }
+    }
+
+    /// Parses the next chunk of the file.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        guard failure == nil, xmlError == nil, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        xmlParseChunk(context, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+        if let failure { throw failure }
+    }
+
+    /// Ends the input; throws the first error of a callback or of libxml2.
+    func finish() throws {
+        if failure == nil, xmlError == nil { xmlParseChunk(context, nil, 0, 1) }
+        if let failure { throw failure }
+        if let (code, location) = xmlError {
+            throw EvidenceError.badFile(
+                path: path, location: location.text, reason: "not well-formed XML: " + Self.describe(code))
+        }
+    }
+
+    /// libxml2's error codes, in words.
+    static func describe(_ code: Int) -> String {
+        switch code {
+        case 1: return "a value longer than the parser accepts (text and attributes are limited to 10,000,000 bytes)"
+        case 4: return "the document is empty"
+        case 5: return "the document ends before it is complete"
+        case 9: return "a character that XML does not allow"
+        case 26: return "an entity that is not declared"
+        case 38, 39, 40, 41: return "a malformed attribute"
+        case 65, 73: return "a malformed tag"
+        case 76: return "an end tag that does not match its start tag"
+        case 77: return "the document ends before every element is closed"
+        case 111: return "an element nested too deeply"
+        default: return "libxml2 error \(code)"
+        }
+    }
+}
+
+/// Checks text as it streams by: no NUL byte, valid UTF-8 (across chunk
+/// boundaries), and which line the input is on.
+struct UTF8Stream {
+    private(set) var line = 1
+    private var pending: [UInt8] = []
+    private var offset = 0
+    let path: String
+    let what: String
+
+    init(path: String, what: String) {
+        self.path = path
+        self.what = what
+    }
+
+    /// Checks the next chunk.
+    mutating func check(_ bytes: UnsafeRawBufferPointer) throws {
+        if offset == 0, bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            throw EvidenceError.badFile(path: path, location: "1", reason: "the \(what) is UTF-16; only UTF-8 is read")
+        }
+        offset += bytes.count
+        var index = 0
+        // A sequence split by the last chunk's end is finished first.
+        while !pending.isEmpty, index < bytes.count {
+            pending.append(bytes[index])
+            index += 1
+            if let length = Self.sequenceLength(pending[0]), pending.count == length {
+                try validate(pending)
+                pending.removeAll()
+            }
+        }
+        while index < bytes.count {
+            // Eight ASCII bytes at a time: no high bit, no zero byte (the usual case).
+            while index + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let hasHigh = word & 0x8080_8080_8080_8080 != 0
+                let hasZero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
+                if hasHigh || hasZero { break }
+                let newlines = word ^ 0x0A0A_0A0A_0A0A_0A0A
+                if (newlines &- 0x0101_0101_0101_0101) & ~newlines & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
+            }
+            guard index < bytes.count else { break }
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte == 0 {
+                    throw EvidenceError.badFile(path: path, location: String(line), reason: "a NUL byte; the file is not \(what) text")
+                }
+                if byte == 0x0A { line += 1 }
+                index += 1
+                continue
+            }
+            guard let length = Self.sequenceLength(byte) else { throw invalid() }
+            if index + length > bytes.count {
+                pending = Array(bytes[index...])
+                return
+            }
+            try validate(Array(bytes[index..<index + length]))
+            index += length
+        }
+    }
+
+    /// At the end of the input: nothing may be left half a character.
+    func finish() throws {
+        if !pending.isEmpty { throw invalid() }
+    }
+
+    private func validate(_ sequence: [UInt8]) throws {
+        if String(validating: sequence, as: UTF8.self) == nil { throw invalid() }
+    }
+
+    private func invalid() -> EvidenceError {
+        EvidenceError.badFile(path: path, location: String(line), reason: "invalid UTF-8")
+    }
+
+    private static func sequenceLength(_ first: UInt8) -> Int? {
+        switch first {
+        case 0xC2...0xDF: return 2
+        case 0xE0...0xEF: return 3
+        case 0xF0...0xF4: return 4
+        default: return nil
+        }
+    }
+}
