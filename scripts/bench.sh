@@ -3,10 +3,13 @@
 # the text format at three sizes, and times each command as a whole process
 # (median of several runs, with peak memory). The anchor is the sqlite3 shell's
 # .import of the same result rows from CSV into a table of the same shape
-# (the columns and indexes of `results`), measured in the same run.
+# (the columns and indexes of `results`), measured in the same run. Ingest is
+# timed against two Python scripts that do the least a script would
+# (scripts/junit_baseline.py, scripts/xcresult_baseline.py), also in the same run.
 #
 #   scripts/bench.sh                    # all sizes, 3 runs each
 #   BENCH_SIZES="S M" scripts/bench.sh  # only the smaller sizes
+#   BENCH_INGEST="10000 100000" scripts/bench.sh   # JUnit ingest sizes (default 10k, 100k, 1M)
 #   BENCH_RUNS=5 scripts/bench.sh
 #
 # Data is cached in bench-out/ (delete it to regenerate). Needs python3 and sqlite3.
@@ -14,6 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sizes="${BENCH_SIZES:-S M L}"
+ingest_sizes="${BENCH_INGEST:-10000 100000 1000000}"
 runs="${BENCH_RUNS:-3}"
 out="${BENCH_OUT:-bench-out}"
 mkdir -p "$out"
@@ -50,18 +54,21 @@ declare -A results=([S]=10000 [M]=100000 [L]=1000000)
 declare -A median peak
 
 anchor_sql() {
-    # The columns and indexes of `results` (migrations/0001), without CHECKs and
-    # foreign keys, so that CSV's empty fields load as they are.
+    # The columns, UNIQUE uuid and indexes of `results` (migrations/0005 and
+    # 0007), without CHECKs and foreign keys, so that CSV's empty fields load
+    # as they are.
     cat <<'SQL'
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = FULL;
 -- The id column is the rowid, implicit here so that .import fills the other columns.
 CREATE TABLE results (
-    run_id INTEGER NOT NULL, claim_id INTEGER, result TEXT NOT NULL, posture TEXT,
-    note TEXT NOT NULL DEFAULT '', checked_at TEXT, test_id TEXT, duration REAL, message TEXT);
-CREATE INDEX results_by_claim ON results (claim_id, checked_at);
-CREATE INDEX results_by_claim_outcome ON results (claim_id, result, checked_at);
+    uuid TEXT NOT NULL UNIQUE, run_id INTEGER NOT NULL, environment_id INTEGER NOT NULL, claim_id INTEGER,
+    claim_statement_id INTEGER, result TEXT NOT NULL, posture TEXT, note TEXT NOT NULL DEFAULT '',
+    checked_at TEXT, recorded_at TEXT NOT NULL, test_id TEXT, duration REAL, message TEXT);
 CREATE INDEX results_by_run ON results (run_id);
+CREATE INDEX results_by_claim ON results (claim_id, recorded_at) WHERE claim_id IS NOT NULL;
+CREATE INDEX results_decisive ON results (claim_id, environment_id, checked_at, recorded_at)
+    WHERE claim_id IS NOT NULL AND result IN ('pass', 'fail');
 SQL
 }
 
@@ -87,20 +94,41 @@ for size in $sizes; do
         rm -rf "$data"; mkdir -p "$data"
         python3 scripts/bench_data.py store "$data" "${claims[$size]}" "${results[$size]}"
     fi
+    # The generator writes text format version 1; teams exchange version 2,
+    # which carries each result's uuid and recording time. One import and one
+    # export make it, and the anchor's rows come from the same store.
+    if [ ! -f "$data/results-v2.csv" ]; then
+        rm -rf "$data/export-v2" "$data/v2.sqlite"*
+        "$bin" init --store "$data/v2.sqlite" >/dev/null 2>&1
+        "$bin" import "$data/export" --store "$data/v2.sqlite" >/dev/null
+        "$bin" export "$data/export-v2" --store "$data/v2.sqlite" >/dev/null
+        sqlite3 -csv -header "$data/v2.sqlite" "SELECT uuid, run_id, environment_id, claim_id, claim_statement_id,
+            result, posture, note, checked_at, recorded_at, test_id, duration, message FROM results ORDER BY id" \
+            > "$data/results-v2.csv.part"
+        mv "$data/results-v2.csv.part" "$data/results-v2.csv"
+        rm -f "$data/v2.sqlite"*
+    fi
 
     anchor_once() {
         rm -f "$data/anchor.sqlite"*
         anchor_sql | sqlite3 "$data/anchor.sqlite" >/dev/null
-        measure sqlite3 "$data/anchor.sqlite" ".mode csv" ".import --skip 1 $data/results.csv results"
+        measure sqlite3 "$data/anchor.sqlite" ".mode csv" ".import --skip 1 $data/results-v2.csv results"
     }
     time_runs "$size" anchor "$runs" anchor_once
 
     import_once() {
         rm -f "$data/store.sqlite"*
         "$bin" init --store "$data/store.sqlite" 2>/dev/null
-        measure "$bin" import "$data/export" --store "$data/store.sqlite"
+        measure "$bin" import "$data/export-v2" --store "$data/store.sqlite"
     }
     time_runs "$size" import "$runs" import_once
+
+    import_v1_once() {
+        rm -f "$data/store.sqlite"*
+        "$bin" init --store "$data/store.sqlite" 2>/dev/null
+        measure "$bin" import "$data/export" --store "$data/store.sqlite"
+    }
+    time_runs "$size" "import v1" "$runs" import_v1_once
 
     ingest_once() {
         rm -f "$data/ingest.sqlite"*
@@ -119,13 +147,53 @@ for size in $sizes; do
         --xcode 27.1 --xcode-build 27A9275 --measure "status-bar clock y=171pt from 87pt" --store "$store"
 done
 
+# Ingest against the Python scripts, into a store with the bundled data set.
+ingest_store="$out/ingest-base.sqlite"
+rm -f "$ingest_store"*
+"$bin" init --store "$ingest_store" >/dev/null 2>&1
+"$bin" seed --store "$ingest_store" >/dev/null
+ingest_pair() { # label file baseline-script
+    local label="$1" file="$2" script="$3"
+    evidence_once() {
+        rm -f "$out/ingest-run.sqlite"*
+        cp "$ingest_store" "$out/ingest-run.sqlite"
+        measure "$bin" ingest "$file" --store "$out/ingest-run.sqlite" --simulator "iPhone Duo" --os "iOS 27.1"
+    }
+    baseline_once() {
+        rm -f "$out/baseline-run.sqlite"*
+        measure python3 "$script" "$file" "$out/baseline-run.sqlite"
+    }
+    time_runs ingest "$label" "$runs" evidence_once
+    time_runs ingest "$label python" "$runs" baseline_once
+    rm -f "$out/ingest-run.sqlite"* "$out/baseline-run.sqlite"*
+}
+ingest_labels=()
+for count in $ingest_sizes; do
+    file="$out/junit-$count.xml"
+    [ -f "$file" ] || python3 scripts/bench_data.py junit "$file" "$count"
+    ingest_pair "junit $count" "$file" scripts/junit_baseline.py
+    ingest_labels+=("junit $count")
+done
+xcresult="$out/xcresult-100000.json"
+[ -f "$xcresult" ] || python3 scripts/bench_data.py xcresult "$xcresult" 100000
+ingest_pair "xcresult 100000" "$xcresult" scripts/xcresult_baseline.py
+ingest_labels+=("xcresult 100000")
+
+printf '\n%-16s %12s %10s %12s %10s %8s\n' file "evidence (s)" "peak (MB)" "python (s)" "peak (MB)" ratio
+for label in "${ingest_labels[@]}"; do
+    printf '%-16s %12.3f %10.1f %12.3f %10.1f %7.2fx\n' "$label" "${median[ingest/$label]}" \
+        "$(python3 -c "print(${peak[ingest/$label]} / 1024)")" "${median[ingest/$label python]}" \
+        "$(python3 -c "print(${peak[ingest/$label python]} / 1024)")" \
+        "$(python3 -c "print(${median[ingest/$label]} / ${median[ingest/$label python]})")"
+done
+
 printf '\n%-5s %-11s %12s %10s %14s\n' size command "median (s)" "peak (MB)" "vs anchor"
 for size in $sizes; do
-    for name in anchor import ingest report checklist untested "claim show" log; do
+    for name in anchor import "import v1" ingest report checklist untested "claim show" log; do
         key="$size/$name"
         [ -n "${median[$key]:-}" ] || continue
         ratio=""
-        if [ "$name" = import ]; then
+        if [ "$name" = import ] || [ "$name" = "import v1" ]; then
             ratio="$(python3 -c "print('%.2fx' % (${median[$key]} / ${median[$size/anchor]}))")"
         fi
         printf '%-5s %-11s %12.3f %10.1f %14s\n' "$size" "$name" "${median[$key]}" \
@@ -136,13 +204,13 @@ done
 # Growth: ten times the results (M to L) should cost at most twelve times the time.
 if [[ " $sizes " == *" M "* && " $sizes " == *" L "* ]]; then
     printf '\n%-11s %14s\n' command "L/M time"
-    for name in anchor import ingest report checklist untested "claim show" log; do
+    for name in anchor import "import v1" ingest report checklist untested "claim show" log; do
         printf '%-11s %13.2fx\n' "$name" "$(python3 -c "print(${median[L/$name]} / max(${median[M/$name]}, 1e-9))")"
     done
 fi
 if [[ " $sizes " == *" S "* && " $sizes " == *" M "* ]]; then
     printf '\n%-11s %14s\n' command "M/S time"
-    for name in anchor import ingest report checklist untested "claim show" log; do
+    for name in anchor import "import v1" ingest report checklist untested "claim show" log; do
         printf '%-11s %13.2fx\n' "$name" "$(python3 -c "print(${median[M/$name]} / max(${median[S/$name]}, 1e-9))")"
     done
 fi

@@ -6,6 +6,7 @@ the same result rows as CSV for the sqlite3 anchor, and a JUnit XML file.
 
     bench_data.py store  OUT CLAIMS RESULTS    # OUT/export/, OUT/results.csv
     bench_data.py junit  FILE TESTS            # a JUnit file with TESTS cases
+    bench_data.py xcresult FILE TESTS          # `xcresulttool get test-results tests` JSON
 
 Deterministic: the same arguments give the same bytes.
 """
@@ -172,11 +173,81 @@ def write_junit(path, tests):
         handle.write('</testsuites>\n')
 
 
+def write_pretty(handle, value, indent=0):
+    """JSON as xcresulttool writes it: two-space indents, " : ", sorted keys."""
+    pad = "  " * (indent + 1)
+    if isinstance(value, dict):
+        handle.write("{\n")
+        keys = sorted(value)
+        for n, key in enumerate(keys):
+            handle.write("%s%s : " % (pad, json.dumps(key)))
+            write_pretty(handle, value[key], indent + 1)
+            handle.write(",\n" if n + 1 < len(keys) else "\n")
+        handle.write("  " * indent + "}")
+    elif isinstance(value, list):
+        handle.write("[\n")
+        for n, item in enumerate(value):
+            handle.write(pad)
+            write_pretty(handle, item, indent + 1)
+            handle.write(",\n" if n + 1 < len(value) else "\n")
+        handle.write("  " * indent + "]")
+    else:
+        handle.write(json.dumps(value, ensure_ascii=False))
+
+
+def write_xcresult(path, tests):
+    """The shape of ../shared/fixtures/apple/xcresult-tests-*.json: a test plan,
+    a bundle, suites of 1,000 cases; 2% fail with a message, 2% are skipped, 1%
+    passed after a retry (three repetitions under the case)."""
+    rng = random.Random(tests)
+    url = "test://com.apple.xcode/App/AppTests"
+    suites = []
+    per_suite = max(1, min(tests, 1000))
+    for s in range(max(1, tests // per_suite)):
+        cases = []
+        for c in range(per_suite):
+            roll = rng.random()
+            seconds = (c % 1000) / 1000 + 0.0001234
+            case = {"duration": ("%.3fs" % seconds).replace(".", ","), "durationInSeconds": seconds,
+                    "name": "testCase%d()" % c, "nodeIdentifier": "Suite%dTests/testCase%d()" % (s, c),
+                    "nodeIdentifierURL": "%s/Suite%dTests/testCase%d" % (url, s, c), "nodeType": "Test Case",
+                    "result": "Passed"}
+            if roll < 0.02:
+                case["result"] = "Failed"
+                case["children"] = [{"name": "AppTests.swift:%d: XCTAssertEqual failed: (\"%d\") is not equal to (\"x\")" % (c % 400, c),
+                                     "nodeType": "Failure Message", "result": "Failed"}]
+            elif roll < 0.04:
+                case["result"] = "Skipped"
+                case["children"] = [{"name": "Test skipped - not on this device", "nodeType": "Failure Message", "result": "Skipped"}]
+            elif roll < 0.05:
+                case["details"] = "Passed after 1 retry"
+                case["children"] = [
+                    {"duration": "0s", "durationInSeconds": 0, "name": run, "nodeIdentifier": str(n + 1),
+                     "nodeType": "Repetition", "result": "Failed" if n == 0 else "Passed"}
+                    for n, run in enumerate(["First Run", "Retry 1", "Retry 2"])]
+            cases.append(case)
+        suites.append({"children": cases, "name": "Suite%dTests" % s, "nodeIdentifierURL": "%s/Suite%dTests" % (url, s),
+                       "nodeType": "Test Suite", "result": "Passed"})
+    document = {
+        "devices": [{"architecture": "arm64", "deviceId": "9D3C1E7A-0B4F-4F65-9E8A-6C2D51B0A7F3", "deviceName": "iPhone Duo",
+                     "modelName": "iPhone Duo", "osBuildNumber": "23B74", "osVersion": "27.1", "platform": "iOS Simulator"}],
+        "testNodes": [{"children": [{"children": suites, "name": "AppTests", "nodeIdentifierURL": url,
+                                     "nodeType": "Unit test bundle", "result": "Passed"}],
+                       "name": "App", "nodeType": "Test Plan", "result": "Passed"}],
+        "testPlanConfigurations": [{"configurationId": "1", "configurationName": "Test Scheme Action"}],
+    }
+    with open(path, "w", encoding="utf-8") as handle:
+        write_pretty(handle, document)
+        handle.write("\n")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "store":
         write_store(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif len(sys.argv) == 4 and sys.argv[1] == "junit":
         write_junit(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "xcresult":
+        write_xcresult(sys.argv[2], int(sys.argv[3]))
     else:
         sys.stderr.write(__doc__)
         sys.exit(64)

@@ -35,8 +35,12 @@ build() {
         *) echo "unknown target: $target (junit, xcresult, textformat, markdown)" >&2; exit 64 ;;
     esac
     rm -f "$out/fuzz-$target"
+    # The C libraries as Package.swift finds them: module maps here, headers and libraries from pkg-config.
+    local cflags=() flag
+    for flag in $(pkg-config --cflags sqlite3 libxml-2.0 libcrypto); do cflags+=(-Xcc "$flag"); done
     swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name EvidenceStore \
-        -I Sources/CSQLite -lsqlite3 \
+        -I Sources/CSQLite -I Sources/CLibXML2 -I Sources/CCrypto "${cflags[@]}" \
+        $(pkg-config --libs sqlite3 libxml-2.0 libcrypto) \
         "${library[@]}" "$out/EmbeddedResources.swift" Fuzz/FuzzCheck.swift "$source" \
         -o "$out/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' || true
     [ -x "$out/fuzz-$target" ] || { echo "$target: the fuzz binary did not build" >&2; exit 70; }
@@ -69,12 +73,7 @@ run() {
     local dir; dir="$(corpus "$target")"
     local log="$out/$target/fuzz.log"
     local suppressions="$PWD/Fuzz/lsan.supp"
-    # FoundationXML leaks about 160 bytes (1 KB under AddressSanitizer) for each
-    # malformed document it reports an error on, whoever parses it: harmless for
-    # a command that reads a few files, but a million inputs would reach the
-    # default limit, so the JUnit target gets more room.
     local rss=2048
-    if [ "$target" = junit ]; then rss=6144; fi
     # Swift's own crash backtracer fights AddressSanitizer; libFuzzer reports crashes itself.
     # Leak reports stay on, with Foundation's own leaks suppressed (Fuzz/lsan.supp).
     (cd "$out/$target" && SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$suppressions" "../fuzz-$target" -max_total_time="$seconds" -rss_limit_mb="$rss" -max_len=8192 \

@@ -161,6 +161,20 @@ import Testing
         #expect(try fixture.state("bars.overflow") == "verified-in-simulator")
     }
 
+    @Test func rulesSeeEveryFormOfAnIdentifier() {
+        func forms(_ identifier: String, _ name: String) -> [String] {
+            TestClaimMatcher.Forms(TestReport.TestCase(identifier: identifier, name: name, outcome: .pass, duration: nil)).texts
+        }
+        #expect(forms("App.Outer.SuiteTests/testA()", "testA()") == [
+            "App.Outer.SuiteTests/testA()", "testA()", "Outer.SuiteTests/testA()", "SuiteTests/testA()",
+            "App.Outer.SuiteTests/testA", "testA", "Outer.SuiteTests/testA", "SuiteTests/testA",
+        ])
+        #expect(forms("SuiteTests/test_b", "test_b") == ["SuiteTests/test_b", "test_b", "SuiteTests/test_b()", "test_b()"])
+        // Empty parts of the suite are passed over; a case with arguments keeps them.
+        #expect(forms(".A..B/c(x:)", "c(x:)") == [".A..B/c(x:)", "c(x:)", "B/c(x:)"])
+        #expect(forms("", "") == ["", "", "()", "()"])
+    }
+
     @Test func theConventionReadsIdentifiersTagsAndProperties() throws {
         let file = try fixture.folder.write(
             "claims.xml",

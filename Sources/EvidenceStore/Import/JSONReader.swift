@@ -32,6 +32,13 @@ public struct JSONReader {
         return value
     }
 
+    /// Parses the JSON value at the start of `bytes`, and says how many bytes it took.
+    static func parsePrefix(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) throws -> (value: JSONValue, length: Int) {
+        var reader = JSONReader(bytes, maxDepth: maxDepth)
+        let value = try reader.value(depth: 0)
+        return (value, reader.index)
+    }
+
     public static func parse(_ data: Data, maxDepth: Int = defaultMaxDepth) throws -> JSONValue {
         try data.withUnsafeBytes { try parse($0, maxDepth: maxDepth) }
     }
@@ -266,6 +273,11 @@ extension JSONValue {
     public subscript(key: String) -> JSONValue? {
         guard case .object(let fields) = self else { return nil }
         return fields.first { $0.0 == key }?.1
+    }
+
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
     }
 
     /// What kind of JSON value this is, for error messages.

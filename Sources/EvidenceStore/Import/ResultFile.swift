@@ -57,6 +57,11 @@ public enum ResultFile {
         }
     }
 
+    /// A file read twice that did not read the same the second time.
+    static func changed(_ path: String) -> EvidenceError {
+        EvidenceError.badFile(path: path, location: nil, reason: "changed while it was being read")
+    }
+
     /// Parses a result file in the given format, or the one its first character shows.
     public static func parse(_ data: Data, path: String, format: TestReport.Format?) throws -> TestReport {
         switch try detect(data.prefix(4096), path: path, format: format) {
@@ -89,8 +94,9 @@ public enum ResultFile {
 }
 
 /// A result file opened for ingest: what it says besides its test cases, its
-/// SHA-256, how many test cases it has, and then each of them. JUnit XML is
-/// streamed from the file in two passes; xcresulttool JSON is read whole.
+/// SHA-256, how many test cases it has, and then each of them. JUnit XML and
+/// the tests of xcresulttool are streamed from the file in two passes; an
+/// xcresulttool summary or legacy record, which lists only failures, is read whole.
 public struct IngestSource {
     public let report: TestReport
     public let digest: String
@@ -118,15 +124,25 @@ public struct IngestSource {
             return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
                 let again = SHA256()
                 try JUnitReader.forEachTest(source, path: path, outline: outline, hasher: again, body)
-                guard again.finalizeHex() == digest else {
-                    throw EvidenceError.badFile(path: path, location: nil, reason: "changed while it was being read")
-                }
+                guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
             }
         case .xcresult:
-            let data = try ResultFile.read(path, maxBytes: maxBytes)
-            let report = try XCResultReader.read(data, path: path)
-            return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count) { body in
-                for test in report.tests { try body(test) }
+            let hasher = SHA256()
+            guard let outline = try XCResultTests.outline(JSONStream(path: path, limit: maxBytes, hasher: hasher), file: path)
+            else {
+                // A summary or a legacy record lists only failures: small, and read whole.
+                let data = try ResultFile.read(path, maxBytes: maxBytes)
+                let report = try XCResultReader.read(data, path: path)
+                return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count) { body in
+                    for test in report.tests { try body(test) }
+                }
+            }
+            let digest = hasher.finalizeHex()
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
+                let again = SHA256()
+                try XCResultTests.forEachTest(
+                    JSONStream(path: path, limit: maxBytes, hasher: again), outline: outline, file: path, body)
+                guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
             }
         }
     }

@@ -7,6 +7,13 @@ import Foundation
 public enum XCResultReader {
     public static func read(_ data: Data, path: String) throws -> TestReport {
         try UntrustedText.check(data, path: path, what: "JSON")
+        if let outline = try XCResultTests.outline(JSONStream(checked: data, path: path), file: path) {
+            var report = outline.report
+            try XCResultTests.forEachTest(JSONStream(checked: data, path: path), outline: outline, file: path) {
+                report.tests.append($0)
+            }
+            return report
+        }
         let value: JSONValue
         do {
             value = try JSONReader.parse(data)
@@ -17,9 +24,6 @@ public enum XCResultReader {
         let root = JSONCursor(value: value, path: "", file: path)
         guard case .object = value else {
             throw root.error("expected an object at the top, found \(value.typeName)")
-        }
-        if value["testNodes"] != nil {
-            return try tests(root)
         }
         if value["devicesAndConfigurations"] != nil || value["totalTestCount"] != nil {
             return try summary(root)
@@ -33,16 +37,6 @@ public enum XCResultReader {
 
     // MARK: - get test-results tests
 
-    static func tests(_ root: JSONCursor) throws -> TestReport {
-        var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
-        report.devices = try root.optional("devices")?.array().map(device) ?? []
-        if report.devices.isEmpty { report.devices = [TestReport.Device()] }
-        for node in try root.field("testNodes").array() {
-            try walk(node, suite: [], into: &report)
-        }
-        return report
-    }
-
     static func device(_ cursor: JSONCursor) throws -> TestReport.Device {
         var device = TestReport.Device()
         device.model = try cursor.optional("modelName")?.string() ?? cursor.optional("deviceName")?.string()
@@ -52,37 +46,32 @@ public enum XCResultReader {
         return device
     }
 
-    private static func walk(_ node: JSONCursor, suite: [String], into report: inout TestReport) throws {
-        let type = try node.optional("nodeType")?.string() ?? ""
+    /// The results of one "Test Case" node, within the suites named: one, or
+    /// one for each device it ran on. (`XCResultTests` finds the nodes.)
+    static func testCases(
+        _ node: JSONCursor, suite: [String], devices: [TestReport.Device]
+    ) throws -> [TestReport.TestCase] {
         let name = try node.optional("name")?.string() ?? ""
-        guard type == "Test Case" else {
-            let path = type == "Test Suite" ? suite + [name] : suite
-            for child in try node.optional("children")?.array() ?? [] {
-                try walk(child, suite: path, into: &report)
-            }
-            return
-        }
         let identifier = try node.optional("nodeIdentifier")?.string() ?? (suite.last.map { "\($0)/\(name)" } ?? name)
         var base = TestReport.TestCase(identifier: identifier, name: name, outcome: .pass, duration: nil)
         (base.outcome, base.note) = try outcome(node.field("result"))
         base.duration = try duration(node)
         base.tags = try node.optional("tags")?.array().map { try $0.string() } ?? []
         let children = try node.optional("children")?.array() ?? []
-        let devices = try children.filter { try $0.optional("nodeType")?.string() == "Device" }
-        if devices.isEmpty {
+        let deviceNodes = try children.filter { try $0.optional("nodeType")?.string() == "Device" }
+        if deviceNodes.isEmpty {
             base.message = try failureMessages(node)
-            report.tests.append(base)
-            return
+            return [base]
         }
         // Run on several destinations: one result per device.
-        for deviceNode in devices {
+        return try deviceNodes.map { deviceNode in
             var test = base
             (test.outcome, test.note) = try outcome(deviceNode.field("result"))
             test.duration = try duration(deviceNode) ?? base.duration
             test.message = try failureMessages(deviceNode)
             let deviceName = try deviceNode.optional("name")?.string() ?? ""
-            test.device = report.devices.firstIndex { $0.model == deviceName || deviceName.hasPrefix($0.model ?? "\u{0}") } ?? 0
-            report.tests.append(test)
+            test.device = devices.firstIndex { $0.model == deviceName || deviceName.hasPrefix($0.model ?? "\u{0}") } ?? 0
+            return test
         }
     }
 
@@ -234,15 +223,61 @@ public enum XCResultReader {
 /// A position in a JSON document, for reading it with errors that give the path.
 struct JSONCursor {
     let value: JSONValue
-    let path: String
     let file: String
+    /// Built into text only when an error names it.
+    private let location: Location
+
+    init(value: JSONValue, path: String, file: String) {
+        self.init(value: value, location: Location(parent: nil, step: .text(path)), file: file)
+    }
+
+    private init(value: JSONValue, location: Location, file: String) {
+        self.value = value
+        self.location = location
+        self.file = file
+    }
+
+    /// "testNodes[0].children[3].name"; empty at the top.
+    var path: String { location.text }
+
+    private final class Location: Sendable {
+        enum Step {
+            case text(String), key(String), index(Int)
+        }
+
+        let parent: Location?
+        let step: Step
+
+        init(parent: Location?, step: Step) {
+            self.parent = parent
+            self.step = step
+        }
+
+        var text: String {
+            var steps: [Step] = []
+            var node: Location? = self
+            while let current = node {
+                steps.append(current.step)
+                node = current.parent
+            }
+            var text = ""
+            for step in steps.reversed() {
+                switch step {
+                case .text(let path): text += path
+                case .key(let key): text += text.isEmpty ? key : "." + key
+                case .index(let index): text += "[\(index)]"
+                }
+            }
+            return text
+        }
+    }
 
     func error(_ reason: String) -> EvidenceError {
         EvidenceError.badFile(path: file, location: path.isEmpty ? "$" : path, reason: reason)
     }
 
     private func child(_ key: String, _ value: JSONValue) -> JSONCursor {
-        JSONCursor(value: value, path: path.isEmpty ? key : "\(path).\(key)", file: file)
+        JSONCursor(value: value, location: Location(parent: location, step: .key(key)), file: file)
     }
 
     /// The value of a key, or nil when it is missing or null.
@@ -272,7 +307,9 @@ struct JSONCursor {
 
     func array() throws -> [JSONCursor] {
         guard case .array(let items) = value else { throw error("expected an array, found \(value.typeName)") }
-        return items.enumerated().map { JSONCursor(value: $1, path: "\(path)[\($0)]", file: file) }
+        return items.enumerated().map {
+            JSONCursor(value: $1, location: Location(parent: location, step: .index($0)), file: file)
+        }
     }
 
     // MARK: - The legacy format's {"_type": …, "_value": …} wrapping

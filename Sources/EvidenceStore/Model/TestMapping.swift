@@ -32,11 +32,9 @@ public struct TestClaimMatcher {
             for key in Self.conventionKeys(in: text) { add(key) }
         }
         if !rules.isEmpty {
-            let forms = Self.candidates(test).map { Array($0.utf8) }
-            for rule in rules where !found.contains(rule.claim) {
-                if forms.contains(where: { form in form.withUnsafeBufferPointer { rule.pattern.matches($0) } }) {
-                    found.append(rule.claim)
-                }
+            let forms = Forms(test)
+            for rule in rules where !found.contains(rule.claim) && forms.any(rule.pattern.matches) {
+                found.append(rule.claim)
             }
         }
         return (found, unknown)
@@ -76,25 +74,54 @@ public struct TestClaimMatcher {
     }
 
     /// The forms a rule may match: the identifier as written, with or without
-    /// "()", and without the module or outer types before its suite.
-    static func candidates(_ test: TestReport.TestCase) -> [String] {
-        var forms = [test.identifier, test.name]
-        if let slash = test.identifier.firstIndex(of: "/") {
-            let suite = test.identifier[..<slash]
-            let rest = test.identifier[slash...]
-            var parts = suite.split(separator: ".")
-            while parts.count > 1 {
-                parts.removeFirst()
-                forms.append(parts.joined(separator: ".") + rest)
+    /// "()", and without the module or outer types before its suite. Kept as
+    /// UTF-8 in one buffer: an ingest builds them for every test.
+    struct Forms {
+        private var bytes: [UInt8] = []
+        private var ranges: [Range<Int>] = []
+
+        init(_ test: TestReport.TestCase) {
+            let identifier = Array(test.identifier.utf8)
+            add(identifier[...])
+            add(Array(test.name.utf8)[...])
+            // "Module.Outer.Suite/test": also "Outer.Suite/test" and "Suite/test".
+            if let slash = identifier.firstIndex(of: UInt8(ascii: "/")) {
+                let dot = UInt8(ascii: ".")
+                var sawPart = false
+                for index in 0..<slash {
+                    if identifier[index] != dot {
+                        sawPart = true
+                    } else if sawPart, index + 1 < slash, identifier[index + 1] != dot {
+                        add(identifier[(index + 1)...])
+                    }
+                }
+            }
+            for range in ranges {
+                let form = bytes[range]
+                if form.count >= 2, form[form.endIndex - 2] == UInt8(ascii: "("), form.last == UInt8(ascii: ")") {
+                    add(Array(form.dropLast(2))[...])
+                } else if form.last != UInt8(ascii: ")") {
+                    add(Array(form)[...] + [UInt8(ascii: "("), UInt8(ascii: ")")])
+                }
             }
         }
-        for form in forms {
-            if form.hasSuffix("()") {
-                forms.append(String(form.dropLast(2)))
-            } else if !form.hasSuffix(")") {
-                forms.append(form + "()")
+
+        private mutating func add(_ form: ArraySlice<UInt8>) {
+            let start = bytes.count
+            bytes.append(contentsOf: form)
+            ranges.append(start..<bytes.count)
+        }
+
+        /// Whether `matches` holds for any form.
+        func any(_ matches: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            bytes.withUnsafeBufferPointer { all in
+                ranges.contains { matches(UnsafeBufferPointer(rebasing: all[$0])) }
             }
         }
-        return forms
+
+        /// The forms as text, in order.
+        var texts: [String] {
+            ranges.map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
     }
 }

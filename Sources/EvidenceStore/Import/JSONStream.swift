@@ -1,0 +1,257 @@
+import Foundation
+
+/// Reads one JSON document from a file a chunk at a time: its structure (objects,
+/// keys, arrays) token by token, and any value whole when asked. Only what is
+/// being read is held, so a document of any size is read in bounded memory.
+/// The same rules as `JSONReader` (which parses each value read whole): valid
+/// UTF-8, no NUL, bounded nesting; errors give the line.
+final class JSONStream {
+    private let path: String
+    private let file: FileChunks?
+    private let chunkSize: Int
+    private var buffer: [UInt8] = []
+    private var position = 0
+    /// The line of `buffer[0]`, and whether the file has no more to give.
+    private var lineAtStart = 1
+    private var exhausted = false
+    private var text: UTF8Stream
+    let hasher: SHA256?
+    static let maxDepth = 64
+    private(set) var depth = 0
+
+    /// Over a file of at most `limit` bytes, read `chunkSize` bytes at a time;
+    /// `hasher` is given every byte read.
+    init(path: String, limit: Int, hasher: SHA256?, chunkSize: Int = 256 << 10) throws {
+        self.path = path
+        self.hasher = hasher
+        self.chunkSize = chunkSize
+        text = UTF8Stream(path: path, what: "JSON")
+        file = try FileChunks(path: path, limit: limit)
+    }
+
+    /// Over bytes already in memory, that `UntrustedText.check` has passed.
+    init(checked data: Data, path: String) {
+        self.path = path
+        file = nil
+        hasher = nil
+        chunkSize = 0
+        text = UTF8Stream(path: path, what: "JSON")
+        buffer = Array(data)
+        exhausted = true
+    }
+
+    // MARK: - Bytes
+
+    /// Makes at least `count` bytes past the position available, unless the file ends first.
+    private func fill(_ count: Int) throws -> Bool {
+        while buffer.count - position < count {
+            guard !exhausted, let file else { return false }
+            guard let chunk = try file.next(upTo: chunkSize) else {
+                exhausted = true
+                try text.finish()
+                return buffer.count - position >= count
+            }
+            try chunk.withUnsafeBytes { bytes in
+                hasher?.update(bytes)
+                try text.check(bytes)
+            }
+            // What was read is dropped before the buffer grows.
+            if position > 0 {
+                lineAtStart += Self.newlines(in: buffer, before: position)
+                buffer.removeFirst(position)
+                position = 0
+            }
+            buffer.append(contentsOf: chunk)
+        }
+        return true
+    }
+
+    private static func newlines(in bytes: [UInt8], before end: Int) -> Int {
+        bytes.withUnsafeBufferPointer { bytes in
+            var count = 0
+            for index in 0..<end { count &+= bytes[index] == 0x0A ? 1 : 0 }
+            return count
+        }
+    }
+
+    @inline(__always)
+    private func peek() throws -> UInt8? {
+        if position < buffer.count { return buffer[position] }
+        return try fill(1) ? buffer[position] : nil
+    }
+
+    private func skipSpace() throws {
+        repeat {
+            let (index, found) = buffer.withUnsafeBufferPointer { bytes in
+                var index = position
+                while index < bytes.count {
+                    switch bytes[index] {
+                    case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                    default: return (index, true)
+                    }
+                }
+                return (index, false)
+            }
+            position = index
+            if found { return }
+        } while try fill(1)
+    }
+
+    /// An error at the position, or at `offset` bytes into the buffer.
+    func failure(_ message: String, at offset: Int? = nil) -> EvidenceError {
+        let end = min(offset ?? position, buffer.count)
+        let line = lineAtStart + Self.newlines(in: buffer, before: end)
+        return EvidenceError.badFile(path: path, location: String(line), reason: "not valid JSON: \(message)")
+    }
+
+    // MARK: - Structure
+
+    /// What comes next: '{', '[', or the first byte of a scalar; nil at the end.
+    func next() throws -> UInt8? {
+        try skipSpace()
+        return try peek()
+    }
+
+    /// Reads '{' or '['.
+    func open(_ bracket: UInt8) throws {
+        try skipSpace()
+        guard try peek() == bracket else { throw failure("expected '\(Character(UnicodeScalar(bracket)))'") }
+        position += 1
+        depth += 1
+        if depth > Self.maxDepth { throw failure("nested deeper than \(Self.maxDepth) levels") }
+    }
+
+    /// Within an object: the next key (the ':' read), or nil at its '}'.
+    func nextKey(first: Bool) throws -> String? {
+        try skipSpace()
+        guard let byte = try peek() else { throw failure("unexpected end of input") }
+        if byte == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return nil
+        }
+        if !first {
+            guard byte == UInt8(ascii: ",") else { throw failure("expected ',' or '}'") }
+            position += 1
+            try skipSpace()
+        }
+        guard try peek() == UInt8(ascii: "\"") else { throw failure("expected a quoted key") }
+        let key = try string()
+        try skipSpace()
+        guard try peek() == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
+        position += 1
+        return key
+    }
+
+    /// Within an array: true before its next element, false at its ']'.
+    func nextElement(first: Bool) throws -> Bool {
+        try skipSpace()
+        guard let byte = try peek() else { throw failure("unexpected end of input") }
+        if byte == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return false
+        }
+        if !first {
+            guard byte == UInt8(ascii: ",") else { throw failure("expected ',' or ']'") }
+            position += 1
+        }
+        return true
+    }
+
+    /// The next value, read whole.
+    func value() throws -> JSONValue {
+        try skipSpace()
+        if try peek() == UInt8(ascii: "\"") { return .string(try string()) }
+        return try parsed(maxDepth: Self.maxDepth - depth)
+    }
+
+    /// Reads on, to twice as many bytes past `start` (the position) as now, so
+    /// that a long value is parsed a few times, not once a chunk; false when
+    /// the file had nothing more.
+    private func readMore(after start: Int) throws -> Bool {
+        let had = buffer.count - start
+        _ = try fill(2 * had + 1)
+        return buffer.count - position > had
+    }
+
+    /// The value at the position, parsed by `JSONReader` from the buffer. A
+    /// value the buffer ends in the middle of fails at the buffer's end: then
+    /// the buffer takes in more and the value is parsed again.
+    private func parsed(maxDepth: Int) throws -> JSONValue {
+        while true {
+            let start = position
+            do {
+                let (value, length) = try buffer.withUnsafeBytes {
+                    try JSONReader.parsePrefix(UnsafeRawBufferPointer(rebasing: $0[start...]), maxDepth: maxDepth)
+                }
+                // A number or a literal may go on in the next chunk.
+                if start + length == buffer.count, try readMore(after: start) { continue }
+                position = start + length
+                return value
+            } catch let failure as JSONReader.Failure {
+                // Cut short by the buffer's end: a literal, an escape or a character may go on.
+                if buffer.count - (start + failure.offset) <= 16, try readMore(after: start) { continue }
+                let message = failure.message.hasPrefix("nested deeper than")
+                    ? "nested deeper than \(Self.maxDepth) levels" : failure.message
+                throw self.failure(message, at: start + failure.offset)
+            }
+        }
+    }
+
+    /// The next value, checked and passed over.
+    func skip() throws {
+        try skipSpace()
+        if try peek() == UInt8(ascii: "\"") {
+            if let end = try plainStringEnd() {
+                position = end
+                return
+            }
+        }
+        _ = try value()
+    }
+
+    /// After the whole document: nothing but white space.
+    func finish() throws {
+        try skipSpace()
+        if try peek() != nil { throw failure("unexpected text after the JSON value") }
+    }
+
+    // MARK: - Scanning
+
+    /// The string at the position (its opening quote), decoded.
+    private func string() throws -> String {
+        if let end = try plainStringEnd() {
+            // Valid UTF-8 already (every chunk is checked as it is read), no escapes.
+            let text = buffer.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[position + 1..<end - 1]), as: UTF8.self)
+            }
+            position = end
+            return text
+        }
+        guard case .string(let text) = try parsed(maxDepth: 1) else { throw failure("expected a string") }
+        return text
+    }
+
+    /// Where the string at the position ends (past its closing quote), when it
+    /// has no escape and no control character; nil otherwise, for `JSONReader`
+    /// to read it or say what is wrong.
+    private func plainStringEnd() throws -> Int? {
+        var offset = 1
+        while true {
+            let (scanned, end) = buffer.withUnsafeBufferPointer { bytes -> (Int, Int??) in
+                var index = position + offset
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\"") { return (index, .some(index + 1)) }
+                    if byte == UInt8(ascii: "\\") || byte < 0x20 { return (index, .some(nil)) }
+                    index += 1
+                }
+                return (index, nil)
+            }
+            if let end { return end }
+            offset = scanned - position
+            guard try fill(offset + 1) else { return nil }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+/// The tests of `xcresulttool` read as a stream: the same results whatever the
+/// key order or the chunk size, and a file that changes between the two passes
+/// refused.
+@Suite struct XCResultStreamingTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// Each result as one comparable line.
+    static func lines(_ tests: [TestReport.TestCase]) -> [String] {
+        tests.map {
+            "\($0.identifier)|\($0.name)|\($0.outcome)|\($0.duration.map { String($0) } ?? "-")|\($0.message ?? "-")|\($0.tags)|\($0.device)|\($0.note)"
+        }
+    }
+
+    /// Reads a file through the streaming passes, `chunkSize` bytes at a time.
+    func streamed(_ path: String, chunkSize: Int) throws -> (XCResultTests.Outline, [TestReport.TestCase]) {
+        let stream = try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize)
+        let outline = try #require(try XCResultTests.outline(stream, file: path))
+        var tests: [TestReport.TestCase] = []
+        try XCResultTests.forEachTest(
+            JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), outline: outline, file: path
+        ) { tests.append($0) }
+        return (outline, tests)
+    }
+
+    /// JSON text of a value with the keys of every object in reverse order:
+    /// a node's name and type before its children, the devices after the nodes.
+    static func reversed(_ value: JSONValue) -> String {
+        switch value {
+        case .object(let fields):
+            return "{" + fields.reversed().map { "\(reversed(.string($0.0))):\(reversed($0.1))" }.joined(separator: ",") + "}"
+        case .array(let items):
+            return "[" + items.map(reversed).joined(separator: ",\n") + "]"
+        case .string(let text):
+            let data = try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
+            return String(decoding: (data ?? Data()).dropFirst().dropLast(), as: UTF8.self)
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .bool(let flag): return String(flag)
+        case .null: return "null"
+        }
+    }
+
+    @Test(arguments: ["xcresult-tests-1.json", "xcresult-tests-3.json"])
+    func anyKeyOrderAndAnyChunkSizeReadTheSame(name: String) throws {
+        let data = try Data(contentsOf: Fixtures.apple(name))
+        let whole = try XCResultReader.read(data, path: name)
+        #expect(!whole.tests.isEmpty)
+        let expected = Self.lines(whole.tests)
+        let turned = folder.path("reversed-" + name)
+        try folder.write("reversed-" + name, Self.reversed(try JSONReader.parse(data)))
+        for path in [Fixtures.apple(name).path, turned] {
+            for chunkSize in [1, 2, 3, 7, 64, 4096] {
+                let (outline, tests) = try streamed(path, chunkSize: chunkSize)
+                #expect(Self.lines(tests) == expected, "\(path) in chunks of \(chunkSize)")
+                #expect(outline.testCount == tests.count)
+                #expect(outline.report.devices == whole.devices)
+            }
+        }
+    }
+
+    @Test func suitesNameTheirCasesAndCasesWithinCasesAreNotResults() throws {
+        // Children before name and type, as xcresulttool writes them.
+        let document = """
+            {"testNodes": [{"children": [
+              {"children": [
+                {"name": "a()", "nodeType": "Test Case", "result": "Passed",
+                 "children": [{"children": [{"name": "ignored()", "nodeType": "Test Case", "result": "Failed"}],
+                               "name": "Inner", "nodeType": "Test Suite"}]},
+                {"children": [{"name": "b()", "nodeType": "Test Case", "result": "Failed", "nodeIdentifier": "Named/b()"}],
+                 "name": "Nested", "nodeType": "Test Suite"},
+                {"name": "c()", "nodeType": "Test Case", "result": "Skipped",
+                 "children": [
+                   {"name": "iPhone Duo", "nodeType": "Device", "result": "Passed", "durationInSeconds": 2},
+                   {"name": "iPhone 17 Pro", "nodeType": "Device", "result": "Failed",
+                    "children": [{"name": "it broke", "nodeType": "Failure Message"}]}]},
+                17, null
+              ], "name": "Outer", "nodeType": "Test Suite"},
+              {"name": "d()", "nodeType": "Test Case", "result": "Passed"}
+            ], "name": "Plan", "nodeType": "Test Plan"}],
+            "devices": [{"modelName": "iPhone 17 Pro"}, {"modelName": "iPhone Duo"}]}
+            """
+        let path = try folder.write("nested.json", document)
+        let (outline, tests) = try streamed(path, chunkSize: 5)
+        #expect(tests.map(\.identifier) == ["Outer/a()", "Named/b()", "Outer/c()", "Outer/c()", "d()"])
+        #expect(tests.map(\.outcome) == [.pass, .fail, .pass, .fail, .pass])
+        #expect(tests.map(\.device) == [0, 0, 1, 0, 0])
+        #expect(tests[2].duration == 2)
+        #expect(tests[3].message == "it broke")
+        #expect(outline.testCount == 5)
+        #expect(Self.lines(try XCResultReader.read(Data(document.utf8), path: path).tests) == Self.lines(tests))
+    }
+
+    @Test func aKeyTwiceIsRefused() throws {
+        for (document, line) in [
+            ("{\"testNodes\": [],\n\"testNodes\": []}", "2"),
+            ("{\"testNodes\": [{\"name\": \"a\",\n\n \"name\": \"b\"}]}", "3"),
+        ] {
+            #expect {
+                _ = try XCResultReader.read(Data(document.utf8), path: "twice.json")
+            } throws: { error in
+                (error as? EvidenceError).map { "\($0)" }?.contains("twice.json:\(line): not valid JSON: the key \"") == true
+            }
+        }
+    }
+
+    @Test func aFileThatChangesBetweenThePassesIsRefused() throws {
+        let original = try String(contentsOf: Fixtures.apple("xcresult-tests-3.json"), encoding: .utf8)
+        let path = try folder.write("changing.json", original)
+        // The same shape, another outcome: only the digest tells.
+        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
+        try folder.write("changing.json", original.replacingOccurrences(of: "\"Passed\"", with: "\"Failed\""))
+        #expect {
+            try source.forEachTest { _ in }
+        } throws: { error in
+            "\(error)".contains("changed while it was being read")
+        }
+        // Another shape: the second pass finds nodes the first did not.
+        let stream = try JSONStream(path: path, limit: .max, hasher: nil)
+        let outline = try #require(try XCResultTests.outline(stream, file: path))
+        let other = try folder.write("other.json", "{\"testNodes\": [{\"nodeType\": \"Test Plan\", \"children\": [{}, {}]}]}")
+        #expect {
+            try XCResultTests.forEachTest(JSONStream(path: other, limit: .max, hasher: nil), outline: outline, file: other) { _ in }
+        } throws: { error in
+            "\(error)".contains("changed while it was being read")
+        }
+    }
+
+    @Test func aLargeFileIsStreamedInFileOrder() throws {
+        var text = "{\"devices\": [{\"modelName\": \"iPhone Duo\", \"osVersion\": \"27.1\"}], \"testNodes\": [{\"children\": ["
+        let suites = 20, cases = 2_500
+        for suite in 0..<suites {
+            text += suite == 0 ? "" : ","
+            text += "{\"children\": ["
+            for test in 0..<cases {
+                text += test == 0 ? "" : ","
+                text += "{\"durationInSeconds\": 0.5, \"name\": \"test\(test)()\", \"nodeType\": \"Test Case\", \"result\": \"\(test % 7 == 0 ? "Failed" : "Passed")\"}"
+            }
+            text += "], \"name\": \"Suite\(suite)\", \"nodeType\": \"Test Suite\"}"
+        }
+        text += "], \"name\": \"Plan\", \"nodeType\": \"Test Plan\"}]}"
+        let path = try folder.write("large.json", text)
+        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
+        #expect(source.testCount == suites * cases)
+        #expect(source.report.devices.first?.model == "iPhone Duo")
+        var count = 0
+        var failed = 0
+        try source.forEachTest { test in
+            #expect(test.identifier == "Suite\(count / cases)/test\(count % cases)()")
+            if test.outcome == .fail { failed += 1 }
+            count += 1
+        }
+        #expect(count == suites * cases)
+        #expect(failed == suites * ((cases + 6) / 7))
+        #expect(source.digest == SHA256.hex(Data(text.utf8)))
+    }
+}
+
+extension XCResultStreamingTests {
+    /// Literals, numbers, escapes and characters of several bytes, cut by
+    /// chunks of every small size: the same values as the whole read.
+    @Test func valuesCutByChunksReadTheSame() throws {
+        let document = """
+            {"flag": true, "none": null, "no": false, "big": -1.5e3, "count": 12345678901,
+             "testNodes": [{"children": [{"name": "caf\\u00e9 \\ud83d\\ude00 ☂️ \\"q\\" \\\\ \\/", "nodeType": "Test Case",
+               "result": "Failed", "durationInSeconds": 0.25, "tags": ["a\\tb", "ü"],
+               "children": [{"name": "line\\nbreak €", "nodeType": "Failure Message"}]}],
+               "name": "Sü", "nodeType": "Test Suite", "extra": [true, false, null, {"x": [1, 2.5e-3]}]}]}
+            """
+        let path = try folder.write("values.json", document)
+        let whole = Self.lines(try XCResultReader.read(Data(document.utf8), path: path).tests)
+        #expect(whole == ["Sü/café 😀 ☂️ \"q\" \\ /|café 😀 ☂️ \"q\" \\ /|fail|0.25|line\nbreak €|[\"a\\tb\", \"ü\"]|0|"])
+        for chunkSize in 1...20 {
+            #expect(Self.lines(try streamed(path, chunkSize: chunkSize).1) == whole, "chunks of \(chunkSize)")
+        }
+        // A bad value is refused the same way, wherever the chunks cut it.
+        let bad = try folder.write("bad.json", "{\"testNodes\": [{\"name\": \"a\", \"nodeType\": \"Test Case\", \"result\": tru}]}")
+        for chunkSize in [1, 3, 5, 64] {
+            #expect {
+                _ = try streamed(bad, chunkSize: chunkSize)
+            } throws: { error in
+                "\(error)".contains("bad.json:1: not valid JSON: unexpected character '}'")
+            }
+        }
+    }
+}
