@@ -11,7 +11,7 @@ enum Command: Equatable {
     case check(store: String)
     case query(store: String, sql: String, format: OutputFormat)
     case demo(store: String?)
-    case backup(store: String, destination: String)
+    case backup(store: String, destination: String, force: Bool)
     // Claims, sources, capabilities, environments
     case claimAdd(store: String, draft: ClaimDraft, by: String)
     case claimList(store: String, filter: ClaimFilter, format: OutputFormat)

@@ -8,6 +8,8 @@ struct Parser {
     let globalOptions: [OptionSpec]
 
     static let helpOption = OptionSpec(name: "help", short: "h", help: "Show help information.")
+    /// Options whose value names a file: an empty one would silently mean a default.
+    static let pathValueNames: Set<String> = ["path", "file", "folder"]
 
     func parse(_ words: [String], environment: [String: String]) throws -> Command {
         var spec = root
@@ -48,11 +50,13 @@ struct Parser {
             if word == "--version" && path.isEmpty {
                 return .version
             }
-            if word.hasPrefix("--") {
+            // An option's name is one word; "-- a comment" is SQL or text, not an option.
+            let looksLikeOption = !word.prefix { $0 != "=" }.contains(where: \.isWhitespace)
+            if word.hasPrefix("--") && looksLikeOption {
                 try readOption(word, words: words, index: &index, spec: spec, path: path, into: &values)
                 continue
             }
-            if word.hasPrefix("-") && word.count > 1 && Double(word) == nil {
+            if word.hasPrefix("-") && word.count > 1 && Double(word) == nil && looksLikeOption {
                 throw UsageError(
                     message: "Unknown option '\(word)'." + didYouMean(word, among: optionNames(of: spec)),
                     path: path)
@@ -141,6 +145,9 @@ struct Parser {
             }
             value = words[index]
             index += 1
+        }
+        if value.isEmpty && !option.isFlag && Self.pathValueNames.contains(option.valueName ?? "") {
+            throw UsageError(message: "Option '--\(name)' needs a \(option.valueName ?? "value"); an empty one names nothing.", path: path)
         }
         if values.options[name] != nil && !option.isRepeatable && !option.isFlag {
             throw UsageError(message: "Option '--\(name)' was given more than once.", path: path)

@@ -29,8 +29,8 @@ struct Runner {
             return try query(store: store, sql: sql, format: format)
         case .demo(let store):
             return try demo(store: store)
-        case .backup(let store, let destination):
-            return try backup(store: store, destination: destination)
+        case .backup(let store, let destination, let force):
+            return try backup(store: store, destination: destination, force: force)
         case .claimAdd(let store, let draft, let author):
             return try claimAdd(store: store, draft: draft, by: author)
         case .claimList(let store, let filter, let format):

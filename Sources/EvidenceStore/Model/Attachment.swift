@@ -34,6 +34,7 @@ public struct AttachmentProblem: Equatable, Sendable {
         case vanished
         case changed
         case replacedByLink = "replaced by a link"
+        case outsideFolder = "leads out of the store's folder through a link"
     }
 
     public var path: String

@@ -26,6 +26,10 @@ public enum EvidenceError: Error, Equatable, Sendable {
     case storeNeedsUpgrade(path: String, version: Int, latest: Int)
     case storeNotWAL(path: String, journalMode: String)
     case networkFilesystem(path: String, filesystem: String)
+    /// A store this program will not use as it is: the reason says why and what to do.
+    case unsafeStore(path: String, reason: String)
+    /// A store or its folder this user may not write.
+    case notWritable(path: String, reason: String)
     case migrationFailed(version: Int, name: String, reason: String)
     /// A value outside its vocabulary or format; `expected` says what is accepted.
     case invalidValue(field: String, value: String, expected: String)
@@ -48,11 +52,11 @@ public enum EvidenceError: Error, Equatable, Sendable {
     public var category: Category {
         switch self {
         case .storeMissing, .fileMissing: return .missingInput
-        case .notAStore, .storeTooNew, .storeNeedsUpgrade, .storeNotWAL, .networkFilesystem,
+        case .notAStore, .storeTooNew, .storeNeedsUpgrade, .storeNotWAL, .networkFilesystem, .unsafeStore,
             .migrationFailed, .notFound, .alreadyExists, .conflict, .badFile, .importConflicts:
             return .badData
         case .invalidValue, .readOnlyQuery, .badQuery, .refused: return .usage
-        case .io: return .io
+        case .io, .notWritable: return .io
         }
     }
 }
@@ -75,6 +79,10 @@ extension EvidenceError: CustomStringConvertible {
         case .networkFilesystem(let path, let filesystem):
             return "\(path) is on a network filesystem (\(filesystem)); SQLite's locking and WAL are unreliable "
                 + "there, so concurrent writers could corrupt it or lose results. Keep the store on a local disk"
+        case .unsafeStore(let path, let reason):
+            return "\(path) is refused: \(reason)"
+        case .notWritable(let path, let reason):
+            return "\(path) cannot be written: \(reason)"
         case .migrationFailed(let version, let name, let reason):
             return "migration \(String(format: "%04d", version))_\(name) failed and was rolled back: \(reason)"
         case .invalidValue(let field, let value, let expected):
@@ -103,7 +111,7 @@ extension EvidenceError: CustomStringConvertible {
             return reason
         case .importConflicts(let conflicts, let more):
             let count = conflicts.count + more
-            return "the import found \(count) conflict\(count == 1 ? "" : "s") and wrote nothing:\n"
+            return "the import found \(NumberText.counted(count, "conflict")) and wrote nothing:\n"
                 + conflicts.map { "  " + $0 }.joined(separator: "\n")
                 + (more > 0 ? "\n  and \(more) more" : "")
         }

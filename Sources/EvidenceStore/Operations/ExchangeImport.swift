@@ -34,7 +34,7 @@ final class ExchangeImporter {
             if runBytes >= 1 << 20, !(try writer.reader.hasResults()) {
                 bulk = try writer.setIndexesAsideForBulkLoad()
             }
-            let session = Session(writer: writer, files: files, replace: replace, limit: limit)
+            let session = Session(writer: writer, files: files, replace: replace, limit: limit, storeFolder: store.folder.path)
             try session.importAll()
             if let bulk { try writer.restore(bulk) }
             return session.summary
@@ -76,12 +76,12 @@ private final class Session {
     /// Statement rows by claim id, then by SHA-256 of the words.
     private var statementRows: [Int64: [String: Int64]] = [:]
 
-    init(writer: StoreWriter, files: RecordFiles, replace: Bool, limit: FutureLimit) {
+    init(writer: StoreWriter, files: RecordFiles, replace: Bool, limit: FutureLimit, storeFolder: String) {
         self.writer = writer
         self.files = files
         self.replace = replace
         self.limit = limit
-        self.ids = ImportLookups(writer: writer)
+        self.ids = ImportLookups(writer: writer, storeFolder: storeFolder)
     }
 
     var reader: StoreReader { writer.reader }

@@ -12,8 +12,12 @@ final class ImportLookups {
     private var environmentIDs: [EnvironmentSpec: Int64] = [:]
     private var statementIDs: [Int64: Int64] = [:]
 
-    init(writer: StoreWriter) {
+    /// The store's real folder, which every attachment path must stay inside.
+    let storeFolder: String
+
+    init(writer: StoreWriter, storeFolder: String) {
         self.writer = writer
+        self.storeFolder = storeFolder
     }
 
     private func id(
@@ -131,6 +135,11 @@ final class ImportLookups {
                 baseline: measurement.baseline, posture: measurement.posture)
         }
         for attachment in attachments {
+            if case .outside(let target) = AttachmentFile.locate(attachment.path, in: storeFolder) {
+                throw EvidenceError.invalidValue(
+                    field: "attachment path", value: attachment.path,
+                    expected: "a path inside the store's folder; through a symbolic link it leads to \(target)")
+            }
             try writer.insertAttachment(
                 resultID: resultID, path: attachment.path, sha256: attachment.sha256, size: attachment.size,
                 mediaType: attachment.mediaType)

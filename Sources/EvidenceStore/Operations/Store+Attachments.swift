@@ -8,24 +8,35 @@ extension Store {
     /// Every attachment whose file is missing or differs from its recorded SHA-256 and size.
     public func verifyAttachments() throws -> (checked: Int, problems: [AttachmentProblem]) {
         let files = try reader.attachedFiles()
+        let root = folder.path
         var problems: [AttachmentProblem] = []
+        // A file attached to several results is checked once.
+        var found: [String: AttachmentProblem.Kind?] = [:]
         for file in files {
-            let absolute = folder.appendingPathComponent(file.path).path
-            var info = stat()
-            var kind: AttachmentProblem.Kind?
-            if lstat(absolute, &info) != 0 {
-                kind = .vanished
-            } else if info.st_mode & S_IFMT == S_IFLNK {
-                kind = .replacedByLink
-            } else if Int64(info.st_size) != file.size {
-                kind = .changed
-            } else if SHA256.hex(ofFile: absolute) != file.sha256 {
-                kind = .changed
+            let kind: AttachmentProblem.Kind?
+            if let known = found[file.path] {
+                kind = known
+            } else {
+                kind = Self.problem(with: file, in: root)
+                found[file.path] = kind
             }
             if let kind {
                 problems.append(AttachmentProblem(path: file.path, kind: kind, claimKey: file.claim, runUUID: file.run))
             }
         }
-        return (files.count, problems)
+        return (found.count, problems)
+    }
+
+    private static func problem(
+        with file: (path: String, sha256: String, size: Int64, claim: String?, run: String), in root: String
+    ) -> AttachmentProblem.Kind? {
+        guard case .inside(let absolute) = AttachmentFile.locate(file.path, in: root) else { return .outsideFolder }
+        var info = stat()
+        if lstat(absolute, &info) != 0 { return .vanished }
+        if info.st_mode & S_IFMT == S_IFLNK { return .replacedByLink }
+        if info.st_mode & S_IFMT != S_IFREG { return .changed }
+        if Int64(info.st_size) != file.size { return .changed }
+        if SHA256.hex(ofFile: absolute) != file.sha256 { return .changed }
+        return nil
     }
 }

@@ -34,7 +34,7 @@ extension Store {
         try clock.futureLimit().check(checkedAt, field: "date")
         // Files are read and hashed before the write lock is taken.
         let files = try observation.attachments.map {
-            try AttachmentFile.read($0, storeFolder: folder, workingFolder: workingFolder)
+            try AttachmentFile.read($0, storeFolder: folder, storePath: path, workingFolder: workingFolder)
         }
         return try write { writer in
             let reader = writer.reader

@@ -15,17 +15,29 @@ public struct StoreCheck: Sendable, Equatable {
         let reader = store.reader
         var items: [Item] = []
 
-        let quick = try reader.quickCheck()
-        items.append(Item(name: "quick_check", ok: quick == ["ok"], detail: summary(quick)))
-
-        let integrity = try reader.integrityCheck()
-        items.append(Item(name: "integrity_check", ok: integrity == ["ok"], detail: summary(integrity)))
-
-        let violations = try reader.foreignKeyViolations()
-        items.append(Item(
-            name: "foreign_key_check", ok: violations.count == 0,
-            detail: violations.count == 0
-                ? "ok" : "\(violations.count) rows break foreign keys in " + violations.tables.joined(separator: ", ")))
+        // A check SQLite cannot finish (a damaged page or index) is a failed check, not an error.
+        func attempt(_ name: String, _ body: () throws -> Item) throws {
+            do {
+                items.append(try body())
+            } catch let error as DatabaseError {
+                items.append(Item(name: name, ok: false, detail: "SQLite could not finish it: \(error.message)"))
+            }
+        }
+        try attempt("quick_check") {
+            let quick = try reader.quickCheck()
+            return Item(name: "quick_check", ok: quick == ["ok"], detail: summary(quick))
+        }
+        try attempt("integrity_check") {
+            let integrity = try reader.integrityCheck()
+            return Item(name: "integrity_check", ok: integrity == ["ok"], detail: summary(integrity))
+        }
+        try attempt("foreign_key_check") {
+            let violations = try reader.foreignKeyViolations()
+            return Item(
+                name: "foreign_key_check", ok: violations.count == 0,
+                detail: violations.count == 0
+                    ? "ok" : "\(violations.count) rows break foreign keys in " + violations.tables.joined(separator: ", "))
+        }
 
         let version = try store.schemaVersion
         let status = try store.migrationStatus(migrator: migrator)
@@ -56,16 +68,23 @@ public struct StoreCheck: Sendable, Equatable {
         }
         items.append(Item(name: "migrations", ok: changed.isEmpty, detail: digestDetail))
 
-        let (checked, problems) = try store.verifyAttachments()
-        items.append(Item(
-            name: "attachments", ok: problems.isEmpty,
-            detail: problems.isEmpty
-                ? "\(checked) files unchanged"
-                : problems.prefix(5).map { "\($0.path) \($0.kind.rawValue)" }.joined(separator: "; ")
-                    + (problems.count > 5 ? "; and \(problems.count - 5) more" : "")))
+        try attempt("attachments") {
+            let (checked, problems) = try store.verifyAttachments()
+            return Item(
+                name: "attachments", ok: problems.isEmpty,
+                detail: problems.isEmpty
+                    ? "\(NumberText.counted(checked, "file")) unchanged"
+                    : problems.prefix(5).map { "\($0.path) \($0.kind.rawValue)" }.joined(separator: "; ")
+                        + (problems.count > 5 ? "; and \(problems.count - 5) more" : ""))
+        }
 
         let mode = try reader.journalMode()
         items.append(Item(name: "journal_mode", ok: mode == "wal", detail: mode))
+
+        let links = store.linkCount
+        items.append(Item(
+            name: "one_name", ok: links == 1,
+            detail: links == 1 ? "the file has one name" : Store.hardLinkReason(links, path: store.path)))
         return StoreCheck(items: items)
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Writes a whole store in the text format, version 2: the same store always
-/// gives the same bytes, so the folder diffs and merges cleanly in git. Each
-/// file is written whole and renamed into place; files of the format that the
-/// store no longer gives (and version 1's) are removed, anything else in the
-/// folder is left alone. The records people edit are kept in the store as
+/// gives the same bytes, so the folder diffs and merges cleanly in git. The
+/// export is written beside the folder and swapped in whole (see
+/// `ExportFolder`): files of the format that the store no longer gives (and
+/// version 1's) are gone, anything else in the folder is kept. The records people edit are kept in the store as
 /// exported, the base the next import compares with.
 public enum StoreExporter {
     public struct Summary: Equatable, Sendable {
@@ -108,7 +108,7 @@ public enum StoreExporter {
             manifest.add("format", TextFormat.name)
             manifest.add("version", Int64(TextFormat.version))
             try output.file(TextFormat.manifest) { emit in emit(manifest) }
-            try output.removeStaleFiles()
+            try output.commit()
             for (kind, key, line) in exchanged {
                 try writer.setExchangedLine(kind: kind.rawValue, key: key, line: line)
             }
@@ -154,22 +154,46 @@ public enum StoreExporter {
     }
 }
 
-/// The folder an export writes: each file whole, renamed into place.
+/// The folder an export writes. The whole export is written into a staging
+/// folder beside it, then swapped in at once (`renameat2` with
+/// `RENAME_EXCHANGE`), so the folder always holds one whole export, the old or
+/// the new, never files of two moments. What else the folder holds (`.git`, a
+/// README, anything not of the format) is moved into the staging folder just
+/// before the swap; a crash in between leaves it in a sibling named
+/// `.NAME.export-…`, and the next export moves it back.
 final class ExportFolder {
+    /// Where files are written: the staging folder.
     let folder: URL
+    /// The folder the export is for.
+    let target: URL
     private var written: Set<String> = []
     private var count = 0
 
-    init(_ folder: URL) throws {
-        self.folder = folder
+    init(_ requested: URL) throws {
+        target = requested.resolvingSymlinksInPath().standardizedFileURL
+        let manager = FileManager.default
         var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else {
-                throw EvidenceError.io(path: folder.path, reason: "is a file, not a folder")
-            }
-        } else {
-            try Self.createFolder(folder)
+        if manager.fileExists(atPath: target.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw EvidenceError.io(path: requested.path, reason: "is a file, not a folder")
         }
+        let parent = target.deletingLastPathComponent()
+        if !manager.fileExists(atPath: parent.path) { try Self.createFolder(parent) }
+        try Self.recover(target)
+        folder = parent.appendingPathComponent(
+            ".\(target.lastPathComponent).export-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        guard mkdir(folder.path, 0o755) == 0 else {
+            throw EvidenceError.io(path: folder.path, reason: "cannot be created (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    deinit {
+        // A staging folder left after a failure: the user's entries go back first.
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: folder.path) else { return }
+        if manager.fileExists(atPath: target.path) {
+            try? Self.moveForeignEntries(from: folder, to: target, replacing: false)
+        }
+        try? manager.removeItem(at: folder)
     }
 
     private static func createFolder(_ url: URL) throws {
@@ -185,24 +209,12 @@ final class ExportFolder {
         let target = folder.appendingPathComponent(relative)
         let parent = target.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: parent.path) { try Self.createFolder(parent) }
-        let temporary = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(getpid())")
-        let sink = try TextSink(path: temporary.path)
-        do {
-            try body { line in
-                sink.write(line.line)
-                self.count += 1
-            }
-            try sink.close()
-        } catch {
-            try? sink.close()
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
+        let sink = try TextSink(path: target.path)
+        try body { line in
+            sink.write(line.line)
+            self.count += 1
         }
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw EvidenceError.io(path: target.path, reason: "cannot be written (\(reason))")
-        }
+        try sink.close()
         written.insert(relative)
     }
 
@@ -212,26 +224,121 @@ final class ExportFolder {
         return count
     }
 
-    /// Removes the files of the format this export did not write: those of
-    /// version 1, and per-document or per-run files the store no longer gives.
-    func removeStaleFiles() throws {
+    /// Puts the export in place: moves what is not of the format from the old
+    /// folder into the staging one, then swaps the two and removes the old.
+    func commit() throws {
+        FaultPoint.reached("export.staged")
         let manager = FileManager.default
-        var stale = TextFormat.files.filter { !written.contains($0) && manager.fileExists(atPath: path($0)) }
-        for part in TextFormat.Part.allCases where part.isFolder {
-            let names = (try? manager.contentsOfDirectory(atPath: path(part.name))) ?? []
-            stale += names.filter { $0.hasSuffix(".jsonl") && !written.contains(part.name + "/" + $0) }
-                .map { part.name + "/" + $0 }
+        guard manager.fileExists(atPath: target.path) else {
+            try Self.rename(folder, to: target)
+            return
         }
-        for relative in stale.sorted() {
-            do {
-                try manager.removeItem(atPath: path(relative))
-            } catch {
-                throw EvidenceError.io(path: path(relative), reason: "cannot be removed (\(error.localizedDescription))")
+        try Self.moveForeignEntries(from: target, to: folder, replacing: false)
+        FaultPoint.reached("export.moved")
+        try Self.exchange(folder, target)
+        FaultPoint.reached("export.exchanged")
+        // `folder` now holds the old export.
+        try? manager.removeItem(at: folder)
+    }
+
+    // MARK: - What belongs to the format
+
+    /// Whether a path relative to an export folder is the format's to write
+    /// and remove: its manifest, its files (of either version) and the
+    /// `.jsonl` files in its folders. Everything else belongs to the user.
+    static func isFormatEntry(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/").map(String.init)
+        guard let first = parts.first else { return false }
+        if parts.count == 1 {
+            return first == TextFormat.manifest || TextFormat.files.contains(first)
+                || TextFormat.Part.allCases.contains { !$0.isFolder && $0.name == first }
+        }
+        return parts.count == 2 && TextFormat.Part.allCases.contains { $0.isFolder && $0.name == first }
+            && parts[1].hasSuffix(".jsonl")
+    }
+
+    /// Moves the user's entries (top-level ones, and those in the format's
+    /// folders) from one folder to another, leaving alone any the destination
+    /// has unless `replacing`.
+    private static func moveForeignEntries(from source: URL, to destination: URL, replacing: Bool) throws {
+        let manager = FileManager.default
+        var entries: [String] = []
+        for name in (try? manager.contentsOfDirectory(atPath: source.path)) ?? [] {
+            if let part = TextFormat.Part.allCases.first(where: { $0.isFolder && $0.name == name }) {
+                for inner in (try? manager.contentsOfDirectory(atPath: source.appendingPathComponent(name).path)) ?? [] {
+                    let relative = part.name + "/" + inner
+                    if !isFormatEntry(relative) { entries.append(relative) }
+                }
+            } else if !isFormatEntry(name) {
+                entries.append(name)
             }
+        }
+        for relative in entries.sorted() {
+            let to = destination.appendingPathComponent(relative)
+            if manager.fileExists(atPath: to.path) {
+                guard replacing else { continue }
+                try? manager.removeItem(at: to)
+            }
+            let parent = to.deletingLastPathComponent()
+            if !manager.fileExists(atPath: parent.path) { try createFolder(parent) }
+            try rename(source.appendingPathComponent(relative), to: to)
         }
     }
 
-    private func path(_ relative: String) -> String {
-        folder.appendingPathComponent(relative).path
+    private static func rename(_ from: URL, to: URL) throws {
+        guard Glibc.rename(from.path, to.path) == 0 else {
+            throw EvidenceError.io(path: to.path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// Swaps two folders at once where the kernel and filesystem can; else
+    /// renames the old one aside first (which `recover` undoes after a crash).
+    private static func exchange(_ staged: URL, _ target: URL) throws {
+        if let renameat2 = Self.renameat2, renameat2(AT_FDCWD, staged.path, AT_FDCWD, target.path, 2) == 0 {
+            return
+        }
+        let aside = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).old-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try rename(target, to: aside)
+        FaultPoint.reached("export.aside")
+        do {
+            try rename(staged, to: target)
+        } catch {
+            try? rename(aside, to: target)
+            throw error
+        }
+        try rename(aside, to: staged)
+    }
+
+    /// glibc's renameat2, which Swift's Glibc module does not export.
+    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    private static let renameat2: RenameAt2? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
+        return unsafeBitCast(symbol, to: RenameAt2.self)
+    }()
+
+    /// After a crash: puts back a folder renamed aside, gives the user's
+    /// entries left in a staging or old folder back to the folder, and removes
+    /// what is left.
+    static func recover(_ target: URL) throws {
+        let manager = FileManager.default
+        let parent = target.deletingLastPathComponent()
+        let prefix = "." + target.lastPathComponent + "."
+        let leftovers = Leftovers.abandoned(in: parent.path, prefix: prefix + "export-")
+            + Leftovers.abandoned(in: parent.path, prefix: prefix + "old-")
+        guard !leftovers.isEmpty else { return }
+        if !manager.fileExists(atPath: target.path),
+            let aside = leftovers.first(where: { $0.hasPrefix(prefix + "old-") })
+        {
+            try rename(parent.appendingPathComponent(aside), to: target)
+        }
+        for name in leftovers {
+            let leftover = parent.appendingPathComponent(name)
+            guard manager.fileExists(atPath: leftover.path) else { continue }
+            if manager.fileExists(atPath: target.path) {
+                try moveForeignEntries(from: leftover, to: target, replacing: false)
+            }
+            try? manager.removeItem(at: leftover)
+        }
     }
 }

@@ -70,7 +70,7 @@ public final class StoreImporter {
         }
         try store.prepareForLargeWrites()
         return try store.write { writer in
-            lookups = ImportLookups(writer: writer)
+            lookups = ImportLookups(writer: writer, storeFolder: store.folder.path)
             // Into an empty store, a large import loads without the secondary
             // indexes of results and measurements and builds them once at the end.
             var bulk: StoreWriter.BulkLoad?

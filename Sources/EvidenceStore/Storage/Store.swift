@@ -36,9 +36,11 @@ public final class Store {
         self.clock = clock
     }
 
-    /// The folder that holds the store; attachments are kept relative to it.
+    /// The folder that really holds the store (links resolved, so a store
+    /// opened through a link finds its own attachments); attachments are kept
+    /// relative to it.
     public var folder: URL {
-        URL(fileURLWithPath: path).deletingLastPathComponent()
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// Turns a path given by the user into an absolute one, relative to the current folder.
@@ -49,6 +51,12 @@ public final class Store {
         }
         let base = FileManager.default.currentDirectoryPath
         return URL(fileURLWithPath: base).appendingPathComponent(expanded).standardizedFileURL.path
+    }
+
+    /// Refuses an output file that is the store at `store`, one of its
+    /// companion files, or any SQLite database.
+    public static func refuseAsOutput(_ output: String, store: String) throws {
+        try StoreFile.refuseAsOutput(output, store: store)
     }
 
     // MARK: - Reading and writing
@@ -86,6 +94,7 @@ public final class Store {
         let absolute = absolutePath(path)
         try refuseNetworkFilesystem(absolute)
         try StoreFile.probe(absolute)
+        if access != .inspect { try StoreFile.refuseHardLinks(absolute) }
         let database: Database
         do {
             database = try Database(path: absolute, mode: access == .readWrite ? .readWrite : .readOnly)
@@ -106,6 +115,7 @@ public final class Store {
         try refuseNetworkFilesystem(absolute)
         if FileManager.default.fileExists(atPath: absolute) {
             try StoreFile.probe(absolute)
+            try StoreFile.refuseHardLinks(absolute)
             let writable = try openForUpgrade(absolute, clock: clock, migrator: migrator)
             let before = try migrator.currentVersion(of: writable.database)
             let applied = try migrator.migrate(writable.database, path: absolute, clock: clock)
@@ -242,6 +252,13 @@ public final class Store {
         try migrator.status(of: database)
     }
 
+    static func hardLinkReason(_ links: Int, path: String) -> String {
+        StoreFile.hardLinkReason(links, path: path)
+    }
+
+    /// How many names (hard links) the store's file has.
+    public var linkCount: Int { StoreFile.linkCount(path) }
+
     /// Closes the connection; the store is unusable afterwards.
     public func close() {
         database.close()
@@ -252,38 +269,94 @@ public final class Store {
 
 extension Store {
     /// Writes a consistent copy of the store to a new file, in WAL mode like the original.
-    public func backup(to path: String) throws {
+    public func backup(to path: String, replacing: Bool = false) throws {
         let destination = Store.absolutePath(path)
-        if FileManager.default.fileExists(atPath: destination) {
-            throw EvidenceError.io(path: destination, reason: "already exists; give a new file")
+        let storeReal = URL(fileURLWithPath: self.path).resolvingSymlinksInPath().path
+        for suffix in [""] + StoreFile.companionSuffixes
+        where destination == self.path + suffix || URL(fileURLWithPath: destination).resolvingSymlinksInPath().path == storeReal + suffix {
+            throw EvidenceError.refused(reason: "will not back up over \(path): it is the store\(suffix.isEmpty ? "" : "'s \(suffix) file")")
+        }
+        var existing = stat()
+        let exists = lstat(destination, &existing) == 0
+        if exists {
+            guard replacing else {
+                throw EvidenceError.io(path: destination, reason: "already exists; give a new file, or --force to replace it")
+            }
+            guard existing.st_mode & S_IFMT == S_IFREG else {
+                throw EvidenceError.io(path: destination, reason: "is not a regular file; --force replaces only a file")
+            }
+            var own = stat()
+            if stat(self.path, &own) == 0, own.st_dev == existing.st_dev, own.st_ino == existing.st_ino {
+                throw EvidenceError.refused(reason: "will not back up over \(path): it is the store, under another name")
+            }
+            // SQLite would read an old write-ahead log (or roll back an old
+            // journal) into the new file; an empty one is harmless.
+            for suffix in ["-wal", "-journal"] {
+                var companion = stat()
+                guard stat(destination + suffix, &companion) == 0, companion.st_size > 0 else { continue }
+                throw EvidenceError.io(
+                    path: destination, reason: "has a \(suffix) file: it is open, or was not closed cleanly; close it first")
+            }
         }
         let folder = (destination as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw EvidenceError.io(path: destination, reason: "cannot be written: the folder \(folder) does not exist")
         }
-        let temporary = destination + ".partial"
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        // A temporary file of this process's own, created exclusively: no other
+        // backup or store shares its name, and only it is ever removed (with
+        // those a crashed backup left).
+        let name = (destination as NSString).lastPathComponent
+        for leftover in Leftovers.abandoned(in: folder, prefix: name + ".backup-") {
+            for suffix in [""] + StoreFile.companionSuffixes { unlink(folder + "/" + leftover + suffix) }
+        }
+        let temporary = try Self.exclusiveFile(beside: destination)
+        defer {
+            for suffix in [""] + StoreFile.companionSuffixes { unlink(temporary + suffix) }
+        }
+        let target = try Database(path: temporary, mode: .readWrite)
         do {
-            let target = try Database(path: temporary, mode: .readWriteCreate)
             try database.backup(into: target)
             _ = try target.scalar("PRAGMA journal_mode = WAL")
             let check = try target.query("PRAGMA quick_check").map { $0[0].description }
             guard check == ["ok"] else {
                 throw EvidenceError.io(path: destination, reason: "the copy fails quick_check: \(check.joined(separator: "; "))")
             }
-            target.close()
-            // The copy is complete and closed (its WAL checkpointed) before it takes
-            // the final name; link() never replaces a file that appeared meanwhile.
-            guard link(temporary, destination) == 0 else {
-                let reason = errno == EEXIST ? "already exists" : "cannot be written (\(String(cString: strerror(errno))))"
-                throw EvidenceError.io(path: destination, reason: reason)
-            }
-            unlink(temporary)
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+            target.close()
             throw error
         }
+        // The copy is complete and closed (its WAL checkpointed) before it takes
+        // the final name; link() never replaces a file that appeared meanwhile,
+        // rename() replaces the old one at once when asked to.
+        target.close()
+        FaultPoint.reached("backup.copied")
+        if replacing {
+            guard rename(temporary, destination) == 0 else {
+                throw EvidenceError.io(path: destination, reason: "cannot be written (\(String(cString: strerror(errno))))")
+            }
+        } else {
+            guard link(temporary, destination) == 0 else {
+                let reason = errno == EEXIST
+                    ? "already exists (another backup got there first); give a new file, or --force to replace it"
+                    : "cannot be written (\(String(cString: strerror(errno))))"
+                throw EvidenceError.io(path: destination, reason: reason)
+            }
+        }
+    }
+
+    /// Creates a new, empty file beside `path` with a name no one else has.
+    private static func exclusiveFile(beside path: String) throws -> String {
+        for _ in 0..<16 {
+            let candidate = path + ".backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            let descriptor = Glibc.open(candidate, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
+            if descriptor >= 0 {
+                Glibc.close(descriptor)
+                return candidate
+            }
+            guard errno == EEXIST else { break }
+        }
+        throw EvidenceError.io(path: path, reason: "cannot create a temporary file beside it (\(String(cString: strerror(errno))))")
     }
 }
 

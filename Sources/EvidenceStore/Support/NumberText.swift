@@ -1,6 +1,11 @@
 /// Numbers as reports and listings write them: `171`, `0.014`, `-84.5`, never
 /// a needless ".0".
 public enum NumberText {
+    /// "1 result", "2 results", "0 results"; `plural` where adding "s" is wrong.
+    public static func counted(_ count: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+    }
+
     public static func format(_ value: Double) -> String {
         var out: [UInt8] = []
         append(value, into: &out)

@@ -104,6 +104,7 @@ extension Runner {
     func document(_ kind: Reports.Kind, store path: String, document: String?, output file: String?, stamp: Bool) throws
         -> Int32
     {
+        if let file { try Store.refuseAsOutput(file, store: path) }
         let store = try open(path)
         defer { store.close() }
         let options = Reports.Options(document: document, stamp: stamp ? clock.timestamp() : nil)

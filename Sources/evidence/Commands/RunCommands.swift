@@ -185,7 +185,7 @@ extension Runner {
             case .run: try store.retractRun(reference, reason: reason, by: author)
             }
         var text = "Retracted \(summary.target)"
-        if target == .run { text += " (\(summary.results) result\(summary.results == 1 ? "" : "s"))" }
+        if target == .run { text += " (\(NumberText.counted(summary.results, "result")))" }
         text += summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."
         output.message(text)
         return ExitCode.ok
@@ -197,8 +197,8 @@ extension Runner {
         let logged = try store.log(observation, run: choice)
         let runText = logged.startedRun ? "new run \(logged.run.id) (\(logged.run.shortName))" : "run \(logged.run.id) (\(logged.run.shortName))"
         var text = "Logged \(observation.outcome.rawValue) for \(observation.claimKey) as result \(logged.resultID) in \(runText)"
-        if !observation.measurements.isEmpty { text += ", \(observation.measurements.count) measurements" }
-        if !observation.attachments.isEmpty { text += ", \(observation.attachments.count) attachments" }
+        if !observation.measurements.isEmpty { text += ", " + NumberText.counted(observation.measurements.count, "measurement") }
+        if !observation.attachments.isEmpty { text += ", " + NumberText.counted(observation.attachments.count, "attachment") }
         output.message(text + ".")
         return ExitCode.ok
     }
@@ -213,7 +213,7 @@ extension Runner {
                 [.text($0.path), .text($0.kind.rawValue), TableValue($0.claimKey), .text(String($0.runUUID.prefix(8)))]
             })
         output.write(table.render(format))
-        output.message("Checked \(checked) attachments: \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed or vanished").")
+        output.message("Checked \(NumberText.counted(checked, "attachment file")): \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed, vanished or outside the folder").")
         return problems.isEmpty ? ExitCode.ok : ExitCode.failure
     }
 }

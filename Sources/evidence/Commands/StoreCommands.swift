@@ -40,9 +40,13 @@ enum StoreCommands {
         CommandSpec(
             name: "backup",
             abstract: "Write a consistent copy of the store to a new file, while others keep writing.",
-            discussion: "Uses SQLite's online backup API; the copy is checked with quick_check before it takes its name.",
-            arguments: [ArgumentSpec(name: "destination", help: "The new file; it must not exist.")],
-            build: { .backup(store: CommandTree.storePath($0), destination: $0.required("destination")) }
+            discussion: "Uses SQLite's online backup API into a temporary file of its own beside the destination; "
+                + "the copy is checked with quick_check before it takes its name, so the destination is never half a copy.",
+            arguments: [ArgumentSpec(name: "destination", help: "The new file; it must not exist unless --force.")],
+            options: [OptionSpec(name: "force", help: "Replace an existing destination (never the store itself).")],
+            build: {
+                .backup(store: CommandTree.storePath($0), destination: $0.required("destination"), force: $0.flag("force"))
+            }
         ),
         CommandSpec(
             name: "demo",
@@ -101,10 +105,10 @@ extension Runner {
 }
 
 extension Runner {
-    func backup(store path: String, destination: String) throws -> Int32 {
+    func backup(store path: String, destination: String, force: Bool) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.backup(to: destination)
+        try store.backup(to: destination, replacing: force)
         output.message("Backed up \(store.path) to \(destination).")
         return ExitCode.ok
     }

@@ -108,7 +108,7 @@ extension StoreReader {
             rows.append(RunListing(
                 id: $0.int64(0), run: $0.text(1), startedAt: $0.optionalText(2), environment: $0.text(3),
                 tester: $0.text(4), results: $0.int(5),
-                retracted: $0.int(7) != 0 ? "run" : some > 0 ? "\(some) result\(some == 1 ? "" : "s")" : nil,
+                retracted: $0.int(7) != 0 ? "run" : some > 0 ? NumberText.counted(some, "result") : nil,
                 note: $0.text(6)))
         }
         return rows

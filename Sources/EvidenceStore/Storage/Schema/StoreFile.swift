@@ -114,6 +114,76 @@ enum StoreFile {
         }
     }
 
+    /// How many names (hard links) the file at `path` has; 1 when it cannot be read.
+    static func linkCount(_ path: String) -> Int {
+        var attributes = stat()
+        guard stat(path, &attributes) == 0 else { return 1 }
+        return Int(attributes.st_nlink)
+    }
+
+    /// Refuses a store file with more than one name: SQLite names its
+    /// write-ahead log and lock file after the name it was opened by, so
+    /// writers using two names do not see each other and lose writes.
+    static func refuseHardLinks(_ path: String) throws {
+        let links = linkCount(path)
+        guard links > 1 else { return }
+        throw EvidenceError.unsafeStore(path: path, reason: hardLinkReason(links, path: path))
+    }
+
+    static func hardLinkReason(_ links: Int, path: String) -> String {
+        "the file has \(links) names (hard links), and SQLite keeps its write-ahead log by name, so writers using "
+            + "different names lose each other's writes. Keep one name: remove the others (find / -samefile \(path)) "
+            + "or use a copy"
+    }
+
+    /// The files SQLite keeps beside a database.
+    static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Refuses to write an output over the store, one of its companion files,
+    /// or any SQLite file: `--output` names a file to be replaced whole.
+    static func refuseAsOutput(_ output: String, store: String) throws {
+        let target = Store.absolutePath(output)
+        let storePath = Store.absolutePath(store)
+        func refuse(_ reason: String) -> EvidenceError {
+            EvidenceError.refused(reason: "will not write to \(output): \(reason); give another file")
+        }
+        let resolvedTarget = resolved(target)
+        for suffix in [""] + companionSuffixes {
+            if target == storePath + suffix || resolvedTarget == resolved(storePath) + suffix {
+                throw refuse(suffix.isEmpty ? "it is the store" : "it is the store's \(suffix) file")
+            }
+        }
+        for suffix in companionSuffixes where target.hasSuffix(suffix) {
+            let database = String(target.dropLast(suffix.count))
+            if startsWithSQLiteMagic(database) { throw refuse("it is the \(suffix) file of the SQLite database \(database)") }
+        }
+        var attributes = stat()
+        guard stat(target, &attributes) == 0 else { return }
+        if attributes.st_mode & S_IFMT == S_IFDIR { throw refuse("it is a folder") }
+        var storeAttributes = stat()
+        if stat(storePath, &storeAttributes) == 0, storeAttributes.st_dev == attributes.st_dev,
+            storeAttributes.st_ino == attributes.st_ino
+        {
+            throw refuse("it is the store, under another name")
+        }
+        if startsWithSQLiteMagic(target) { throw refuse("it is an SQLite database") }
+    }
+
+    /// Whether the regular file at `path` begins as an SQLite database does.
+    static func startsWithSQLiteMagic(_ path: String) -> Bool {
+        var attributes = stat()
+        guard stat(path, &attributes) == 0, attributes.st_mode & S_IFMT == S_IFREG,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: sqliteMagic.count)).map { [UInt8]($0) == sqliteMagic } ?? false
+    }
+
+    /// The path with symbolic links resolved, in the folder and the name.
+    private static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
     static func bigEndian32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }

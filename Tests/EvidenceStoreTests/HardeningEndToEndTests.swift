@@ -1,0 +1,263 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What an adversarial review of the release binary broke, each tried again on
+/// the built binary (issue 13, by point).
+@Suite struct HardeningEndToEndTests: BinarySession {
+    let folder: TemporaryFolder
+    let store: String
+    let user = "qa"
+
+    static let duo = ["--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = folder.path("evidence.sqlite")
+        try run(["init"])
+        try run(["seed"])
+    }
+
+    /// The store's files, each with its digest: proof that nothing changed them.
+    func storeDigest() throws -> String {
+        try fileDigest(store)
+    }
+
+    /// Writes to the store directly, as SQLite or a store from before a check would.
+    func withRawStore(_ body: (Database) throws -> Void) throws {
+        let database = try Database(path: store, mode: .readWrite)
+        defer { database.close() }
+        try database.execute("PRAGMA foreign_keys = ON")
+        try body(database)
+    }
+
+    /// Names in the folder other than the ones given: leftovers of a failed write.
+    func strayFiles(besides names: Set<String>) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { !names.contains($0) }.sorted()
+    }
+
+    // MARK: 1. Outputs never replace the store
+
+    @Test func outputsRefuseTheStoreItsFilesAndAnySQLiteFile() throws {
+        try run(["query", "SELECT 1"])  // the WAL and shared memory exist
+        let before = try run(["query", "--format", "csv", "SELECT count(*) AS n FROM claims"]).stdout
+        for command in ["report", "checklist", "sources"] {
+            for target in [store, store + "-wal", store + "-shm", store + "-journal", "./evidence.sqlite"] {
+                let refused = try run([command, "--output", target], expect: 64)
+                #expect(refused.stderr.contains("will not write to \(target)"), "\(refused.stderr)")
+            }
+        }
+        // Another name for the same file, and other SQLite databases.
+        symlink(store, folder.path("link.md"))
+        #expect(try run(["report", "--output", "link.md"], expect: 64).stderr.contains("it is the store"))
+        let other = folder.path("other.sqlite")
+        try run(["init", "--store", other])
+        #expect(try run(["report", "--output", "other.sqlite"], expect: 64).stderr.contains("it is an SQLite database"))
+        #expect(try run(["report", "--output", "other.sqlite-wal"], expect: 64).stderr.contains("SQLite database"))
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        #expect(try run(["report", "--output", "out"], expect: 64).stderr.contains("it is a folder"))
+        #expect(try run(["query", "--format", "csv", "SELECT count(*) AS n FROM claims"]).stdout == before)
+        #expect(try run(["check"]).status == 0)
+        // A good output is written whole, through a temporary file that does not stay.
+        try run(["report", "--output", "report.md"])
+        try run(["report", "--output", "report.md"])
+        #expect(try String(contentsOfFile: folder.path("report.md"), encoding: .utf8).hasPrefix("# "))
+        #expect(try strayFiles(besides: ["evidence.sqlite", "evidence.sqlite-wal", "evidence.sqlite-shm", "link.md",
+            "other.sqlite", "other.sqlite-wal", "other.sqlite-shm", "out", "report.md"]).isEmpty)
+    }
+
+    // MARK: 2. One name per store
+
+    @Test func aStoreWithTwoNamesIsRefusedAndCheckSaysWhy() throws {
+        let second = folder.path("second.sqlite")
+        #expect(link(store, second) == 0)
+        let before = try storeDigest()
+        for path in [store, second] {
+            let logged = try run(["log", "bars.share-column.overflow", "--result", "pass", "--store", path] + Self.duo, expect: 65)
+            #expect(logged.stderr.contains("has 2 names (hard links)"), "\(logged.stderr)")
+            try run(["status", "--store", path], expect: 65)
+            try run(["init", "--store", path], expect: 65)
+        }
+        #expect(try storeDigest() == before)
+        let checked = try run(["check"], expect: 1)
+        #expect(checked.stdout.contains("FAIL  one_name"), "\(checked.stdout)")
+        #expect(unlink(second) == 0)
+        try run(["log", "bars.share-column.overflow", "--result", "pass"] + Self.duo)
+        #expect(try run(["check"]).stdout.contains("ok    one_name"))
+    }
+
+    // MARK: 3. Backups
+
+    @Test func backupsUseTheirOwnTemporaryFileAndReplaceOnlyWhenAsked() throws {
+        // A store whose name is what backups once used as their temporary file.
+        let partial = folder.path("db.partial")
+        try run(["init", "--store", partial])
+        try run(["seed", "--store", partial])
+        try run(["backup", "db", "--store", partial])
+        #expect(try run(["check", "--store", partial]).status == 0)
+        #expect(try run(["check", "--store", folder.path("db")]).status == 0)
+        // An existing destination is kept unless --force; the store itself never is replaced.
+        let again = try run(["backup", "db", "--store", partial], expect: 74)
+        #expect(again.stderr.contains("already exists; give a new file, or --force"), "\(again.stderr)")
+        try run(["log", "bars.share-column.overflow", "--result", "pass", "--store", partial] + Self.duo)
+        try run(["backup", "db", "--force", "--store", partial])
+        #expect(try run(["query", "--format", "csv", "--store", folder.path("db"), "SELECT count(*) AS n FROM results"]).stdout
+            == "n\n16\n")
+        for own in [partial, partial + "-wal", "db.partial"] {
+            let refused = try run(["backup", own, "--force", "--store", partial], expect: 64)
+            #expect(refused.stderr.contains("it is the store"), "\(own): \(refused.stderr)")
+        }
+        // Two backups to one new destination: one wins, the other says so; the file is whole.
+        let results = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let result = try? EvidenceBinary.run(["backup", "pair.sqlite", "--store", store], in: folder.url)
+            results.append(result?.status ?? -1)
+        }
+        #expect(results.values.sorted() == [0, 74], "\(results.values)")
+        #expect(try run(["check", "--store", folder.path("pair.sqlite")]).status == 0)
+        // A backup killed before its copy took the name leaves no destination,
+        // and the next backup removes its temporary file.
+        let killed = try EvidenceBinary.run(
+            ["backup", "late.sqlite"], environment: ["EVIDENCE_STORE": store, "EVIDENCE_FAULT_POINT": "backup.copied"],
+            in: folder.url)
+        #expect(killed.status == SIGKILL)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("late.sqlite")))
+        #expect(try strayFiles(besides: []).contains { $0.hasPrefix("late.sqlite.backup-") })
+        try run(["backup", "late.sqlite"])
+        #expect(try strayFiles(besides: []).allSatisfy { !$0.contains(".backup-") })
+    }
+
+    // MARK: 4. An export is always one whole export
+
+    /// Every file of the format in an export folder, with its digest.
+    func exportContent(_ name: String) throws -> [String: String] {
+        var content: [String: String] = [:]
+        let root = folder.path(name)
+        let walker = FileManager.default.enumerator(atPath: root)
+        while let relative = walker?.nextObject() as? String {
+            guard relative.hasSuffix(".jsonl") || relative == "format.json" else { continue }
+            content[relative] = try fileDigest(root + "/" + relative)
+        }
+        return content
+    }
+
+    @Test func anExportKilledAtAnyStepLeavesTheOldOrTheNewWhole() throws {
+        try run(["export", "out"])
+        try folder.write("out/README.md", "our notes")
+        try folder.write("out/.git/config", "[core]")
+        try folder.write("out/runs/notes.txt", "kept")
+        let old = try exportContent("out")
+        try run(["log", "bars.share-column.overflow", "--result", "fail", "--note", "overflow menu missing"] + Self.duo)
+        try run(["export", "expected"])
+        let new = try exportContent("expected")
+        #expect(old != new)
+        for point in ["export.staged", "export.moved", "export.exchanged"] {
+            let killed = try EvidenceBinary.run(
+                ["export", "out"], environment: ["EVIDENCE_STORE": store, "EVIDENCE_FAULT_POINT": point], in: folder.url)
+            #expect(killed.status == SIGKILL, "\(point): \(killed.status) \(killed.stderr)")
+            let now = try exportContent("out")
+            #expect(now == old || now == new, "\(point): a folder of two moments")
+            let fresh = folder.path("fresh-\(point).sqlite")
+            try run(["init", "--store", fresh])
+            try run(["import", "out", "--store", fresh])
+            // The next export puts everything back and leaves nothing beside the folder.
+            try run(["export", "out"])
+            #expect(try exportContent("out") == new)
+            #expect(try String(contentsOfFile: folder.path("out/README.md"), encoding: .utf8) == "our notes")
+            #expect(FileManager.default.fileExists(atPath: folder.path("out/.git/config")))
+            #expect(FileManager.default.fileExists(atPath: folder.path("out/runs/notes.txt")))
+            #expect(try strayFiles(besides: []).allSatisfy { !$0.hasPrefix(".out.") }, "\(point)")
+            // Back to the old export for the next point.
+            for (relative, _) in new where old[relative] == nil {
+                try FileManager.default.removeItem(atPath: folder.path("out/" + relative))
+            }
+        }
+    }
+
+    // MARK: 12. Attachments stay in the store's folder
+
+    @Test func attachmentsAreNeverTheStoreAndNeverLeaveItsFolder() throws {
+        try run(["query", "SELECT 1"])
+        for own in ["evidence.sqlite", "evidence.sqlite-wal", "evidence.sqlite-shm"] {
+            let refused = try run(["log", "bars.share-column.overflow", "--result", "pass", "--attach", own] + Self.duo, expect: 64)
+            #expect(refused.stderr.contains("a file other than the store"), "\(own): \(refused.stderr)")
+        }
+        // A folder inside that is a link to one outside: refused when logging,
+        // importing, and when checking what an older import let in.
+        let outside = try TemporaryFolder()
+        try outside.write("secret.txt", "not evidence")
+        symlink(outside.url.path, folder.path("etc"))
+        #expect(try run(["log", "bars.share-column.overflow", "--result", "pass", "--attach", "etc/secret.txt"] + Self.duo, expect: 64)
+            .stderr.contains("inside the store's folder"))
+        try folder.write("shots/closed.png", "png")
+        try run(["log", "bars.share-column.overflow", "--result", "pass", "--attach", "shots/closed.png", "--attach", "shots/closed.png"] + Self.duo)
+        try run(["export", "out"])
+        let results = try FileManager.default.contentsOfDirectory(atPath: folder.path("out/runs"))
+        var changed = false
+        for name in results {
+            let path = folder.path("out/runs/" + name)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            if text.contains("shots/closed.png") {
+                try text.replacingOccurrences(of: "shots/closed.png", with: "etc/secret.txt").write(toFile: path, atomically: true, encoding: .utf8)
+                changed = true
+            }
+        }
+        #expect(changed)
+        let other = folder.path("other.sqlite")
+        try run(["init", "--store", other])
+        let imported = try run(["import", "out", "--store", other], expect: 64)
+        #expect(imported.stderr.contains("through a symbolic link it leads to"), "\(imported.stderr)")
+        try run(["query", "UPDATE attachments SET path = 'etc/secret.txt'"], expect: 64)
+        // What a store from before these checks may hold: check names it, once.
+        try withRawStore { database in
+            try database.execute("UPDATE attachments SET path = 'etc/secret.txt'")
+        }
+        let checked = try run(["check"], expect: 1)
+        #expect(checked.stdout.components(separatedBy: "etc/secret.txt").count == 2, "\(checked.stdout)")
+        #expect(checked.stdout.contains("leads out of the store's folder"))
+        let verified = try run(["attachments", "verify"], expect: 1)
+        #expect(verified.stderr.contains("Checked 1 attachment file:"), "\(verified.stderr)")
+        // Opened through a link from elsewhere, the store finds its own attachments.
+        let elsewhere = try TemporaryFolder()
+        symlink(store, elsewhere.path("linked.sqlite"))
+        try withRawStore { database in
+            try database.execute("UPDATE attachments SET path = 'shots/closed.png'")
+        }
+        let linked = try EvidenceBinary.run(["attachments", "verify", "--store", elsewhere.path("linked.sqlite")], in: elsewhere.url)
+        #expect(linked.status == 0, "\(linked.stderr)")
+    }
+
+    // MARK: 13. Input ends
+
+    @Test func anEmptyStorePathAndSQLCommentsAreTakenAsGiven() throws {
+        let empty = try EvidenceBinary.run(["status", "--store", ""], in: folder.url)
+        #expect(empty.status == 64)
+        #expect(empty.stderr.contains("Option '--store' needs a path"), "\(empty.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("evidence.sqlite-journal")))
+        let commented = try run(["query", "--format", "csv", "-- the claims\nSELECT count(*) AS n FROM claims"])
+        #expect(commented.stdout == "n\n44\n")
+    }
+}
+
+/// Values collected from several threads.
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [Int32] = []
+
+    func append(_ value: Int32) {
+        lock.lock()
+        collected.append(value)
+        lock.unlock()
+    }
+
+    var values: [Int32] {
+        lock.lock()
+        defer { lock.unlock() }
+        return collected
+    }
+}
