@@ -179,6 +179,35 @@ import Testing
         }
     }
 
+    // MARK: 5. init
+
+    @Test func initIsWholeOrAbsentAndConcurrentInitsAllSucceed() throws {
+        let path = folder.path("new.sqlite")
+        let killed = try EvidenceBinary.run(
+            ["init", "--store", path], environment: ["EVIDENCE_FAULT_POINT": "init.built"], in: folder.url)
+        #expect(killed.status == SIGKILL)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try run(["init", "--store", path])
+        #expect(try run(["check", "--store", path]).status == 0)
+        #expect(try strayFiles(besides: []).allSatisfy { !$0.contains(".init-") })
+        // An empty file, as an older version's crashed init left, is made into a store.
+        try folder.write("empty.sqlite", "")
+        try run(["init", "--store", folder.path("empty.sqlite")])
+        #expect(try run(["check", "--store", folder.path("empty.sqlite")]).status == 0)
+        // Six inits of one new path at once, ten times over.
+        for round in 0..<10 {
+            let target = folder.path("race-\(round).sqlite")
+            let statuses = ResultBox()
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                let result = try? EvidenceBinary.run(["init", "--store", target], in: folder.url)
+                statuses.append(result?.status ?? -1)
+            }
+            #expect(statuses.values == Array(repeating: 0, count: 6), "round \(round): \(statuses.values)")
+            #expect(try run(["check", "--store", target]).status == 0)
+        }
+        #expect(try strayFiles(besides: []).allSatisfy { !$0.contains(".init-") })
+    }
+
     // MARK: 12. Attachments stay in the store's folder
 
     @Test func attachmentsAreNeverTheStoreAndNeverLeaveItsFolder() throws {

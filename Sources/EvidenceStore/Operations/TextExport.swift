@@ -294,9 +294,7 @@ final class ExportFolder {
     /// Swaps two folders at once where the kernel and filesystem can; else
     /// renames the old one aside first (which `recover` undoes after a crash).
     private static func exchange(_ staged: URL, _ target: URL) throws {
-        if let renameat2 = Self.renameat2, renameat2(AT_FDCWD, staged.path, AT_FDCWD, target.path, 2) == 0 {
-            return
-        }
+        if AtomicRename.swap(staged.path, target.path) { return }
         let aside = target.deletingLastPathComponent().appendingPathComponent(
             ".\(target.lastPathComponent).old-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try rename(target, to: aside)
@@ -309,13 +307,6 @@ final class ExportFolder {
         }
         try rename(aside, to: staged)
     }
-
-    /// glibc's renameat2, which Swift's Glibc module does not export.
-    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-    private static let renameat2: RenameAt2? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: RenameAt2.self)
-    }()
 
     /// After a crash: puts back a folder renamed aside, gives the user's
     /// entries left in a staging or old folder back to the folder, and removes

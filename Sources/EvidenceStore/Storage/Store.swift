@@ -113,7 +113,7 @@ public final class Store {
     ) throws -> (Store, InitOutcome) {
         let absolute = absolutePath(path)
         try refuseNetworkFilesystem(absolute)
-        if FileManager.default.fileExists(atPath: absolute) {
+        if FileManager.default.fileExists(atPath: absolute), !isEmptyFile(absolute) {
             try StoreFile.probe(absolute)
             try StoreFile.refuseHardLinks(absolute)
             let writable = try openForUpgrade(absolute, clock: clock, migrator: migrator)
@@ -148,38 +148,65 @@ public final class Store {
         return store
     }
 
+    /// Builds a new store under a temporary name and gives it the final name
+    /// only when it is complete, so a crash leaves no half-made store and
+    /// concurrent inits of one path all succeed: the first to finish names it,
+    /// the others find it made.
     private static func create(_ path: String, clock: Clock, migrator: Migrator) throws -> (Store, InitOutcome) {
         let folder = (path as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw EvidenceError.io(path: path, reason: "cannot create the store: the folder \(folder) does not exist")
         }
-        // Claim the path exclusively, so two processes never initialise one file twice.
-        let descriptor = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o644)
+        let name = (path as NSString).lastPathComponent
+        for leftover in Leftovers.abandoned(in: folder, prefix: name + ".init-") {
+            for suffix in [""] + StoreFile.companionSuffixes { unlink(folder + "/" + leftover + suffix) }
+        }
+        let temporary = path + ".init-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let descriptor = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            if errno == EEXIST {
-                return try initialize(at: path, clock: clock, migrator: migrator)
-            }
             throw EvidenceError.io(path: path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
         }
         Glibc.close(descriptor)
+        defer {
+            for suffix in [""] + StoreFile.companionSuffixes { unlink(temporary + suffix) }
+        }
+        let database = try Database(path: temporary, mode: .readWrite)
         do {
-            let database = try Database(path: path, mode: .readWrite)
-            let store = Store(database: database, path: path, clock: clock)
+            let store = Store(database: database, path: temporary, clock: clock)
             // The application id goes in before WAL is on, so it is written to the
             // main file's header at once and the probe of later opens can read it.
             try database.execute("PRAGMA application_id = \(Int32(bitPattern: StoreFile.applicationID))")
             try store.setWAL()
             try database.execute("PRAGMA synchronous = FULL")
             try migrator.migrate(database, path: path, clock: clock)
-            return (store, .created(version: migrator.latestVersion))
         } catch {
-            // Nothing half-made is left behind.
-            for suffix in ["", "-wal", "-shm", "-journal"] {
-                try? FileManager.default.removeItem(atPath: path + suffix)
-            }
+            database.close()
             throw error
         }
+        // Closed, its write-ahead log checkpointed into the file, before it is named.
+        database.close()
+        FaultPoint.reached("init.built")
+        if !AtomicRename.withoutReplacing(temporary, path) {
+            guard errno == EEXIST else {
+                throw EvidenceError.io(path: path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+            }
+            // Another init finished first, or a crashed one of an older version left an empty file.
+            if isEmptyFile(path), rename(temporary, path) == 0 {
+                return (try open(at: path, clock: clock, migrator: migrator), .created(version: migrator.latestVersion))
+            }
+            return try initialize(at: path, clock: clock, migrator: migrator)
+        }
+        return (try open(at: path, clock: clock, migrator: migrator), .created(version: migrator.latestVersion))
+    }
+
+    /// A regular file of 0 bytes with no write-ahead log: a store that was never made.
+    private static func isEmptyFile(_ path: String) -> Bool {
+        var attributes = stat()
+        guard lstat(path, &attributes) == 0, attributes.st_mode & S_IFMT == S_IFREG, attributes.st_size == 0 else {
+            return false
+        }
+        return !FileManager.default.fileExists(atPath: path + "-wal")
     }
 
     private static func refuseNetworkFilesystem(_ path: String) throws {
@@ -327,8 +354,8 @@ extension Store {
             throw error
         }
         // The copy is complete and closed (its WAL checkpointed) before it takes
-        // the final name; link() never replaces a file that appeared meanwhile,
-        // rename() replaces the old one at once when asked to.
+        // the final name, never replacing a file that appeared meanwhile unless
+        // asked to.
         target.close()
         FaultPoint.reached("backup.copied")
         if replacing {
@@ -336,7 +363,7 @@ extension Store {
                 throw EvidenceError.io(path: destination, reason: "cannot be written (\(String(cString: strerror(errno))))")
             }
         } else {
-            guard link(temporary, destination) == 0 else {
+            guard AtomicRename.withoutReplacing(temporary, destination) else {
                 let reason = errno == EEXIST
                     ? "already exists (another backup got there first); give a new file, or --force to replace it"
                     : "cannot be written (\(String(cString: strerror(errno))))"
