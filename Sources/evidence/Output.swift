@@ -16,9 +16,12 @@ final class Output {
     }
 
     /// Writes a line to standard error, after what standard output holds so far.
+    /// A control character a value brought in (from a result file, say) is
+    /// shown escaped, never sent to the terminal.
     func message(_ text: String) {
         try? standardOutput.flush()
-        standardError.write(text.hasSuffix("\n") ? text : text + "\n")
+        let shown = ControlCharacters.escaped(text, keepingLineBreaks: true)
+        standardError.write(shown.hasSuffix("\n") ? shown : shown + "\n")
         try? standardError.flush()
     }
 

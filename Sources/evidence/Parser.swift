@@ -81,6 +81,7 @@ struct Parser {
         try assign(positionals, to: spec, path: path, into: &values)
         try checkRequired(spec, path: path, values: values)
         try checkChoices(spec, path: path, values: values)
+        try checkControlCharacters(spec, path: path, values: values)
         return try build(values)
     }
 
@@ -100,6 +101,31 @@ struct Parser {
         }
         for argument in spec.arguments {
             try check(values.argumentValues(argument.name), argument.choices, argument.displayName)
+        }
+    }
+
+    /// Options and arguments of free text, which may hold line breaks and tabs.
+    static let freeText: Set<String> = ["statement", "note", "reason", "description", "sql"]
+
+    /// Refuses a control character in any value: names, versions and builds
+    /// are one line; free text has line breaks and tabs at most.
+    private func checkControlCharacters(_ spec: CommandSpec, path: [String], values: ParsedValues) throws {
+        func check(_ given: [String], _ name: String, _ display: String) throws {
+            let lines = Self.freeText.contains(name)
+            for value in given {
+                guard let control = ControlCharacters.first(in: value, allowingLineBreaks: lines) else { continue }
+                throw UsageError(
+                    message: "The value '\(ControlCharacters.escaped(value, keepingLineBreaks: lines))' of '\(display)' "
+                        + "holds the control character \(ControlCharacters.name(control)); "
+                        + (lines ? "free text may hold line breaks and tabs, no other controls." : "it must be one line of text."),
+                    path: path)
+            }
+        }
+        for option in options(of: spec) where !option.isFlag {
+            try check(values.values(option.name), option.name, option.synopsis)
+        }
+        for argument in spec.arguments {
+            try check(values.argumentValues(argument.name), argument.name, argument.displayName)
         }
     }
 

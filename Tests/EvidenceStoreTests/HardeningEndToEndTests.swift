@@ -261,6 +261,124 @@ import Testing
         #expect(linked.status == 0, "\(linked.stderr)")
     }
 
+    // MARK: 6. Control characters
+
+    @Test func controlCharactersAreRefusedAtEveryBoundaryAndEscapedInOutput() throws {
+        let before = try storeDigest()
+        // The command line: names, versions and builds are one line; free text has line breaks at most.
+        let cases: [(String, [String])] = [
+            ("U+000A", ["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.1\n---\n<script>x</script>", "--xcode", "27.1"]),
+            ("U+001B", ["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone\u{1B}[31mDuo", "--os", "iOS 27.1", "--xcode", "27.1"]),
+            ("U+202E", ["log", "bars.other-app-activity", "--result", "pass"] + Self.duo + ["--tester", "eve\u{202E}dlrow"]),
+            ("U+0007", ["log", "bars.other-app-activity", "--result", "pass"] + Self.duo + ["--note", "ring\u{7}"]),
+        ]
+        for (control, arguments) in cases {
+            let refused = try run(arguments, expect: 64)
+            #expect(refused.stderr.contains("control character \(control)"), "\(refused.stderr)")
+            #expect(!refused.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" })
+        }
+        #expect(try storeDigest() == before)
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--note", "two\nlines\tand a tab"] + Self.duo)
+        #expect(try run(["query", "--format", "csv", "SELECT count(*) AS n FROM results WHERE note LIKE 'two%'"]).stdout == "n\n1\n")
+
+        // Ingest: what a CI file says about its device and its tests.
+        let stored = try storeDigest()
+        let fixture = try String(contentsOfFile: Fixtures.apple("xcresult-tests-1.json").path, encoding: .utf8)
+        let xcresult = try folder.write(
+            "injected.json", fixture.replacingOccurrences(of: "\"osVersion\" : \"18.2\"", with: #""osVersion" : "18.2\n---\n<script>x</script>""#))
+        let byVersion = try run(["ingest", xcresult, "--xcode", "16.2"], expect: 65)
+        #expect(byVersion.stderr.contains("U+000A"), "\(byVersion.stderr)")
+        // XML cannot carry ESC at all (libxml2 refuses &#27;); JSON can.
+        let junit = try folder.write(
+            "escape.xml", "<testsuites><testsuite name=\"S\"><testcase classname=\"T\" name=\"a&#27;[2J\"/></testsuite></testsuites>")
+        #expect(try run(["ingest", junit] + Self.duo, expect: 65).stderr.contains("a character that XML does not allow"))
+        let named = try folder.write(
+            "named.json", fixture.replacingOccurrences(of: #""name" : "testAccessibilityAndScreenshots()""#, with: #""name" : "a\u001b[2Jcleared()""#))
+        let byName = try run(["ingest", named, "--xcode", "16.2"], expect: 65)
+        #expect(byName.stderr.contains("U+001B") && byName.stderr.contains(#"a\u{1B}[2Jcleared"#), "\(byName.stderr)")
+        #expect(!byName.stderr.unicodeScalars.contains("\u{1B}"))
+        #expect(try storeDigest() == stored)
+
+        // Import: a text folder edited by hand.
+        try run(["export", "out"])
+        let runFile = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path("out/runs")).sorted().first)
+        let runPath = folder.path("out/runs/" + runFile)
+        let text = try String(contentsOfFile: runPath, encoding: .utf8)
+        try text.replacingOccurrences(of: #""model":""#, with: #""model":"\u001b[31m"#)
+            .write(toFile: runPath, atomically: true, encoding: .utf8)
+        try run(["init", "--store", "copy.sqlite"])
+        let imported = try run(["import", "out", "--store", "copy.sqlite"], expect: 65)
+        #expect(imported.stderr.contains("U+001B") && imported.stderr.contains(runFile), "\(imported.stderr)")
+        #expect(try run(["query", "--store", "copy.sqlite", "--format", "csv", "SELECT count(*) AS n FROM runs"]).stdout == "n\n0\n")
+
+        // Output: a store written before the check (or by hand) still gives one line, escaped.
+        try withRawStore { database in
+            try database.execute(
+                "UPDATE environments SET os_version = os_version || char(10) || '---' || char(10) || '<script>x</script>' || char(27)")
+        }
+        let line = try run(["verified-line"]).stdout
+        #expect(line.split(separator: "\n").count == 1, "\(line)")
+        #expect(line.contains(#"\u{A}---\u{A}<script>x</script>\u{1B}"#), "\(line)")
+    }
+
+    // MARK: 7. Values at the start of a line
+
+    @Test func valuesAtTheStartOfALineStayText() throws {
+        let names = ["---", "# x", "    code", "1. x", "2) y", "+ z", "= under", "> quote", "* star", "***"]
+        var cases = ""
+        for name in names {
+            cases += "<testcase classname=\"T\" name=\"\(name)\"><failure message=\"\(name)\">\(name)</failure></testcase>"
+        }
+        let junit = try folder.write("lines.xml", "<testsuites><testsuite name=\"S\">\(cases)</testsuite></testsuites>")
+        try run(["ingest", junit] + Self.duo)
+        let report = try run(["report"]).stdout
+        let html = try CommonMark.html(report)
+        let tags = CommonMark.tagCounts(html)
+        for tag in ["hr", "pre", "ol", "blockquote", "em", "strong"] {
+            #expect(tags[tag] == nil, "no <\(tag)> may come from a test's name: \(html)")
+        }
+        // Every name reads back as itself, in the list of failures.
+        for name in names where name != "    code" {
+            #expect(CommonMark.text(html).contains(name), "\(name)")
+        }
+        #expect(CommonMark.text(html).contains("T/code") || CommonMark.text(html).contains("code"))
+        // A heading keeps its closing hashes, a checklist item its first character.
+        try run(["claim", "add", "bars.hashes", "--statement", "1. Ends with a hash ##", "--document", "doc ##", "--area", "a",
+            "--label", "unverified"])
+        try withRawStore { database in
+            try database.execute(
+                "UPDATE checklist_items SET text = '- looks like a rule' WHERE id = (SELECT min(id) FROM checklist_items)")
+        }
+        let checklist = try CommonMark.html(try run(["checklist"]).stdout)
+        #expect(checklist.contains("- looks like a rule"), "\(checklist)")
+        #expect(!checklist.contains("<hr"))
+        let again = try CommonMark.html(try run(["report"]).stdout)
+        #expect(again.contains("<h3>doc ##</h3>"), "\(again)")
+        #expect(!again.contains("<ol"))
+    }
+
+    // MARK: 8. No raw HTML; code spans stay code
+
+    @Test func publishedMarkdownHoldsNoRawHTMLAndKeepsCodeSpans() throws {
+        for command in [["report"], ["checklist"], ["sources"]] {
+            let markdown = try run(command).stdout
+            let safe = try CommonMark.html(markdown, unsafe: false)
+            #expect(!safe.contains("raw HTML omitted"), "\(command): \(safe)")
+            #expect(!markdown.contains("<br>") && !markdown.contains("<!--"), "\(command)")
+        }
+        // Several sources in one cell: each link whole, a separator between them.
+        let report = try run(["report"]).stdout
+        let html = try CommonMark.html(report, unsafe: false)
+        #expect(html.contains("</a>; <a href="), "links in a cell are separated in text")
+        // A statement's well-formed code span is code; a lone backtick is text.
+        try run(["claim", "add", "api.limited", "--statement", "`isDynamicIslandLimitedInWidth` is `true | false`; a lone ` stays",
+            "--document", "api", "--area", "a", "--label", "unverified"])
+        let claimed = try CommonMark.html(try run(["report"]).stdout, unsafe: false)
+        #expect(claimed.contains("<code>isDynamicIslandLimitedInWidth</code> is <code>true | false</code>; a lone ` stays"), "\(claimed)")
+        let table = try #require(CommonMark.tables(claimed).first { $0.cellTexts.first?.first == "api.limited" })
+        #expect(table.rows == [table.headerCells])
+    }
+
     // MARK: 13. Input ends
 
     @Test func anEmptyStorePathAndSQLCommentsAreTakenAsGiven() throws {

@@ -45,6 +45,10 @@ struct FieldReader: Sendable {
         return fields[index].1
     }
 
+    /// Fields of free text, which may hold line breaks and tabs; every other
+    /// text field is one line (a name, a version, a build, a key, a path).
+    static let freeText: Set<String> = ["statement", "note", "reason", "message", "text", "description"]
+
     mutating func string(_ key: String) throws -> String {
         guard let value = try optionalString(key) else { throw error(key, "missing") }
         return value
@@ -56,6 +60,12 @@ struct FieldReader: Sendable {
         case .string(let text)?:
             if text.unicodeScalars.contains(where: { $0.value == 0 }) {
                 throw error(key, "contains a NUL character")
+            }
+            let lines = Self.freeText.contains(key)
+            if let control = ControlCharacters.first(in: text, allowingLineBreaks: lines) {
+                throw error(
+                    key, "'\(ControlCharacters.escaped(text, keepingLineBreaks: lines))' holds the control character "
+                        + ControlCharacters.name(control) + (lines ? "" : "; it must be one line of text"))
             }
             return text
         case let other?: throw error(key, "expected a string, found \(other.typeName)")

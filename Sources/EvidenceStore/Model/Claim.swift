@@ -107,6 +107,27 @@ public enum Validate {
         return text
     }
 
+    /// A name, a version or a build: one line, no control characters.
+    public static func singleLine(_ text: String, field: String) throws -> String {
+        if let control = ControlCharacters.first(in: text, allowingLineBreaks: false) {
+            throw EvidenceError.invalidValue(
+                field: field, value: ControlCharacters.escaped(text, keepingLineBreaks: false),
+                expected: "one line with no control characters (it holds \(ControlCharacters.name(control)))")
+        }
+        return text
+    }
+
+    /// Free text (a statement, a note, a reason): line breaks and tabs, but no
+    /// other control characters.
+    public static func freeText(_ text: String, field: String) throws -> String {
+        if let control = ControlCharacters.first(in: text, allowingLineBreaks: true) {
+            throw EvidenceError.invalidValue(
+                field: field, value: ControlCharacters.escaped(text, keepingLineBreaks: true),
+                expected: "text with no control characters but line breaks and tabs (it holds \(ControlCharacters.name(control)))")
+        }
+        return text
+    }
+
     /// Text that must say something: not empty, not only spaces.
     public static func nonEmpty(_ text: String, field: String) throws -> String {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {

@@ -147,6 +147,14 @@ extension Store {
             var number = 0
             try source.forEachTest { test in
                 defer { number += 1 }
+                for (field, value) in [("identifier", test.identifier), ("name", test.name)] + test.tags.map { ("tag", $0) } {
+                    if let control = ControlCharacters.first(in: value, allowingLineBreaks: false) {
+                        throw EvidenceError.badFile(
+                            path: path, location: nil,
+                            reason: "the test \(field) '\(ControlCharacters.escaped(value, keepingLineBreaks: false))' holds "
+                                + "the control character \(ControlCharacters.name(control)); a test's names are one line of text")
+                    }
+                }
                 let (claims, unknown) = matcher.claims(for: test)
                 summary.count(test, mapped: !claims.isEmpty)
                 summary.unknownClaims += unknown.map { (test.identifier, $0) }
@@ -209,12 +217,24 @@ extension Store {
             toolBuild = xcode.build
         }
         let osBuild = device.osBuild ?? options.osBuild ?? ""
+        // What the file says is held to what the command line accepts.
+        func checked(_ value: String, _ field: String, _ validate: (String, String) throws -> String) throws -> String {
+            do {
+                return try validate(Validate.singleLine(value, field: field), field)
+            } catch let error as EvidenceError {
+                throw EvidenceError.badFile(path: file, location: nil, reason: "the device it names: \(error)")
+            }
+        }
+        let osVersion = try checked(device.osVersion ?? givenVersion, "OS version", MarketingVersion.validated)
         guard osBuild.isEmpty || AppleBuild(osBuild) != nil else {
-            throw EvidenceError.badFile(path: file, location: nil, reason: "the OS build '\(osBuild)' is not an Apple build number")
+            throw EvidenceError.badFile(
+                path: file, location: nil,
+                reason: "the OS build '\(ControlCharacters.escaped(osBuild, keepingLineBreaks: false))' is not an Apple build number")
         }
         return EnvironmentSpec(
-            kind: kind, model: model.trimmingCharacters(in: .whitespaces), osName: osName ?? "",
-            osVersion: device.osVersion ?? givenVersion, osBuild: osBuild,
+            kind: kind, model: try checked(model.trimmingCharacters(in: .whitespaces), "model") { text, _ in text },
+            osName: try checked(osName ?? "", "OS name") { text, _ in text },
+            osVersion: osVersion, osBuild: osBuild,
             toolName: toolVersion.isEmpty && toolBuild.isEmpty ? "" : "Xcode", toolVersion: toolVersion,
             toolBuild: try AppleBuild.validated(toolBuild, field: "Xcode build"))
     }

@@ -26,6 +26,7 @@ extension Store {
         var seen: Set<String> = []
         let distinctDevices = devices.filter { seen.insert($0).inserted }
         parts.append("device: " + (distinctDevices.isEmpty ? "no" : distinctDevices.joined(separator: ", ")))
-        return parts.joined(separator: ", ")
+        // One line, whatever an older store holds: it goes into front matter.
+        return ControlCharacters.escaped(parts.joined(separator: ", "), keepingLineBreaks: false)
     }
 }

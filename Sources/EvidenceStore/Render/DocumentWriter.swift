@@ -29,6 +29,8 @@ public protocol DocumentWriter: AnyObject {
     func link(_ text: String, to url: String)
     /// A code span.
     func code(_ text: String)
+    /// Text written by people, whose well-formed code spans stay code.
+    func prose(_ text: String)
     /// A line break inside a paragraph, an item or a cell.
     func lineBreak()
 

@@ -2,9 +2,10 @@
 /// break a table, add a row, or slip in HTML, emphasis, code or a link.
 public enum Markdown {
     /// Text for inline use and table cells. Backslash first, then every
-    /// character with Markdown meaning; line breaks become `<br>`, other control
-    /// and direction-override characters are dropped, and bare URLs and e-mail
-    /// addresses are kept from turning into links.
+    /// character with Markdown meaning; line breaks become spaces, other
+    /// control and direction-override characters are dropped, and bare URLs and
+    /// e-mail addresses are kept from turning into links. No raw HTML is ever
+    /// written: renderers that strip it would drop text with it.
     public static func escape(_ text: String) -> String {
         if text.utf8.withContiguousStorageIfAvailable({ isPlain($0) }) ?? isPlain(text.utf8) { return text }
         var out: [UInt8] = []
@@ -60,14 +61,15 @@ public enum Markdown {
                 // "www.example.com" likewise needs an unescaped "www.".
                 append("\\.")
             case "@":
-                // An e-mail autolink is found after escapes are resolved; an empty
-                // comment splits the text so that none is found.
-                append("<!-- -->@")
+                // An e-mail autolink is found after escapes are resolved, and
+                // needs the address's letters right before "@": an invisible
+                // word joiner (U+2060) stands between them.
+                append("\u{2060}@")
             case "\r":
-                append("<br>")
+                out.append(UInt8(ascii: " "))
                 if index + 1 < scalars.count, scalars[index + 1] == "\n" { index += 1 }
             case "\n", "\u{2028}", "\u{2029}":
-                append("<br>")
+                out.append(UInt8(ascii: " "))
             case "\t":
                 out.append(UInt8(ascii: " "))
             default:
@@ -75,6 +77,83 @@ public enum Markdown {
             }
             index += 1
         }
+    }
+
+    /// The same escaping for text that starts a line (a list item, a
+    /// paragraph's line): leading blank space goes (four spaces would make
+    /// code), and what would start a block is escaped: `#` a heading, `-`, `+`
+    /// a list or a rule, `=` a heading's underline, `1.` or `1)` a numbered
+    /// list. (`>`, `*`, a backtick and `~` are escaped wherever they are.)
+    public static func escapeLineStart(_ text: String, into out: inout [UInt8]) {
+        let trimmed = text.drop { $0 == " " || $0 == "\t" }
+        guard let first = trimmed.unicodeScalars.first else { return }
+        switch first {
+        case "#", "-", "+", "=":
+            out.append(UInt8(ascii: "\\"))
+            out.append(UInt8(first.value))
+            escape(String(trimmed.dropFirst()), into: &out)
+        case "0"..."9":
+            let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+            let after = trimmed.dropFirst(digits.count).first
+            if digits.count <= 9, after == "." || after == ")" {
+                out.append(contentsOf: digits.utf8)
+                out.append(UInt8(ascii: "\\"))
+                escape(String(trimmed.dropFirst(digits.count)), into: &out)
+            } else {
+                escape(String(trimmed), into: &out)
+            }
+        default:
+            escape(String(trimmed), into: &out)
+        }
+    }
+
+    /// Splits text at its well-formed code spans: a run of backticks, text on
+    /// one line with no run of the same length, and the same run again. Each
+    /// piece comes with whether it is code (its content, without the fences).
+    public static func codeSpans(in text: String) -> [(text: String, isCode: Bool)] {
+        let characters = Array(text)
+        var pieces: [(String, Bool)] = []
+        var plain = ""
+        var index = 0
+        func run(at start: Int) -> Int {
+            var end = start
+            while end < characters.count && characters[end] == "`" { end += 1 }
+            return end - start
+        }
+        while index < characters.count {
+            guard characters[index] == "`" else {
+                plain.append(characters[index])
+                index += 1
+                continue
+            }
+            let fence = run(at: index)
+            var close = index + fence
+            var found: Int?
+            while close < characters.count, !characters[close].isNewline {
+                if characters[close] == "`" {
+                    let length = run(at: close)
+                    if length == fence {
+                        found = close
+                        break
+                    }
+                    close += length
+                } else {
+                    close += 1
+                }
+            }
+            let content = found.map { String(characters[(index + fence)..<$0]) } ?? ""
+            if let end = found, !content.trimmingCharacters(in: .whitespaces).isEmpty {
+                if !plain.isEmpty { pieces.append((plain, false)) }
+                plain = ""
+                pieces.append((content, true))
+                index = end + fence
+            } else {
+                plain += String(characters[index..<(index + fence)])
+                index += fence
+            }
+        }
+        if !plain.isEmpty { pieces.append((plain, false)) }
+        return pieces
     }
 
     /// True when no character needs escaping or dropping, which is most values.

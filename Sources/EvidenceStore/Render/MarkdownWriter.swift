@@ -10,9 +10,13 @@ public final class MarkdownWriter: FragmentingWriter {
     private let sink: TextSink
     private var buffer: [UInt8] = []
     private var place = Place.outside
+    /// Whether the next text starts a line, where block syntax must be escaped.
+    private var atLineStart = false
     private var wroteBlock = false
     /// Where the current cell's content starts in the buffer, to tell an empty cell.
     private var cellStart = 0
+    /// Where the current heading's text starts in the buffer.
+    private var headingStart = 0
     private static let flushSize = 1 << 16
 
     public init(into sink: TextSink) {
@@ -58,9 +62,18 @@ public final class MarkdownWriter: FragmentingWriter {
         buffer.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: max(1, min(level, 6))))
         write(" ")
         place = .heading
+        headingStart = buffer.count
     }
 
+    /// A heading's own closing "#"s would be taken off: each is escaped.
     public func endHeading() {
+        var index = buffer.count - 1
+        while index >= headingStart, buffer[index] == UInt8(ascii: "#") { index -= 1 }
+        if index < buffer.count - 1, index < headingStart || buffer[index] == UInt8(ascii: " ") {
+            let hashes = buffer.count - 1 - index
+            buffer.removeLast(hashes)
+            for _ in 0..<hashes { write("\\#") }
+        }
         write("\n")
         place = .outside
     }
@@ -68,6 +81,7 @@ public final class MarkdownWriter: FragmentingWriter {
     public func beginParagraph() {
         startBlock()
         place = .paragraph
+        atLineStart = true
     }
 
     public func endParagraph() {
@@ -86,6 +100,7 @@ public final class MarkdownWriter: FragmentingWriter {
         case false?: write("- [ ] ")
         }
         place = .item
+        atLineStart = true
     }
 
     public func endItem() {
@@ -134,10 +149,28 @@ public final class MarkdownWriter: FragmentingWriter {
     public func endTable() {}
 
     public func text(_ text: String) {
-        Markdown.escape(text, into: &buffer)
+        guard !text.isEmpty else { return }
+        if atLineStart {
+            Markdown.escapeLineStart(text, into: &buffer)
+            atLineStart = false
+        } else {
+            Markdown.escape(text, into: &buffer)
+        }
+    }
+
+    /// Text with its well-formed code spans kept as code.
+    public func prose(_ text: String) {
+        for piece in Markdown.codeSpans(in: text) {
+            if piece.isCode {
+                code(piece.text)
+            } else {
+                self.text(piece.text)
+            }
+        }
     }
 
     public func link(_ text: String, to url: String) {
+        atLineStart = false
         write("[")
         Markdown.escape(text, into: &buffer)
         write("](")
@@ -146,16 +179,22 @@ public final class MarkdownWriter: FragmentingWriter {
     }
 
     public func code(_ text: String) {
+        atLineStart = false
         Markdown.codeSpan(text, inTable: place == .cell, into: &buffer)
     }
 
-    /// In a paragraph a new line; in a cell or an item, where a new line would
-    /// end the row or the item, a `<br>`.
+    /// In a paragraph a new line; in an item a hard line break that stays in
+    /// the item; in a cell, which cannot hold one, "; ". Never HTML.
     public func lineBreak() {
-        if place == .paragraph {
+        switch place {
+        case .paragraph:
             write("\n")
-        } else {
-            write("<br>")
+            atLineStart = true
+        case .item:
+            write("\\\n  ")
+            atLineStart = true
+        default:
+            write("; ")
         }
     }
 

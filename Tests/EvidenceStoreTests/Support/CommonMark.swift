@@ -11,11 +11,13 @@ enum CommonMark {
         var cellTexts: [[String]]
     }
 
-    static func html(_ markdown: String) throws -> String {
+    /// With `unsafe`, raw HTML is let through, so any that escaped the escaping
+    /// shows as a tag; without it, as safe renderers do, it is omitted with a comment.
+    static func html(_ markdown: String, unsafe: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                // --unsafe lets raw HTML through, so any that escaped the escaping shows as a tag.
-        process.arguments = ["cmark-gfm", "--unsafe", "-e", "table", "-e", "autolink", "-e", "strikethrough", "-e", "tagfilter"]
+        process.arguments = ["cmark-gfm"] + (unsafe ? ["--unsafe"] : [])
+            + ["-e", "table", "-e", "autolink", "-e", "strikethrough", "-e", "tagfilter"]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -65,10 +67,10 @@ enum CommonMark {
         return counts
     }
 
-    /// HTML text back to plain text: entities decoded, our <br> as line breaks.
+    /// HTML text back to plain text: entities decoded, the word joiner that
+    /// keeps "@" from making a link taken out.
     static func text(_ html: String) -> String {
-        html.replacingOccurrences(of: "<br />", with: "\n").replacingOccurrences(of: "<br>", with: "\n")
-            .replacingOccurrences(of: "<!-- -->", with: "")
+        html.replacingOccurrences(of: "\u{2060}", with: "")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&amp;", with: "&")

@@ -21,7 +21,7 @@ public struct ChecklistDocument {
             writer.beginList()
             for item in list.items {
                 writer.beginItem(checked: item.ticked)
-                writer.text(item.text)
+                writer.prose(item.text)
                 if let why = item.why {
                     writer.text(" (")
                     writer.text(why)

@@ -136,7 +136,9 @@ public struct EvidenceReport {
             }
             writer.beginRow(anchor: "claim-" + claim.key)
             writer.cell(claim.key)
-            writer.cell(claim.statement)
+            writer.beginCell()
+            writer.prose(claim.statement)
+            writer.endCell()
             writer.cell(claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? ""))
             writer.cell(claim.state.rawValue + ": " + claim.reason)
             writer.beginCell()
@@ -345,9 +347,19 @@ public struct EvidenceReport {
     }
 
     private func writeNotPublished(to writer: DocumentWriter) {
-        Self.section(
-            "Not published", none: "None.", columns: ["claim", "as of", "statement"],
-            rows: notPublished.map { [$0.claim, $0.asOf ?? "not recorded", $0.statement] }, to: writer)
+        writer.heading(2, "Not published")
+        guard !notPublished.isEmpty else { return writer.paragraph("None.") }
+        writer.beginTable(columns: ["claim", "as of", "statement"])
+        for claim in notPublished {
+            writer.beginRow(anchor: nil)
+            writer.cell(claim.claim)
+            writer.cell(claim.asOf ?? "not recorded")
+            writer.beginCell()
+            writer.prose(claim.statement)
+            writer.endCell()
+            writer.endRow()
+        }
+        writer.endTable()
     }
 
     private func writeMismatches(to writer: DocumentWriter) {
