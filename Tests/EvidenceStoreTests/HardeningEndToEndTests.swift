@@ -379,6 +379,144 @@ import Testing
         #expect(table.rows == [table.headerCells])
     }
 
+    // MARK: 9. Only regular files are read
+
+    @Test func fifosAndLinksToStandardInputAreRefusedWithoutHoldingTheLock() throws {
+        try run(["export", "out"])
+        let before = try storeDigest()
+        let sources = folder.path("out/sources.jsonl")
+        let original = try Data(contentsOf: URL(fileURLWithPath: sources))
+        // The import runs under `timeout`, its standard input a FIFO that no
+        // writer ever closes: before the fix it waited there forever.
+        let input = folder.path("input-fifo")
+        #expect(mkfifo(input, 0o644) == 0)
+        func importUnderTimeout() throws -> ProcessResult {
+            try ShellCommand.run(
+                "exec 0<>\"$3\"; timeout 20 \"$0\" import \"$1\" --store \"$2\"",
+                arguments: [EvidenceBinary.url.path, folder.path("out"), store, input])
+        }
+        try FileManager.default.removeItem(atPath: sources)
+        #expect(mkfifo(sources, 0o644) == 0)
+        let fifo = try importUnderTimeout()
+        #expect(fifo.status == 65, "\(fifo.stderr)")
+        #expect(fifo.stderr.contains("sources.jsonl: is a FIFO (named pipe), not a regular file"), "\(fifo.stderr)")
+        try FileManager.default.removeItem(atPath: sources)
+        #expect(symlink("/dev/stdin", sources) == 0)
+        let stdin = try importUnderTimeout()
+        #expect(stdin.status == 65, "\(stdin.stderr)")
+        #expect(stdin.stderr.contains("not a regular file"), "\(stdin.stderr)")
+        // A folder where a file should be (point 13) is named as such.
+        try FileManager.default.removeItem(atPath: sources)
+        try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: false)
+        let folderInstead = try run(["import", "out"], expect: 65)
+        #expect(folderInstead.stderr.contains("sources.jsonl: is a folder, not a regular file"), "\(folderInstead.stderr)")
+        #expect(!folderInstead.stderr.contains("NSCocoaErrorDomain"))
+        try FileManager.default.removeItem(atPath: sources)
+        try original.write(to: URL(fileURLWithPath: sources))
+        #expect(try storeDigest() == before)
+
+        // The Xcode version file and a result file: a FIFO is refused at once.
+        let versionFIFO = folder.path("xcode-version")
+        #expect(mkfifo(versionFIFO, 0o644) == 0)
+        let junit = Fixtures.apple("junit-swiftpm-1.xml").path
+        let version = try ShellCommand.run(
+            "timeout 20 \"$0\" ingest \"$1\" --simulator 'iPhone Duo' --os 'iOS 27.1' --xcode-version-file \"$2\" --store \"$3\"",
+            arguments: [EvidenceBinary.url.path, junit, versionFIFO, store])
+        #expect(version.status == 65, "\(version.stderr)")
+        #expect(version.stderr.contains("xcode-version: is a FIFO (named pipe), not a regular file"), "\(version.stderr)")
+        let result = try ShellCommand.run(
+            "timeout 20 \"$0\" ingest \"$1\" --simulator 'iPhone Duo' --os 'iOS 27.1' --xcode 27.1 --store \"$2\"",
+            arguments: [EvidenceBinary.url.path, versionFIFO, store])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("is a FIFO"), "\(result.stderr)")
+        #expect(try storeDigest() == before)
+        // And the lock was never held: a log goes through at once.
+        try run(["log", "bars.other-app-activity", "--result", "pass"] + Self.duo)
+    }
+
+    // MARK: 11. A reader who may not write
+
+    /// Runs the binary as a user who may read the store but not write its
+    /// folder: "nobody" when the tests run as root (root may write anything),
+    /// else this user with the folder and the store made read-only.
+    func runAsReader(_ arguments: [String], store path: String? = nil) throws -> ProcessResult {
+        let environment = ["EVIDENCE_STORE": path ?? store, "USER": "reader"]
+        guard getuid() == 0 else { return try EvidenceBinary.run(arguments, environment: environment, in: folder.url) }
+        // A copy of the binary in the test's folder, which every user may run.
+        let copy = folder.path("evidence-binary")
+        if !FileManager.default.fileExists(atPath: copy) {
+            try FileManager.default.copyItem(atPath: EvidenceBinary.url.path, toPath: copy)
+            chmod(copy, 0o755)
+        }
+        return try EvidenceBinary.run(
+            ["--reuid=65534", "--regid=65534", "--clear-groups", copy] + arguments, environment: environment, in: folder.url,
+            executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+    }
+
+    @Test func aReaderWhoMayNotWriteReadsAndWritersSaySoPlainly() throws {
+        let outside = folder.path("shared")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: false)
+        chmod(outside, 0o777)
+        chmod(folder.url.path, 0o755)
+        chmod(store, 0o644)
+        if getuid() != 0 {
+            chmod(store, 0o444)
+            chmod(folder.url.path, 0o555)
+        }
+        defer {
+            chmod(folder.url.path, 0o755)
+            chmod(store, 0o644)
+        }
+        #expect(!FileManager.default.fileExists(atPath: store + "-wal"), "the seeded store was closed cleanly")
+        let before = try storeDigest()
+        let reads: [[String]] = [
+            ["status"], ["report"], ["checklist"], ["sources"], ["untested"], ["verified-line"],
+            ["claim", "show", "bars.other-app-activity"], ["query", "SELECT count(*) AS n FROM claims"], ["check"],
+            ["migrate", "--list"], ["attachments", "verify"], ["map", "list"],
+        ]
+        for arguments in reads {
+            let read = try runAsReader(arguments)
+            #expect(read.status == 0, "\(arguments): \(read.stderr)")
+            #expect(!read.stderr.contains("SQLite error"), "\(arguments): \(read.stderr)")
+            if arguments != ["check"] {
+                #expect(read.stdout == (try run(arguments).stdout), "\(arguments) reads as the writer does")
+            }
+        }
+        #expect(try runAsReader(["backup", outside + "/copy.sqlite"]).status == 0)
+        try run(["export", outside + "/export"])
+        let writes: [[String]] = [
+            ["log", "bars.other-app-activity", "--result", "pass"] + Self.duo,
+            ["claim", "label", "bars.other-app-activity", "measured", "--reason", "r"],
+            ["export", outside + "/mine"], ["import", outside + "/export"], ["init"], ["seed"],
+        ]
+        for arguments in writes {
+            let refused = try runAsReader(arguments)
+            #expect(refused.status == 74, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.contains("cannot be written: this user may"), "\(arguments): \(refused.stderr)")
+            #expect(!refused.stderr.contains("SQLite error"), "\(arguments): \(refused.stderr)")
+        }
+        #expect(try storeDigest() == before)
+        #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
+
+        // A writer with the store open leaves WAL content and its -shm file:
+        // the reader reads through them and sees the latest commit.
+        guard getuid() == 0 else { return }
+        let writer = try Database(path: store, mode: .readWrite)
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("INSERT INTO capabilities (name, description) VALUES ('late-capability', 'written while a reader reads')")
+        let late = try runAsReader(["query", "--format", "csv", "SELECT count(*) AS n FROM capabilities WHERE name = 'late-capability'"])
+        #expect(late.stdout == "n\n1\n", "\(late.stderr)")
+        // The same files without the -shm file cannot be read safely, and say why.
+        let copy = folder.path("copy")
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: store, toPath: copy + "/evidence.sqlite")
+        try FileManager.default.copyItem(atPath: store + "-wal", toPath: copy + "/evidence.sqlite-wal")
+        writer.close()
+        let noShm = try runAsReader(["status"], store: copy + "/evidence.sqlite")
+        #expect(noShm.status == 74, "\(noShm.stderr)")
+        #expect(noShm.stderr.contains("its -wal file holds changes not yet in the store"), "\(noShm.stderr)")
+    }
+
     // MARK: 13. Input ends
 
     @Test func anEmptyStorePathAndSQLCommentsAreTakenAsGiven() throws {
@@ -388,6 +526,46 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("evidence.sqlite-journal")))
         let commented = try run(["query", "--format", "csv", "-- the claims\nSELECT count(*) AS n FROM claims"])
         #expect(commented.stdout == "n\n44\n")
+    }
+
+    @Test func byteOrderMarksAndBlankLinesImportAndNonFiniteDeltasAreRefused() throws {
+        try run(["export", "out"])
+        let sources = folder.path("out/sources.jsonl")
+        let text = try String(contentsOfFile: sources, encoding: .utf8)
+        // A byte-order mark, blank lines and lines of spaces and tabs, CRLF endings.
+        let edited = "\u{FEFF}" + text.replacingOccurrences(of: "\n", with: "\r\n \t\r\n\n", options: [], range: nil)
+        try edited.write(toFile: sources, atomically: true, encoding: .utf8)
+        try run(["init", "--store", "copy.sqlite"])
+        let imported = try run(["import", "out", "--store", "copy.sqlite"])
+        #expect(imported.stderr.contains("104 records added"), "\(imported.stderr)")
+        #expect(try run(["report", "--store", "copy.sqlite"]).stdout == (try run(["report"]).stdout))
+
+        // A value and a baseline whose difference overflows to infinity.
+        let huge = "1" + String(repeating: "0", count: 308)
+        let before = try storeDigest()
+        let logged = try run(
+            ["log", "bars.other-app-activity", "--result", "pass", "--measure", "offset=\(huge)pt from -\(huge)pt"] + Self.duo,
+            expect: 64)
+        #expect(logged.stderr.contains("difference is a finite number; 1e+308 from -1e+308 is not"), "\(logged.stderr)")
+        #expect(try storeDigest() == before)
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--measure", "offset=171pt from 87pt"] + Self.duo)
+        try run(["export", "again"])
+        let runs = folder.path("again/runs")
+        var changed = false
+        for name in try FileManager.default.contentsOfDirectory(atPath: runs) {
+            let path = runs + "/" + name
+            let content = try String(contentsOfFile: path, encoding: .utf8)
+            guard content.contains(#""baseline":87"#) else { continue }
+            try content.replacingOccurrences(of: #""value":171"#, with: #""value":1e308"#)
+                .replacingOccurrences(of: #""baseline":87"#, with: #""baseline":-1e308"#)
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            changed = true
+        }
+        #expect(changed)
+        try run(["init", "--store", "third.sqlite"])
+        let refused = try run(["import", "again", "--store", "third.sqlite"], expect: 65)
+        #expect(refused.stderr.contains("baseline") && refused.stderr.contains("finite"), "\(refused.stderr)")
+        #expect(try run(["query", "--store", "third.sqlite", "--format", "csv", "SELECT count(*) AS n FROM claims"]).stdout == "n\n0\n")
     }
 }
 

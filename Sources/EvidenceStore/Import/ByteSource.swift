@@ -35,9 +35,8 @@ final class FileChunks {
     private var total = 0
 
     init(path: String, limit: Int) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
         self.path = path
-        self.handle = handle
+        self.handle = try InputFile.open(path)
         self.limit = limit
     }
 

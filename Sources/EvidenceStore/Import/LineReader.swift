@@ -37,9 +37,7 @@ public struct LineReader: Sendable {
     }
 
     private func readFile(_ path: String, _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw EvidenceError.fileMissing(path: path)
-        }
+        let handle = try InputFile.open(path)
         defer { try? handle.close() }
         var carry: [UInt8] = []
         var lineNumber = 1
@@ -86,7 +84,7 @@ public struct LineReader: Sendable {
                     throw EvidenceError.badFile(
                         path: name, location: String(firstLine + count), reason: "a line longer than \(maxLength) bytes")
                 }
-                try body(firstLine + count, UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+                try deliver(firstLine + count, UnsafeRawBufferPointer(rebasing: buffer[start..<end]), body)
                 count += 1
                 start = index + 1
             }
@@ -97,10 +95,24 @@ public struct LineReader: Sendable {
                 throw EvidenceError.badFile(
                     path: name, location: String(firstLine + count), reason: "a line longer than \(maxLength) bytes")
             }
-            try body(firstLine + count, UnsafeRawBufferPointer(rebasing: buffer[start..<buffer.count]))
+            try deliver(firstLine + count, UnsafeRawBufferPointer(rebasing: buffer[start..<buffer.count]), body)
             count += 1
             start = buffer.count
         }
         return (count, start)
+    }
+
+    /// Hands a line over, or passes it by: a byte-order mark before the first
+    /// line is dropped (editors on Windows write one), and a line of only
+    /// blanks is passed by as an empty line is.
+    private static func deliver(
+        _ number: Int, _ line: UnsafeRawBufferPointer, _ body: (Int, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        var line = line
+        if number == 1, line.count >= 3, line[0] == 0xEF, line[1] == 0xBB, line[2] == 0xBF {
+            line = UnsafeRawBufferPointer(rebasing: line[3...])
+        }
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        try body(number, line)
     }
 }

@@ -29,6 +29,26 @@ public struct FolderRecordFiles: RecordFiles {
         guard isFolder.boolValue else {
             throw EvidenceError.badFile(path: folder.path, location: nil, reason: "is a file; give the folder of an export")
         }
+        try checkEveryFile()
+    }
+
+    /// Every file the import may read is a regular file, checked before the
+    /// import takes the store's write lock: a FIFO or a link to /dev/stdin
+    /// would otherwise hold the lock while it waits.
+    private func checkEveryFile() throws {
+        let manager = FileManager.default
+        let top = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in top.sorted() {
+            let path = folder.appendingPathComponent(name).path
+            var isFolder: ObjCBool = false
+            if name.hasSuffix(".jsonl") || name == TextFormat.manifest {
+                try InputFile.check(path)
+            } else if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                for inner in ((try? manager.contentsOfDirectory(atPath: path)) ?? []).sorted() where inner.hasSuffix(".jsonl") {
+                    try InputFile.check(path + "/" + inner)
+                }
+            }
+        }
     }
 
     public func displayName(of file: String) -> String {

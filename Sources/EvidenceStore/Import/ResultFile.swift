@@ -1,60 +1,32 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Result files from Xcode tooling: read within a size limit, then parsed in the
 /// format given or the one their first character shows.
 public enum ResultFile {
-    /// Refuses a folder, a missing file and a file over `maxBytes`.
+    /// Refuses a folder, a FIFO or device, a missing file and a file over `maxBytes`.
     static func check(_ path: String, maxBytes: Int) throws {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw EvidenceError.fileMissing(path: path)
-        }
-        if (attributes[.type] as? FileAttributeType) == .typeDirectory {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return try InputFile.check(path) }
+        if info.st_mode & S_IFMT == S_IFDIR {
             throw EvidenceError.badFile(
                 path: path, location: nil,
                 reason: "is a folder; give the JSON of 'xcrun xcresulttool get test-results tests --path …' or a JUnit XML file")
         }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        if size > maxBytes {
+        try InputFile.check(path)
+        if Int(info.st_size) > maxBytes {
             throw EvidenceError.badFile(
-                path: path, location: nil, reason: "is \(size) bytes, over the limit of \(maxBytes) bytes (--max-size)")
+                path: path, location: nil, reason: "is \(info.st_size) bytes, over the limit of \(maxBytes) bytes (--max-size)")
         }
     }
 
     /// Reads a result file whole, refusing a folder and a file over `maxBytes`.
     public static func read(_ path: String, maxBytes: Int) throws -> Data {
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw EvidenceError.fileMissing(path: path)
-        }
-        if (attributes[.type] as? FileAttributeType) == .typeDirectory {
-            throw EvidenceError.badFile(
-                path: path, location: nil,
-                reason: "is a folder; give the JSON of 'xcrun xcresulttool get test-results tests --path …' or a JUnit XML file")
-        }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        if size > maxBytes {
-            throw EvidenceError.badFile(
-                path: path, location: nil, reason: "is \(size) bytes, over the limit of \(maxBytes) bytes (--max-size)")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
-        defer { try? handle.close() }
-        do {
-            // Read at most one byte past the limit, in case the file grew after the check.
-            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-            if data.count > maxBytes {
-                throw EvidenceError.badFile(path: path, location: nil, reason: "is over the limit of \(maxBytes) bytes")
-            }
-            return data
-        } catch let error as EvidenceError {
-            throw error
-        } catch {
-            throw EvidenceError.io(path: path, reason: "cannot be read (\(error.localizedDescription))")
-        }
+        try check(path, maxBytes: maxBytes)
+        return try InputFile.read(path, maxBytes: maxBytes)
     }
 
     /// A file read twice that did not read the same the second time.
@@ -107,7 +79,7 @@ public struct IngestSource {
         try ResultFile.check(path, maxBytes: maxBytes)
         let head: Data
         do {
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw EvidenceError.fileMissing(path: path) }
+            let handle = try InputFile.open(path)
             defer { try? handle.close() }
             head = try handle.read(upToCount: 4096) ?? Data()
         } catch let error as EvidenceError {

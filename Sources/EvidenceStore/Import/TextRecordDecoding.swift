@@ -132,9 +132,14 @@ extension FieldReader {
             guard MeasurementUnit(rawValue: unit) != nil else {
                 throw measurement.error("unit", "invalid unit '\(unit)'; expected " + MeasurementUnit.acceptedValues)
             }
+            let name = try measurement.nonEmpty("name")
+            let value = try measurement.number("value")
+            let baseline = try measurement.optionalNumber("baseline")
+            if let problem = MeasurementDraft.deltaProblem(value: value, baseline: baseline) {
+                throw measurement.error("baseline", problem)
+            }
             measurements.append(TextFormat.Measurement(
-                name: try measurement.nonEmpty("name"), value: try measurement.number("value"), unit: unit,
-                baseline: try measurement.optionalNumber("baseline"),
+                name: name, value: value, unit: unit, baseline: baseline,
                 posture: try measurement.optionalVocabulary("posture", Posture.self)))
             try measurement.finish()
         }

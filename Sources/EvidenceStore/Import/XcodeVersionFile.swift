@@ -12,10 +12,8 @@ public struct XcodeVersion: Equatable, Sendable {
     }
 
     public static func read(path: String) throws -> XcodeVersion {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw EvidenceError.fileMissing(path: path)
-        }
-        guard data.count <= 1 << 20, let text = String(data: data, encoding: .utf8) else {
+        let data = try InputFile.read(path, maxBytes: 1 << 20)
+        guard let text = String(data: data, encoding: .utf8) else {
             throw EvidenceError.badFile(path: path, location: nil, reason: "not the UTF-8 text of `xcodebuild -version`")
         }
         return try parse(text, path: path)

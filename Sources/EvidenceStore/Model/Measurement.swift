@@ -81,7 +81,18 @@ public struct MeasurementDraft: Equatable, Sendable {
                 throw invalid()
             }
         }
+        if let problem = Self.deltaProblem(value: value, baseline: baseline) {
+            throw EvidenceError.invalidValue(field: "measurement", value: text, expected: problem)
+        }
         self.init(name: name, value: value, unit: unit, baseline: baseline, posture: posture)
+    }
+
+    /// Why a value and its baseline cannot be kept: their difference is too
+    /// large for a number (it would read as infinity in tables, null in JSON).
+    public static func deltaProblem(value: Double, baseline: Double?) -> String? {
+        guard let baseline, !(value - baseline).isFinite else { return nil }
+        return "a value and a baseline whose difference is a finite number; "
+            + "\(NumberText.format(value)) from \(NumberText.format(baseline)) is not"
     }
 
     /// A plain decimal number: `171`, `-84`, `0.5`. No exponents, no separators.

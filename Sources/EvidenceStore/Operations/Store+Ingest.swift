@@ -147,7 +147,7 @@ extension Store {
             var number = 0
             try source.forEachTest { test in
                 defer { number += 1 }
-                for (field, value) in [("identifier", test.identifier), ("name", test.name)] + test.tags.map { ("tag", $0) } {
+                for (field, value) in [("identifier", test.identifier), ("name", test.name)] + test.tags.map({ ("tag", $0) }) {
                     if let control = ControlCharacters.first(in: value, allowingLineBreaks: false) {
                         throw EvidenceError.badFile(
                             path: path, location: nil,

@@ -78,7 +78,7 @@ public struct StoreCheck: Sendable, Equatable {
                         + (problems.count > 5 ? "; and \(problems.count - 5) more" : ""))
         }
 
-        let mode = try reader.journalMode()
+        let mode = try store.journalMode()
         items.append(Item(name: "journal_mode", ok: mode == "wal", detail: mode))
 
         let links = store.linkCount

@@ -9,6 +9,8 @@ import Foundation
 /// Everything else reads it through `reader` and writes it through `write`.
 public final class Store {
     let database: Database
+    /// Opened immutable: a store in a folder this user may not write.
+    let isImmutable: Bool
     /// The store's absolute path.
     public let path: String
     /// Where "now" comes from for everything this store records.
@@ -28,10 +30,14 @@ public final class Store {
         case readOnly
         /// Reads only, whatever the schema version (for `migrate --list`, `check`).
         case inspect
+        /// For commands that only read: a read-only connection, after pending
+        /// migrations are applied when this user may write the store.
+        case reading
     }
 
-    private init(database: Database, path: String, clock: Clock) {
+    private init(database: Database, path: String, clock: Clock, isImmutable: Bool = false) {
         self.database = database
+        self.isImmutable = isImmutable
         self.path = path
         self.clock = clock
     }
@@ -95,14 +101,40 @@ public final class Store {
         try refuseNetworkFilesystem(absolute)
         try StoreFile.probe(absolute)
         if access != .inspect { try StoreFile.refuseHardLinks(absolute) }
+        let unwritable = StoreFile.unwritableReason(absolute)
+        if access == .readWrite, let unwritable {
+            throw EvidenceError.notWritable(
+                path: absolute, reason: unwritable + "; commands that only read (report, status, query, backup) still work")
+        }
+        // A reader who may not write the folder cannot have SQLite create the
+        // -wal and -shm files: with no WAL content the store is read as an
+        // immutable file; with some, through the -shm file a writer left.
+        let mode: Database.OpenMode =
+            access == .readWrite ? .readWrite : unwritable != nil && !StoreFile.walHasContent(absolute) ? .immutable : .readOnly
         let database: Database
         do {
-            database = try Database(path: absolute, mode: access == .readWrite ? .readWrite : .readOnly)
+            database = try Database(path: absolute, mode: mode)
         } catch let error as DatabaseError {
             throw EvidenceError.notAStore(path: absolute, reason: "SQLite cannot open it (\(error.message))")
         }
-        let store = Store(database: database, path: absolute, clock: clock)
-        try store.verify(access: access, migrator: migrator)
+        let store = Store(database: database, path: absolute, clock: clock, isImmutable: mode == .immutable)
+        do {
+            try store.verify(access: access, migrator: migrator)
+        } catch EvidenceError.storeNeedsUpgrade where access == .reading && unwritable == nil {
+            // Upgraded as any command would, then read through a read-only connection.
+            store.close()
+            try open(at: absolute, access: .readWrite, clock: clock, migrator: migrator).close()
+            return try open(at: absolute, access: .reading, clock: clock, migrator: migrator)
+        } catch let error where unwritable != nil && mode == .readOnly && !(error is EvidenceError) {
+            // SQLite could not open the -shm file it needs, and cannot create one.
+            store.close()
+            throw EvidenceError.notWritable(
+                path: absolute, reason: "its -wal file holds changes not yet in the store, and " + (unwritable ?? "")
+                    + "; someone who may write the folder can fold them in with 'evidence init'")
+        } catch {
+            store.close()
+            throw error
+        }
         return store
     }
 
@@ -116,6 +148,9 @@ public final class Store {
         if FileManager.default.fileExists(atPath: absolute), !isEmptyFile(absolute) {
             try StoreFile.probe(absolute)
             try StoreFile.refuseHardLinks(absolute)
+            if let unwritable = StoreFile.unwritableReason(absolute) {
+                throw EvidenceError.notWritable(path: absolute, reason: unwritable)
+            }
             let writable = try openForUpgrade(absolute, clock: clock, migrator: migrator)
             let before = try migrator.currentVersion(of: writable.database)
             let applied = try migrator.migrate(writable.database, path: absolute, clock: clock)
@@ -233,7 +268,7 @@ public final class Store {
             if version < migrator.latestVersion {
                 try migrator.migrate(database, path: path, clock: clock)
             }
-        case .readOnly:
+        case .readOnly, .reading:
             if version < migrator.latestVersion {
                 throw EvidenceError.storeNeedsUpgrade(path: path, version: version, latest: migrator.latestVersion)
             }
@@ -256,8 +291,11 @@ public final class Store {
         }
     }
 
-    func journalMode() throws -> String {
-        try database.scalar(cached: "PRAGMA journal_mode").string?.lowercased() ?? ""
+    /// SQLite's journal mode, lower case. An immutable connection always
+    /// reports "delete"; for one, the file's header tells the truth.
+    public func journalMode() throws -> String {
+        if isImmutable { return StoreFile.headerSaysWAL(path) ? "wal" : "delete" }
+        return try database.scalar(cached: "PRAGMA journal_mode").string?.lowercased() ?? ""
     }
 
     private func setWAL() throws {
@@ -397,12 +435,19 @@ extension Store {
     /// Without a way to line them up (a read-only folder, say) the second is
     /// nil and this one reads alone. Each reader belongs to one thread.
     public func readTogether<T>(_ body: (StoreReader, StoreReader?) throws -> T) throws -> T {
-        var partner = try? Database(path: path, mode: .readOnly)
-        if let second = partner, (try? Self.beginReading([database, second])) == nil {
-            second.close()
-            partner = nil
+        var partner = try? Database(path: path, mode: isImmutable ? .immutable : .readOnly)
+        if let second = partner {
+            // An immutable file needs no lining up (nothing changes it), so
+            // each connection begins on its own, without the write lock.
+            let together = isImmutable
+                ? (try? Self.beginReading([second])) != nil
+                : (try? Self.beginReading([database, second])) != nil
+            if !together {
+                second.close()
+                partner = nil
+            }
         }
-        if partner == nil { try Self.beginReading([database]) }
+        if partner == nil || isImmutable { try Self.beginReading([database]) }
         defer {
             database.rollbackIfOpen()
             partner?.rollbackIfOpen()

@@ -44,7 +44,7 @@ public final class SHA256 {
 
     /// The hex digest of a file, read in chunks; nil when it cannot be read.
     public static func hex(ofFile path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        guard let handle = try? RegularFile.open(path) else { return nil }
         defer { try? handle.close() }
         let hasher = SHA256()
         do {

@@ -143,7 +143,7 @@ extension Runner {
     }
 
     func claimShow(store path: String, key: String, format: DetailFormat) throws -> Int32 {
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         let detail = try store.reader.claimDetail(key: key)
         output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))

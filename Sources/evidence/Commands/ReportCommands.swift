@@ -105,7 +105,7 @@ extension Runner {
         -> Int32
     {
         if let file { try Store.refuseAsOutput(file, store: path) }
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         let options = Reports.Options(document: document, stamp: stamp ? clock.timestamp() : nil)
         let sink = try file.map { try TextSink(path: Store.absolutePath($0)) } ?? output.standardOutput
@@ -132,7 +132,7 @@ extension Runner {
     }
 
     func verifiedLine(store path: String, document: String?) throws -> Int32 {
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         let document = try store.reader.resolveDocument(document)
         output.write(try store.verifiedLine(document: document) + "\n")

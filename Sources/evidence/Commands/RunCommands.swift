@@ -167,7 +167,7 @@ extension Runner {
     }
 
     func runShow(store path: String, reference: String, format: DetailFormat) throws -> Int32 {
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         let detail = try store.reader.runDetail(reference: reference)
         output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
@@ -204,7 +204,7 @@ extension Runner {
     }
 
     func attachmentsVerify(store path: String, format: OutputFormat) throws -> Int32 {
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         let (checked, problems) = try store.verifyAttachments()
         let table = Tabular(

@@ -130,7 +130,7 @@ extension Runner {
     }
 
     func sourceShow(store path: String, url: String, format: DetailFormat) throws -> Int32 {
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         let detail = try store.reader.sourceDetail(url: url)
         output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
@@ -156,7 +156,7 @@ extension Runner {
 
     /// Prints a listing the store computes.
     func listing(store path: String, format: OutputFormat, _ make: (Store) throws -> Tabular) throws -> Int32 {
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         output.write(try make(store).render(format))
         return ExitCode.ok

@@ -106,7 +106,7 @@ extension Runner {
 
 extension Runner {
     func backup(store path: String, destination: String, force: Bool) throws -> Int32 {
-        let store = try open(path)
+        let store = try open(path, access: .reading)
         defer { store.close() }
         try store.backup(to: destination, replacing: force)
         output.message("Backed up \(store.path) to \(destination).")

@@ -96,11 +96,10 @@ extension Runner {
         func read(_ file: String) throws -> String {
             let absolute = Store.absolutePath(file)
             guard FileManager.default.fileExists(atPath: absolute) else { return "" }
-            do {
-                return try String(contentsOfFile: absolute, encoding: .utf8)
-            } catch {
-                throw EvidenceError.io(path: absolute, reason: "cannot be read as UTF-8 (\(error.localizedDescription))")
+            guard let text = String(data: try InputFile.read(absolute, maxBytes: 1 << 30), encoding: .utf8) else {
+                throw EvidenceError.badFile(path: absolute, location: nil, reason: "is not UTF-8 text")
             }
+            return text
         }
         let outcome = MergeFile.merge(
             base: try read(base), ours: try read(ours), theirs: try read(theirs), path: path ?? ours)

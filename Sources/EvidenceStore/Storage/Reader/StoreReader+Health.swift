@@ -17,11 +17,6 @@ extension StoreReader {
         return (rows.count, Set(try rows.map { try $0.text("table") }).sorted())
     }
 
-    /// SQLite's journal mode, lower case.
-    public func journalMode() throws -> String {
-        try database.scalar(cached: "PRAGMA journal_mode").string?.lowercased() ?? ""
-    }
-
     /// Every attachment with the claim and run of its result.
     public func attachedFiles() throws -> [(path: String, sha256: String, size: Int64, claim: String?, run: String)] {
         var files: [(String, String, Int64, String?, String)] = []

@@ -6,6 +6,10 @@ import Foundation
 final class Database {
     enum OpenMode: Sendable {
         case readOnly
+        /// Read-only, and telling SQLite that nobody changes the file while it
+        /// is open: no locks, no -wal or -shm files. For a store in a folder
+        /// this user may not write, whose WAL holds nothing.
+        case immutable
         case readWrite
         /// Read-write, creating the file when it is missing.
         case readWriteCreate
@@ -45,12 +49,13 @@ final class Database {
         var flags = SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable: flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
         case .readWrite: flags |= SQLITE_OPEN_READWRITE
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         // SQLITE_OPEN_URI is not passed, but a build with SQLITE_USE_URI=1 would still
         // read "file:..." as a URI; a "./" prefix makes it a plain relative path.
-        let fileName = path.hasPrefix("file:") ? "./" + path : path
+        let fileName = mode == .immutable ? Self.immutableURI(path) : path.hasPrefix("file:") ? "./" + path : path
         var connection: OpaquePointer?
         let code = sqlite3_open_v2(fileName, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
@@ -69,6 +74,24 @@ final class Database {
 
     deinit {
         close()
+    }
+
+    /// `file:` and the absolute path with every byte but unreserved ones and
+    /// "/" percent-encoded (so "?", "#" and "%" in a name stay the name), then
+    /// `?immutable=1`.
+    static func immutableURI(_ absolutePath: String) -> String {
+        var uri = "file:"
+        for byte in absolutePath.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                uri += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     private func configure(_ configuration: Configuration) throws {
@@ -236,5 +259,11 @@ final class Database {
     /// True outside any transaction (SQLite's autocommit mode).
     var isAutocommit: Bool {
         handle.map { sqlite3_get_autocommit($0) != 0 } ?? true
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -37,6 +37,38 @@ enum StoreFile {
         return nil
     }
 
+    /// Why this user cannot write the store, or nil when they can: SQLite
+    /// writes the file and creates its -wal and -shm files beside it, so both
+    /// the file and its folder must be writable (a read-only filesystem says
+    /// so too, even to root).
+    static func unwritableReason(_ path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        func denied(_ target: String) -> String? {
+            guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 else { return nil }
+            return String(cString: strerror(errno))
+        }
+        if let why = denied(path) { return "this user may read the store but not write it (\(why))" }
+        if let why = denied(folder.isEmpty ? "." : folder) {
+            return "this user may not write its folder \(folder) (\(why)), where SQLite keeps the store's -wal and -shm files"
+        }
+        return nil
+    }
+
+    /// Whether the store's -wal file holds frames that are not in the store yet.
+    static func walHasContent(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
+    }
+
+    /// Whether the header says WAL (file format versions 2 and 2 at bytes 18
+    /// and 19), for a connection that cannot ask SQLite (an immutable one).
+    static func headerSaysWAL(_ path: String) -> Bool {
+        guard let handle = try? InputFile.open(path) else { return false }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
+        return header.count == 20 && header[18] == 2 && header[19] == 2
+    }
+
     /// Throws `notAStore` when the file cannot be an evidence store; `storeMissing`
     /// when there is no file.
     static func probe(_ path: String) throws {

@@ -1,0 +1,36 @@
+import Foundation
+
+/// `RegularFile` with the domain's errors: a missing file is `fileMissing`,
+/// anything but a regular file (a folder, a FIFO, a device) a `badFile` that
+/// says what it is, an unreadable one `io`.
+public enum InputFile {
+    public static func check(_ path: String) throws {
+        try mapped(path) { try RegularFile.check(path) }
+    }
+
+    public static func open(_ path: String) throws -> FileHandle {
+        try mapped(path) { try RegularFile.open(path) }
+    }
+
+    public static func read(_ path: String, maxBytes: Int) throws -> Data {
+        try mapped(path) { try RegularFile.read(path, maxBytes: maxBytes) }
+    }
+
+    private static func mapped<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let failure as RegularFile.Failure {
+            switch failure {
+            case .missing:
+                throw EvidenceError.fileMissing(path: path)
+            case .notRegular(let kind):
+                throw EvidenceError.badFile(
+                    path: path, location: nil, reason: "is \(kind), not a regular file; only regular files are read")
+            case .unreadable(let reason):
+                throw EvidenceError.io(path: path, reason: "cannot be read (\(reason))")
+            case .tooLarge(let limit):
+                throw EvidenceError.badFile(path: path, location: nil, reason: "is over the limit of \(limit) bytes")
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Files the tool reads (result files, export folders, `xcodebuild -version`
+/// output, attachments) are regular files, opened without blocking: a FIFO, a
+/// terminal or `/dev/stdin` behind a link would wait for a writer forever,
+/// and a device such as `/dev/zero` never ends. (`InputFile` gives the same
+/// with the domain's errors.)
+public enum RegularFile {
+    /// Why a file was not opened.
+    public enum Failure: Error, Equatable, Sendable {
+        case missing
+        /// What it is instead: "a folder", "a FIFO (named pipe)"…
+        case notRegular(String)
+        case unreadable(String)
+        case tooLarge(Int)
+    }
+
+    /// Refuses what is at `path`, following links, unless it is a regular file:
+    /// a missing file, a folder, a FIFO, a device, a socket.
+    public static func check(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw openError(errno) }
+        if let kind = kind(of: info.st_mode) { throw Failure.notRegular(kind) }
+    }
+
+    /// Opens a regular file to read. The open itself does not wait (O_NONBLOCK),
+    /// the type is checked on the open descriptor (no race with a rename), and
+    /// reads then block as usual.
+    public static func open(_ path: String) throws -> FileHandle {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw openError(errno) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw openError(code)
+        }
+        if let kind = kind(of: info.st_mode) {
+            close(descriptor)
+            throw Failure.notRegular(kind)
+        }
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// Reads a regular file whole, refusing one longer than `maxBytes` (read
+    /// one byte past the limit, in case it grew after a size was checked).
+    public static func read(_ path: String, maxBytes: Int) throws -> Data {
+        let handle = try open(path)
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+        } catch {
+            throw Failure.unreadable(error.localizedDescription)
+        }
+        if data.count > maxBytes { throw Failure.tooLarge(maxBytes) }
+        return data
+    }
+
+    /// The kind of a non-regular file, as a phrase; nil for a regular file.
+    static func kind(of mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
+    }
+
+    private static func openError(_ code: Int32) -> Failure {
+        switch code {
+        case ENOENT, ENOTDIR: return .missing
+        default: return .unreadable(String(cString: strerror(code)))
+        }
+    }
+}
