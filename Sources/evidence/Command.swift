@@ -9,7 +9,7 @@ enum Command: Equatable {
     case initialize(store: String)
     case migrate(store: String, list: Bool, format: OutputFormat)
     case check(store: String)
-    case query(store: String, sql: String, format: OutputFormat)
+    case query(store: String, sql: String, format: OutputFormat, limits: QueryLimits)
     case demo(store: String?)
     case backup(store: String, destination: String, force: Bool)
     // Claims, sources, capabilities, environments

@@ -25,8 +25,8 @@ struct Runner {
             return try migrate(store: store, list: list, format: format)
         case .check(let store):
             return try check(store: store)
-        case .query(let store, let sql, let format):
-            return try query(store: store, sql: sql, format: format)
+        case .query(let store, let sql, let format, let limits):
+            return try query(store: store, sql: sql, format: format, limits: limits)
         case .demo(let store):
             return try demo(store: store)
         case .backup(let store, let destination, let force):

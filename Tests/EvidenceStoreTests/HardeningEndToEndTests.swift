@@ -434,6 +434,42 @@ import Testing
         try run(["log", "bars.other-app-activity", "--result", "pass"] + Self.duo)
     }
 
+    // MARK: 10. Queries stream, within limits
+
+    @Test func queriesStreamTheirRowsAndStopAtTheirLimitsWithAClearError() throws {
+        // 1.3 million rows in 250 MB of address space: held in memory they took 1 GB.
+        let many = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1300000) SELECT x, 'some text' AS t FROM c"
+        let streamed = try ShellCommand.run(
+            "ulimit -v 250000; \"$0\" query --format csv --time-limit 0 --store \"$1\" \"$2\" | tail -n 1",
+            arguments: [EvidenceBinary.url.path, store, many])
+        #expect(streamed.stdout == "1300000,some text\n", "\(streamed.stderr)")
+
+        // Rows past --max-rows: the rows before it, closed off as valid JSON, and the reason.
+        let limited = try run(["query", "--format", "json", "--max-rows", "2", "SELECT key FROM claims ORDER BY key"], expect: 64)
+        let rows = try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [[String: String]]
+        #expect(rows?.count == 2)
+        #expect(limited.stderr == "Error: the query has more than 2 rows; the first 2 were printed (--max-rows 2); narrow it, or raise --max-rows\n")
+        #expect(try run(["query", "--format", "csv", "--max-rows", "44", "SELECT key FROM claims"]).stdout.split(separator: "\n").count == 45)
+
+        // A recursive query that never ends: stopped by the time limit, inside SQLite
+        // (no row comes) or between rows, whatever the output.
+        let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
+        for sql in [endless, endless + " ORDER BY x DESC", "SELECT count(*) FROM (\(endless))"] {
+            let started = Date()
+            let stopped = try run(["query", "--format", "csv", "--time-limit", "1", sql], expect: 64)
+            #expect(Date().timeIntervalSince(started) < 15)
+            #expect(stopped.stderr.contains("the query ran longer than 1 s after"), "\(stopped.stderr)")
+            #expect(stopped.stderr.contains("--time-limit"))
+        }
+        // A value built past its size.
+        let huge = try run(["query", "SELECT length(zeroblob(100000000)) AS n"], expect: 64)
+        #expect(huge.stderr.contains("larger than 64 MB"), "\(huge.stderr)")
+        #expect(huge.stdout.isEmpty)
+        // Bad limits are named.
+        #expect(try run(["query", "--max-rows", "0", "SELECT 1"], expect: 64).stderr.contains("maximum rows '0'"))
+        #expect(try run(["query", "--time-limit", "soon", "SELECT 1"], expect: 64).stderr.contains("time limit 'soon'"))
+    }
+
     // MARK: 11. A reader who may not write
 
     /// Runs the binary as a user who may read the store but not write its

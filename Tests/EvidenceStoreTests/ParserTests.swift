@@ -43,19 +43,24 @@ import Testing
         #expect(try parse(["init", "--store=file:c.sqlite"]) == .initialize(store: "file:c.sqlite"))
     }
 
+    static let defaultLimits = QueryLimits(maxRows: nil, seconds: QueryLimits.defaultSeconds)
+
     @Test func optionsTakeSeparateOrInlineValues() throws {
         #expect(
             try parse(["query", "--format", "json", "SELECT 1"])
-                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .json))
+                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .json, limits: Self.defaultLimits))
         #expect(
             try parse(["query", "SELECT 1", "--format=csv"])
-                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .csv))
+                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .csv, limits: Self.defaultLimits))
+        #expect(
+            try parse(["query", "--max-rows", "10", "--time-limit=0", "SELECT 1"])
+                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .table, limits: QueryLimits(maxRows: 10, seconds: nil)))
     }
 
     @Test func doubleDashEndsOptions() throws {
         #expect(
             try parse(["query", "--", "--format"])
-                == .query(store: "evidence.sqlite", sql: "--format", format: .table))
+                == .query(store: "evidence.sqlite", sql: "--format", format: .table, limits: Self.defaultLimits))
     }
 
     @Test func unknownOptionsSuggestTheClosest() throws {
@@ -104,7 +109,7 @@ import Testing
             try parse(["claim", "label", "k", "maybe", "--reason", "r"])
         }
         // Values are taken in any case, as before.
-        #expect(try parse(["query", "--format", "JSON", "SELECT 1"]) == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .json))
+        #expect(try parse(["query", "--format", "JSON", "SELECT 1"]) == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .json, limits: Self.defaultLimits))
     }
 
     @Test func helpListsTheAcceptedValuesFromTheEnums() throws {
@@ -124,7 +129,7 @@ import Testing
         #expect(result.status == 64)
         #expect(
             result.stderr
-                == "Error: Unknown option '--fromat'. Did you mean '--format'?\nUSAGE: evidence query <sql> [--format <format>] [--store <path>]\n"
+                == "Error: Unknown option '--fromat'. Did you mean '--format'?\nUSAGE: evidence query <sql> [--format <format>] [--max-rows <count>]\n       [--time-limit <seconds>] [--store <path>]\n"
         )
         #expect(result.stdout.isEmpty)
     }

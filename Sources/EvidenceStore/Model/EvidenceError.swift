@@ -42,6 +42,9 @@ public enum EvidenceError: Error, Equatable, Sendable {
     case readOnlyQuery(sql: String)
     /// SQL given by the user that SQLite rejects.
     case badQuery(message: String)
+    /// A query that went past one of its limits (rows, time, value size); the
+    /// reason says which and what to do.
+    case queryLimit(reason: String)
     /// A request the store's content makes wrong: checking by hand what claims
     /// decide, a name one typo away from a recorded one. The reason says what to do.
     case refused(reason: String)
@@ -55,7 +58,7 @@ public enum EvidenceError: Error, Equatable, Sendable {
         case .notAStore, .storeTooNew, .storeNeedsUpgrade, .storeNotWAL, .networkFilesystem, .unsafeStore,
             .migrationFailed, .notFound, .alreadyExists, .conflict, .badFile, .importConflicts:
             return .badData
-        case .invalidValue, .readOnlyQuery, .badQuery, .refused: return .usage
+        case .invalidValue, .readOnlyQuery, .badQuery, .queryLimit, .refused: return .usage
         case .io, .notWritable: return .io
         }
     }
@@ -107,7 +110,7 @@ extension EvidenceError: CustomStringConvertible {
             return "the statement would change the store; 'evidence query' only reads"
         case .badQuery(let message):
             return "SQLite rejects the query: \(message)"
-        case .refused(let reason):
+        case .refused(let reason), .queryLimit(let reason):
             return reason
         case .importConflicts(let conflicts, let more):
             let count = conflicts.count + more

@@ -1,14 +1,6 @@
 /// RFC 4180 CSV: a header row, fields quoted when they hold a comma, a quote
 /// or a line break.
 public enum CSVRenderer {
-    public static func render(_ table: Tabular) -> String {
-        var out = line(table.columns)
-        for row in table.rows {
-            out += line(row.map(\.description))
-        }
-        return out
-    }
-
     static func line(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\n"
     }

@@ -1,19 +1,8 @@
 import Foundation
 
 /// JSON written by hand so that key order is the column order and the same rows
-/// always give the same bytes.
+/// always give the same bytes: an array of objects, one per line (`TabularStream`).
 public enum JSONRenderer {
-    /// An array of objects, one per line.
-    public static func render(_ table: Tabular) -> String {
-        guard !table.rows.isEmpty else { return "[]\n" }
-        var out = "[\n"
-        for (index, row) in table.rows.enumerated() {
-            out += "  " + object(zip(table.columns, row).map { ($0, $1) })
-            out += index == table.rows.count - 1 ? "\n" : ",\n"
-        }
-        return out + "]\n"
-    }
-
     /// One object on one line: `{"key": "value", "count": 3}`.
     public static func object(_ fields: [(String, TableValue)]) -> String {
         "{" + fields.map { JSONValue.quote($0.0) + ": " + value($0.1) }.joined(separator: ", ") + "}"

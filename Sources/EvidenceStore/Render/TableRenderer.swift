@@ -2,31 +2,17 @@
 /// Line breaks and control characters inside a cell are flattened so that a
 /// value never breaks the table.
 public enum TableRenderer {
-    public static func render(_ table: Tabular) -> String {
-        let header = table.columns.map(flatten)
-        let body = table.rows.map { $0.map { flatten($0.description) } }
-        var widths = header.map(\.count)
-        for row in body {
-            for (index, cell) in row.enumerated() where index < widths.count {
-                widths[index] = max(widths[index], cell.count)
-            }
+    /// One line of cells, each padded to its column's width but the last;
+    /// a cell wider than its column pushes the rest along.
+    static func line(_ cells: [String], widths: [Int]) -> String {
+        var text = ""
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { text += "  " }
+            let width = index < widths.count ? widths[index] : 0
+            text += index == cells.count - 1 ? cell : cell + String(repeating: " ", count: max(0, width - cell.count))
         }
-        var out = ""
-        func line(_ cells: [String]) {
-            var text = ""
-            for (index, cell) in cells.enumerated() {
-                if index > 0 { text += "  " }
-                text += index == cells.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }
-            while text.hasSuffix(" ") { text.removeLast() }
-            out += text + "\n"
-        }
-        line(header)
-        line(widths.map { String(repeating: "-", count: $0) })
-        for row in body {
-            line(row)
-        }
-        return out
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text + "\n"
     }
 
     /// One line of plain text: breaks become spaces, other control characters go.

@@ -30,11 +30,37 @@ enum StoreCommands {
         CommandSpec(
             name: "query",
             abstract: "Run one read-only SQL statement against the store.",
-            discussion: "The connection is read-only; a statement that would write is refused. Tables and views are described in the README.",
+            discussion: "The connection is read-only; a statement that would write is refused. Tables and views are described in the README. "
+                + "Rows are printed as SQLite produces them, never held (the table format aligns its columns on the first "
+                + "\(TabularStream.alignmentWindow) rows). A query that goes past --max-rows, --time-limit or builds a value "
+                + "over \(QueryLimits.defaultMaxValueBytes >> 20) MB is stopped: what was printed is closed off as valid output, "
+                + "the reason goes to standard error, and the exit code is 64.",
             arguments: [ArgumentSpec(name: "sql", help: "The SQL statement, such as \"\(StoreReader.exampleQuery)\".")],
-            options: [CommandTree.formatOption],
-            build: {
-                .query(store: CommandTree.storePath($0), sql: $0.required("sql"), format: try CommandTree.format($0))
+            options: [
+                CommandTree.formatOption,
+                OptionSpec(name: "max-rows", valueName: "count", help: "Print at most this many rows (default: all)."),
+                OptionSpec(
+                    name: "time-limit", valueName: "seconds",
+                    help: "Stop the query this many seconds after it starts; 0 for none "
+                        + "(default: \(NumberText.format(QueryLimits.defaultSeconds)))."),
+            ],
+            build: { values in
+                var limits = QueryLimits(maxRows: nil, seconds: QueryLimits.defaultSeconds)
+                if let text = values.value("max-rows") {
+                    guard let count = Int(text), count > 0 else {
+                        throw EvidenceError.invalidValue(field: "maximum rows", value: text, expected: "a whole number above 0")
+                    }
+                    limits.maxRows = count
+                }
+                if let text = values.value("time-limit") {
+                    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                        throw EvidenceError.invalidValue(field: "time limit", value: text, expected: "a number of seconds, 0 for none")
+                    }
+                    limits.seconds = seconds == 0 ? nil : seconds
+                }
+                return .query(
+                    store: CommandTree.storePath(values), sql: values.required("sql"), format: try CommandTree.format(values),
+                    limits: limits)
             }
         ),
         CommandSpec(
@@ -95,11 +121,24 @@ extension Runner {
         return result.ok ? ExitCode.ok : ExitCode.failure
     }
 
-    func query(store path: String, sql: String, format: OutputFormat) throws -> Int32 {
+    func query(store path: String, sql: String, format: OutputFormat, limits: QueryLimits) throws -> Int32 {
         let store = try open(path, access: .inspect)
         defer { store.close() }
-        let table = try store.reader.readOnlyQuery(sql)
-        output.write(table.render(format))
+        let stream = TabularStream(format: format) { self.output.write($0) }
+        let outcome: QueryOutcome
+        do {
+            outcome = try store.reader.streamQuery(sql, limits: limits, columns: stream.begin) { stream.row($0) }
+        } catch {
+            // Rows already printed stay valid output; the error follows on standard error.
+            if stream.rowCount > 0 { stream.end() }
+            throw error
+        }
+        stream.end()
+        if case .stoppedAtRowLimit(let rows) = outcome {
+            throw EvidenceError.queryLimit(
+                reason: "the query has more than \(NumberText.counted(rows, "row")); the first \(rows) were printed "
+                    + "(--max-rows \(rows)); narrow it, or raise --max-rows")
+        }
         return ExitCode.ok
     }
 }

@@ -1,3 +1,4 @@
+import CSQLite
 /// What `evidence check` and `evidence attachments verify` read, and the one
 /// place SQL from a user passes through: `evidence query`.
 extension StoreReader {
@@ -37,8 +38,23 @@ extension StoreReader {
     public static let exampleQuery = "SELECT key, state FROM claim_state"
 
     /// Runs one SQL statement that only reads, for `evidence query`, and returns
-    /// its rows with their column names.
+    /// its rows with their column names (for a few rows; `streamQuery` for any number).
     public func readOnlyQuery(_ sql: String) throws -> Tabular {
+        var table = Tabular(columns: [])
+        _ = try streamQuery(sql, limits: QueryLimits(maxRows: nil, seconds: nil)) { table.columns = $0 } row: {
+            table.rows.append($0)
+        }
+        return table
+    }
+
+    /// Runs one SQL statement that only reads, handing over its column names
+    /// and then each row as SQLite produces it, so that no more than one row is
+    /// held. Stops after `limits.maxRows` rows (and says so in the outcome);
+    /// throws `queryLimit` when the statement runs past its time (counted from
+    /// its start, the output's time included) or builds a value past its size.
+    public func streamQuery(
+        _ sql: String, limits: QueryLimits, columns: ([String]) throws -> Void, row: ([TableValue]) throws -> Void
+    ) throws -> QueryOutcome {
         let statement: Statement
         do {
             statement = try database.prepare(sql)
@@ -50,14 +66,32 @@ extension StoreReader {
         guard statement.isReadOnly else {
             throw EvidenceError.readOnlyQuery(sql: sql)
         }
-        var table = Tabular(columns: statement.columnNames)
+        try columns(statement.columnNames)
+        let budget = QueryBudget(seconds: limits.seconds, maxValueBytes: limits.maxValueBytes)
+        var count = 0
         do {
-            try statement.forEachRow { row in
-                table.rows.append((0..<row.columnCount).map { row.value($0).tableValue })
+            return try budget.enforce(on: database) {
+                defer { statement.reset() }
+                while try statement.step() {
+                    if let maxRows = limits.maxRows, count == maxRows { return .stoppedAtRowLimit(rows: count) }
+                    try row((0..<statement.columnCount).map { statement.value($0).tableValue })
+                    count += 1
+                    // Rows that come fast, to an output that takes them slowly, run no
+                    // SQLite instructions in between: the time is checked here too.
+                    if budget.isPastDeadline { throw QueryBudget.TimeUp() }
+                }
+                return .complete(rows: count)
             }
+        } catch let error where budget.expired && (error is QueryBudget.TimeUp || (error as? DatabaseError)?.code == SQLITE_INTERRUPT) {
+            throw EvidenceError.queryLimit(
+                reason: "the query ran longer than \(NumberText.format(limits.seconds ?? 0)) s after \(NumberText.counted(count, "row")) "
+                    + "and was stopped; narrow it, or give more time with --time-limit")
+        } catch let error as DatabaseError where error.code == SQLITE_TOOBIG {
+            throw EvidenceError.queryLimit(
+                reason: "the query built a value larger than \(limits.maxValueBytes >> 20) MB and was stopped; "
+                    + "no value of the store is near that size")
         } catch let error as DatabaseError where !error.isBusy && !error.isDiskFull && !error.isCorrupt {
             throw EvidenceError.badQuery(message: error.message)
         }
-        return table
     }
 }
