@@ -88,8 +88,12 @@ public struct StoreCheck: Sendable, Equatable {
         return StoreCheck(items: items)
     }
 
-    private static func summary(_ lines: [String]) -> String {
-        guard lines != ["ok"] else { return "ok" }
+    /// The first problems SQLite reports, on one line. A row may hold several
+    /// lines, under a "*** in database main ***" heading.
+    private static func summary(_ rows: [String]) -> String {
+        guard rows != ["ok"] else { return "ok" }
+        let lines = rows.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
+            .filter { !$0.hasPrefix("*** in database") }
         let shown = lines.prefix(5).joined(separator: "; ")
         return lines.count > 5 ? shown + "; and \(lines.count - 5) more" : shown
     }
