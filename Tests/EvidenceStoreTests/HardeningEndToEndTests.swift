@@ -259,6 +259,11 @@ import Testing
         }
         let linked = try EvidenceBinary.run(["attachments", "verify", "--store", elsewhere.path("linked.sqlite")], in: elsewhere.url)
         #expect(linked.status == 0, "\(linked.stderr)")
+        // A file two results attach, then removed: named once (point 13).
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--attach", "shots/closed.png"] + Self.duo)
+        try FileManager.default.removeItem(atPath: folder.path("shots/closed.png"))
+        let vanished = try run(["check"], expect: 1)
+        #expect(vanished.stdout.components(separatedBy: "shots/closed.png").count == 2, "\(vanished.stdout)")
     }
 
     // MARK: 6. Control characters

@@ -70,12 +70,14 @@ public struct StoreCheck: Sendable, Equatable {
 
         try attempt("attachments") {
             let (checked, problems) = try store.verifyAttachments()
+            // A file several results attach is one problem here; `attachments verify` lists each result.
+            var seen: Set<String> = []
+            let files = problems.map { "\($0.path) \($0.kind.rawValue)" }.filter { seen.insert($0).inserted }
             return Item(
                 name: "attachments", ok: problems.isEmpty,
                 detail: problems.isEmpty
                     ? "\(NumberText.counted(checked, "file")) unchanged"
-                    : problems.prefix(5).map { "\($0.path) \($0.kind.rawValue)" }.joined(separator: "; ")
-                        + (problems.count > 5 ? "; and \(problems.count - 5) more" : ""))
+                    : files.prefix(5).joined(separator: "; ") + (files.count > 5 ? "; and \(files.count - 5) more" : ""))
         }
 
         let mode = try store.journalMode()
