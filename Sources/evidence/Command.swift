@@ -48,6 +48,9 @@ enum Command: Equatable {
     case status(store: String, document: String?, format: OutputFormat)
     case verifiedLine(store: String, document: String?)
     // Automated results
+    case session(
+        store: String, environment: EnvironmentSpec, tester: String, newModel: Bool, selection: SessionSelection,
+        answers: String?)
     case ingest(store: String, files: [String], options: IngestOptions, verbose: Bool)
     case mapAdd(store: String, pattern: String, claim: String)
     case mapList(store: String, format: OutputFormat)

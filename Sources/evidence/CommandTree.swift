@@ -22,7 +22,7 @@ enum CommandTree {
         abstract: "Track the evidence behind technical documentation: claims, sources, test runs and measurements, in one SQLite store.",
         subcommands: StoreCommands.specs + [
             ClaimCommands.spec, SourceCommands.source, SourceCommands.capability, SourceCommands.environment,
-            RunCommands.run, RunCommands.log, RunCommands.result, RunCommands.measurements, RunCommands.attachments,
+            RunCommands.run, RunCommands.log, SessionCommands.session, RunCommands.result, RunCommands.measurements, RunCommands.attachments,
         ] + TransferCommands.specs + ReportCommands.specs + [IngestCommands.ingest, IngestCommands.map]
     )
 

@@ -99,6 +99,10 @@ struct Runner {
             }
         case .verifiedLine(let store, let document):
             return try verifiedLine(store: store, document: document)
+        case .session(let store, let environment, let tester, let newModel, let selection, let answers):
+            return try session(
+                store: store, environment: environment, tester: tester, newModel: newModel, selection: selection,
+                answers: answers)
         case .ingest(let store, let files, let options, let verbose):
             return try ingest(store: store, files: files, options: options, verbose: verbose)
         case .mapAdd(let store, let pattern, let claim):

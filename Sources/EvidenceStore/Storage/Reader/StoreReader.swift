@@ -253,3 +253,29 @@ public struct StoreReader {
         ) != .null
     }
 }
+
+// MARK: - Guided sessions
+
+extension StoreReader {
+    /// The manual run a guided session resumes: this environment's and
+    /// tester's on `day`, when the environment and such a run exist. Nil
+    /// otherwise; nothing is written.
+    public func resumableRun(_ spec: EnvironmentSpec, tester: String, day: String) throws -> RunRecord? {
+        guard let environment = try existingEnvironmentID(spec),
+            let id = try matchingRun(environmentID: environment, tester: tester, day: day)
+        else { return nil }
+        return try run(id: id)
+    }
+
+    /// The claims with a result in the run that is not retracted.
+    public func claimsAnswered(inRun id: Int64) throws -> Set<String> {
+        var keys: Set<String> = []
+        try database.cached(
+            """
+            SELECT DISTINCT c.key FROM results AS r JOIN claims AS c ON c.id = r.claim_id
+            WHERE r.run_id = ? AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id)
+            """
+        ).forEachRow([.integer(id)]) { keys.insert($0.text(0)) }
+        return keys
+    }
+}

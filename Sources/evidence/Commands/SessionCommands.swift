@@ -1,0 +1,391 @@
+import EvidenceStore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// session: a guided sitting with one device or simulator.
+enum SessionCommands {
+    static let answersFormat = """
+        An answers file holds one block per claim, blocks apart by a blank line, lines as 'field: value' ('#' starts a comment): \
+        'claim: KEY' first, then 'result:' (pass, fail, blocked, inconclusive, skipped, or next to pass it over), and at will \
+        'posture:', 'measure:' (as --measure writes it, or NAME=VALUE for a measurement the claim had before, whose unit and \
+        baseline it keeps), 'note:' and 'attach:' (each may repeat). A line 'undo' retracts the result logged last; a line \
+        'quit' ends the session. The whole file is checked before anything is written.
+        """
+
+    static let session = CommandSpec(
+        name: "session",
+        abstract: "Walk through the claims that need checking on one device or simulator, logging each answer at once.",
+        discussion: "Each claim is shown with its statement, what it needs, its latest results and measurements elsewhere, "
+            + "and the checklist items it proves; then it asks for the result ([p]ass, [f]ail, [b]locked, [i]nconclusive, "
+            + "[s]kipped, [n]ext without logging, [u]ndo the last one, [q]uit, [?] help), the posture, each measurement the "
+            + "claim had before (its last baseline as the default), new measurements, a note and attachments. A claim's answer "
+            + "is written when it is complete, in its own transaction, to the run of this environment, tester and day; a "
+            + "session started again that day resumes that run and passes by the claims it holds. Without claims or a state "
+            + "option, a device session takes the claims that need a device, a simulator session those with no result. "
+            + "On a terminal it asks; otherwise give --answers. " + answersFormat,
+        arguments: [ArgumentSpec(name: "claim", help: "Only these claims, by key.", isOptional: true, isVariadic: true)],
+        options: SharedOptions.environment + [
+            SharedOptions.tester,
+            OptionSpec(name: "needs-device", help: "Claims that need a device (the default for a device)."),
+            OptionSpec(name: "untested", help: "Claims with no result yet (the default for a simulator)."),
+            OptionSpec(name: "stale", help: "Claims whose proof is stale."),
+            OptionSpec(name: "document", valueName: "document", help: "Only claims of this document."),
+            OptionSpec(name: "area", valueName: "area", help: "Only claims of this area, such as StandBy."),
+            OptionSpec(name: "answers", valueName: "file", help: "Read the answers from this file instead of a terminal."),
+        ],
+        build: { values in
+            let environment = try SharedOptions.requireEnvironment(values)
+            var states: Set<VerificationState> = []
+            if values.flag("needs-device") { states.insert(.needsDevice) }
+            if values.flag("untested") { states.insert(.untested) }
+            if values.flag("stale") { states.insert(.stale) }
+            return .session(
+                store: CommandTree.storePath(values), environment: environment, tester: SharedOptions.tester(values),
+                newModel: values.flag("new-model"),
+                selection: SessionSelection(
+                    keys: values.argumentValues("claim"), states: states, document: values.value("document"),
+                    area: values.value("area")),
+                answers: values.value("answers"))
+        }
+    )
+}
+
+extension Runner {
+    func session(
+        store path: String, environment: EnvironmentSpec, tester: String, newModel: Bool, selection: SessionSelection,
+        answers: String?
+    ) throws -> Int32 {
+        guard answers != nil || isatty(STDIN_FILENO) == 1 else {
+            throw EvidenceError.refused(
+                reason: "'evidence session' asks its questions on a terminal, and standard input is not one; "
+                    + "give the answers in a file with --answers FILE (its format: 'evidence help session')")
+        }
+        let store = try open(path)
+        defer { store.close() }
+        let session = try GuidedSession(
+            store: store, environment: environment, tester: tester, newModel: newModel, selection: selection)
+        let console = SessionConsole(output: output, session: session)
+        console.introduce()
+        if let answers {
+            try SessionAnswers.run(file: answers, session: session, console: console)
+        } else {
+            console.ask()
+        }
+        console.summarize(try session.summary())
+        return ExitCode.ok
+    }
+}
+
+/// What a session shows and asks on standard output; with colour only on a
+/// terminal that has it, and never when NO_COLOR is set.
+final class SessionConsole {
+    private let output: Output
+    private let session: GuidedSession
+    private let colour: Bool
+
+    init(output: Output, session: GuidedSession) {
+        self.output = output
+        self.session = session
+        let environment = ProcessInfo.processInfo.environment
+        colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+            && !["", "dumb"].contains(environment["TERM"] ?? "")
+    }
+
+    private func styled(_ text: String, _ code: String) -> String {
+        colour ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text
+    }
+
+    /// Writes text as it is; values in it went through `clean`.
+    func say(_ text: String) {
+        output.write(text)
+        try? output.standardOutput.flush()
+    }
+
+    /// A value from the store or the tester, any control character in it shown escaped.
+    private func clean(_ text: String) -> String {
+        ControlCharacters.escaped(text, keepingLineBreaks: true)
+    }
+
+    func introduce() {
+        var text = "Session on \(clean(session.environment.description)) as "
+            + (session.tester.isEmpty ? "(no tester)" : clean(session.tester)) + ": "
+            + NumberText.counted(session.steps.count, "claim") + " to check."
+        if let run = session.resumedRun {
+            text += " Resuming run \(run.id) (\(run.shortName))"
+            text += session.answeredInResumedRun.isEmpty
+                ? "." : "; already answered today: " + session.answeredInResumedRun.joined(separator: ", ") + "."
+        }
+        say(text + "\n")
+    }
+
+    func show(_ step: GuidedSession.Step) {
+        let claim = step.claim
+        var text = "\n" + styled("[\(session.position + 1)/\(session.steps.count)] \(claim.claim.key)", "1")
+        text += "  (\(clean(claim.claim.document)) › \(clean(claim.claim.area)))\n"
+        text += "  " + clean(claim.claim.statement).replacingOccurrences(of: "\n", with: "\n  ") + "\n"
+        text += "  state: \(claim.state): \(clean(claim.reason))\n"
+        if !claim.needs.isEmpty { text += "  needs: " + claim.needs.map(\.capability).joined(separator: ", ") + "\n" }
+        for entry in step.recent {
+            var line = "\(entry.outcome) on \(entry.environment), \(entry.checkedAt ?? "date not recorded")"
+            if !entry.measurements.isEmpty { line += "; " + entry.measurements.joined(separator: "; ") }
+            text += "  latest: " + clean(line) + "\n"
+        }
+        if step.recent.isEmpty { text += "  " + styled("no result yet", "2") + "\n" }
+        if !claim.checklistItems.isEmpty { text += "  proves checklist items: " + claim.checklistItems.joined(separator: ", ") + "\n" }
+        say(text)
+    }
+
+    func report(_ event: GuidedSession.Event, for key: String) {
+        switch event {
+        case .logged(let logged):
+            say(styled("Logged", "32") + " result \(logged.resultID) for \(key) in run \(logged.run.id) (\(logged.run.shortName)).\n")
+        case .passedOver:
+            say("Passed over \(key).\n")
+        case .undone(let undoneKey, let summary):
+            say(styled("Undone", "33") + ": retracted \(summary.target) of \(undoneKey); it is asked again.\n")
+        case .nothingToUndo:
+            say("Nothing to undo: this session has logged nothing yet.\n")
+        case .ended:
+            break
+        }
+    }
+
+    func error(_ error: Error) {
+        say(styled("error", "31") + ": " + clean("\(error)") + "\n")
+    }
+
+    // MARK: - Asking on a terminal
+
+    /// Asks until the session ends: on `q`, at the end of input, or after the last claim.
+    func ask() {
+        while let step = session.current {
+            show(step)
+            let answer = readAnswer(for: step)
+            do {
+                report(try session.answer(answer), for: step.claim.claim.key)
+            } catch {
+                self.error(error)
+            }
+        }
+    }
+
+    /// A line from standard input, nil at its end.
+    private func prompt(_ text: String) -> String? {
+        say(styled(text, "36"))
+        return readLine(strippingNewline: true)
+    }
+
+    private static let help = """
+        p pass, f fail, b blocked, i inconclusive, s skipped: log that result (then posture, measurements, note, files)
+        n  next: on to the next claim without logging
+        u  undo: retract the result this session logged last, and ask its claim again
+        q  quit: end the session (every claim answered so far is kept)
+
+        """
+
+    private func readAnswer(for step: GuidedSession.Step) -> SessionAnswer {
+        while true {
+            guard let line = prompt("result [p f b i s] [n]ext [u]ndo [q]uit [?]: ") else { return .quit }
+            let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+            let outcomes: [String: Outcome] = ["p": .pass, "f": .fail, "b": .blocked, "i": .inconclusive, "s": .skipped]
+            switch word {
+            case "": continue
+            case "?", "h", "help": say(Self.help)
+            case "n", "next": return .next
+            case "u", "undo": return .undo
+            case "q", "quit": return .quit
+            default:
+                guard let outcome = outcomes[word] ?? Outcome(rawValue: word) else {
+                    error(EvidenceError.invalidValue(field: "answer", value: line, expected: "p, f, b, i, s, n, u, q or ?"))
+                    continue
+                }
+                guard let observation = readDetails(outcome, for: step) else { return .quit }
+                return .result(observation)
+            }
+        }
+    }
+
+    /// Asks `text` until `accept` takes the answer (nil: the field is left
+    /// out); nil for the whole answer at the end of input.
+    private func field<T>(_ text: String, _ accept: (String) throws -> T?) -> T?? {
+        while true {
+            guard let line = prompt(text) else { return nil }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            do {
+                return .some(try accept(trimmed))
+            } catch {
+                self.error(error)
+            }
+        }
+    }
+
+    private func readDetails(_ outcome: Outcome, for step: GuidedSession.Step) -> Observation? {
+        var observation = Observation(claimKey: step.claim.claim.key, outcome: outcome)
+        if [.pass, .fail, .inconclusive].contains(outcome) {
+            guard let posture = field("posture (\(Posture.names.joined(separator: ", ")); empty for none): ", {
+                $0.isEmpty ? nil : try Posture(parsing: $0)
+            }) else { return nil }
+            observation.posture = posture
+            for measurement in step.prompts {
+                guard let draft = field("\(measurement.label) (empty to leave out): ", {
+                    $0.isEmpty ? nil : try measurement.draft(from: $0)
+                }) else { return nil }
+                if let draft { observation.measurements.append(draft) }
+            }
+            while true {
+                guard let draft = field("another measurement, NAME=VALUE UNIT [from BASELINE] (empty when done): ", {
+                    $0.isEmpty ? nil : try MeasurementDraft(parsing: Validate.singleLine($0, field: "measurement"))
+                }) else { return nil }
+                guard let draft else { break }
+                observation.measurements.append(draft)
+            }
+        }
+        guard let note = field("note (empty for none): ", { try Validate.freeText($0, field: "note") }) else { return nil }
+        observation.note = note ?? ""
+        while true {
+            guard let path = field("attachment path (empty when done): ", { text -> String? in
+                guard !text.isEmpty else { return nil }
+                try self.session.checkAttachment(try Validate.singleLine(text, field: "attachment"))
+                return text
+            }) else { return nil }
+            guard let path else { break }
+            observation.attachments.append(path)
+        }
+        return observation
+    }
+
+    // MARK: - The end
+
+    func summarize(_ summary: SessionSummary) {
+        var text = "\nSession summary" + (summary.run.map { " (run \($0))" } ?? "") + ":\n"
+        func line(_ title: String, _ keys: [String]) {
+            text += "  \(title): " + (keys.isEmpty ? "none" : keys.joined(separator: ", ")) + "\n"
+        }
+        line("logged", summary.logged.map { "\($0.key) \($0.outcome.rawValue)" })
+        if !summary.undone.isEmpty { line("undone", summary.undone) }
+        line("passed over", summary.passedOver)
+        if !summary.notReached.isEmpty { line("not answered", summary.notReached) }
+        line("still needing a device", summary.stillNeedingDevice)
+        say(text)
+    }
+}
+
+/// Answers from a file: read and checked whole, then applied in order.
+enum SessionAnswers {
+    private enum Entry {
+        case claim(key: String, answer: SessionAnswer, line: Int)
+        case undo(line: Int)
+        case quit
+    }
+
+    static func run(file: String, session: GuidedSession, console: SessionConsole) throws {
+        let data = try InputFile.read(Store.absolutePath(file), maxBytes: 1 << 20)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw EvidenceError.badFile(path: file, location: nil, reason: "is not UTF-8 text")
+        }
+        let entries = try parse(text, file: file, session: session)
+        for entry in entries {
+            switch entry {
+            case .quit:
+                _ = try session.answer(.quit)
+                return
+            case .undo:
+                let key = session.current?.claim.claim.key ?? ""
+                console.report(try session.answer(.undo), for: key)
+            case .claim(let key, let answer, _):
+                try session.move(to: key)
+                if let step = session.current { console.show(step) }
+                console.report(try session.answer(answer), for: key)
+            }
+        }
+        // Claims the file does not mention stay unanswered.
+        _ = try session.answer(.quit)
+    }
+
+    private static func parse(_ text: String, file: String, session: GuidedSession) throws -> [Entry] {
+        var entries: [Entry] = []
+        var block: [(line: Int, field: String, value: String)] = []
+        // Claims answered, and of those the ones logged, latest last: what 'undo' takes back.
+        var answered: Set<String> = []
+        var logged: [String] = []
+        func fail(_ line: Int, _ reason: String) -> EvidenceError {
+            .badFile(path: file, location: String(line), reason: reason)
+        }
+        func close() throws {
+            guard let first = block.first else { return }
+            defer { block = [] }
+            guard first.field == "claim" else { throw fail(first.line, "a block starts with 'claim: KEY', not '\(first.field):'") }
+            let key = first.value
+            guard let step = session.steps.first(where: { $0.claim.claim.key == key }) else {
+                throw fail(
+                    first.line,
+                    session.alreadyAnswered.contains(key)
+                        ? "\(key) was already answered in today's run" : "\(key) is not among the session's claims")
+            }
+            if answered.contains(key) { throw fail(first.line, "\(key) is answered twice; put 'undo' between to answer again") }
+            var result: String?
+            var observation = Observation(claimKey: key, outcome: .pass)
+            var notes: [String] = []
+            for (line, field, value) in block.dropFirst() {
+                do {
+                    switch field {
+                    case "result":
+                        guard result == nil else { throw fail(line, "a second 'result:'") }
+                        result = value
+                        if value != "next" { observation.outcome = try Outcome(parsing: value) }
+                    case "posture": observation.posture = try Posture(parsing: value)
+                    case "measure":
+                        observation.measurements.append(
+                            try MeasurementPrompt.measurement(Validate.singleLine(value, field: "measurement"), prompts: step.prompts))
+                    case "note": notes.append(try Validate.freeText(value, field: "note"))
+                    case "attach":
+                        try session.checkAttachment(try Validate.singleLine(value, field: "attachment"))
+                        observation.attachments.append(value)
+                    default:
+                        throw fail(line, "unknown field '\(field)'; expected result, posture, measure, note or attach")
+                    }
+                } catch let error as EvidenceError {
+                    if case .badFile = error { throw error }
+                    throw fail(line, error.description)
+                }
+            }
+            guard let result else { throw fail(first.line, "the block of \(key) has no 'result:'") }
+            observation.note = notes.joined(separator: "\n")
+            answered.insert(key)
+            if result != "next" { logged.append(key) }
+            entries.append(.claim(key: key, answer: result == "next" ? .next : .result(observation), line: first.line))
+        }
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r\u{FEFF}")))
+            if line.hasPrefix("#") { continue }
+            if line.isEmpty {
+                try close()
+                continue
+            }
+            if line == "undo" || line == "quit" {
+                try close()
+                if line == "quit" {
+                    entries.append(.quit)
+                } else {
+                    guard let last = logged.popLast() else { throw fail(number, "'undo' with nothing logged before it") }
+                    answered.remove(last)
+                    entries.append(.undo(line: number))
+                }
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":") else {
+                throw fail(number, "expected 'field: value', 'undo' or 'quit', found '\(line)'")
+            }
+            let field = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if field == "claim" { try close() }
+            block.append((number, field, value))
+        }
+        try close()
+        return entries
+    }
+}
