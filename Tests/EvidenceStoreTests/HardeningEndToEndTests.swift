@@ -488,6 +488,20 @@ import Testing
         if !FileManager.default.fileExists(atPath: copy) {
             try FileManager.default.copyItem(atPath: EvidenceBinary.url.path, toPath: copy)
             chmod(copy, 0o755)
+            // The toolchain's libraries may sit where that user cannot read
+            // them: copies go beside the binary, which its RUNPATH ($ORIGIN) finds.
+            let libraries = try EvidenceBinary.run([copy], executable: URL(fileURLWithPath: "/usr/bin/ldd")).stdout
+            for line in libraries.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                guard parts.count >= 3, parts[1] == "=>", let path = parts.dropFirst(2).first.map(String.init),
+                    path.hasPrefix("/"), !path.hasPrefix("/lib"), !path.hasPrefix("/usr/lib")
+                else { continue }
+                let target = folder.path(String(parts[0]))
+                if !FileManager.default.fileExists(atPath: target) {
+                    try FileManager.default.copyItem(atPath: path, toPath: target)
+                    chmod(target, 0o755)
+                }
+            }
         }
         return try EvidenceBinary.run(
             ["--reuid=65534", "--regid=65534", "--clear-groups", copy] + arguments, environment: environment, in: folder.url,
