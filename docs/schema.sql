@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 7, as a fresh store holds it:
+-- The schema of an evidence store at version 8, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -62,6 +62,18 @@ CREATE TABLE claim_capabilities (
     capability_id INTEGER NOT NULL REFERENCES capabilities (id) ON DELETE RESTRICT,
     PRIMARY KEY (claim_id, capability_id)
 ) STRICT, WITHOUT ROWID;
+
+CREATE TABLE claim_expectations (
+    id        INTEGER PRIMARY KEY,
+    claim_id  INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
+    name      TEXT NOT NULL CHECK (length(trim(name)) > 0),
+    value     REAL NOT NULL,
+    unit      TEXT NOT NULL
+              CHECK (unit = 'pt' OR unit = 'px' OR unit = 'mm' OR unit = 'ms' OR unit = 's' OR unit = '%'
+                     OR unit = 'count' OR unit = 'fps' OR unit = 'B' OR unit = 'KB' OR unit = 'MB'),
+    tolerance REAL NOT NULL CHECK (tolerance >= 0),
+    UNIQUE (claim_id, name)
+) STRICT;
 
 CREATE TABLE claim_sources (
     id        INTEGER PRIMARY KEY,
@@ -354,7 +366,7 @@ CREATE INDEX results_by_claim ON results (claim_id, recorded_at) WHERE claim_id 
 
 CREATE INDEX results_by_run ON results (run_id);
 
-CREATE INDEX results_decisive ON results (claim_id, environment_id, checked_at, recorded_at)
+CREATE INDEX results_decisive ON results (claim_id, environment_id, checked_at, recorded_at, id, result, run_id)
     WHERE claim_id IS NOT NULL AND result IN ('pass', 'fail');
 
 CREATE INDEX retractions_of_results ON retractions (result_id) WHERE result_id IS NOT NULL;
@@ -530,19 +542,19 @@ FROM facts AS f;
 CREATE VIEW decisive_result_order AS
 SELECT d.claim_id, d.environment_id,
        coalesce(
-           (SELECT r.id FROM results AS r
+           (SELECT r.id FROM results AS r INDEXED BY results_decisive
              WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
                AND r.result IN ('pass', 'fail') AND r.checked_at > d.day
                AND (d.day_recorded_at IS NULL OR r.recorded_at > d.day_recorded_at
                     OR (r.recorded_at = d.day_recorded_at AND r.id > d.day_result_id))
                AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
              ORDER BY r.checked_at DESC, r.recorded_at DESC, r.id DESC LIMIT 1),
-           (SELECT r.id FROM results AS r
+           (SELECT r.id FROM results AS r INDEXED BY results_decisive
              WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
                AND r.result IN ('pass', 'fail') AND r.checked_at = d.day
                AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
              ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1),
-           (SELECT r.id FROM results AS r
+           (SELECT r.id FROM results AS r INDEXED BY results_decisive
              WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
                AND r.result IN ('pass', 'fail') AND r.checked_at IS NULL
                AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
@@ -552,16 +564,16 @@ FROM (
            last_of_day.id AS day_result_id
     FROM (
         SELECT p.claim_id, p.environment_id,
-               (SELECT substr(r.checked_at, 1, 10) FROM results AS r
+               (SELECT substr(r.checked_at, 1, 10) FROM results AS r INDEXED BY results_decisive
                  WHERE r.claim_id = p.claim_id AND r.environment_id = p.environment_id
                    AND r.result IN ('pass', 'fail')
                    AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
                  ORDER BY r.checked_at DESC LIMIT 1) AS day
-        FROM (SELECT DISTINCT r.claim_id, r.environment_id FROM results AS r
+        FROM (SELECT DISTINCT r.claim_id, r.environment_id FROM results AS r INDEXED BY results_decisive
               WHERE r.claim_id IS NOT NULL AND r.result IN ('pass', 'fail')) AS p
     ) AS t
     LEFT JOIN results AS last_of_day ON last_of_day.id = (
-        SELECT r.id FROM results AS r
+        SELECT r.id FROM results AS r INDEXED BY results_decisive
         WHERE r.claim_id = t.claim_id AND r.environment_id = t.environment_id
           AND r.result IN ('pass', 'fail') AND r.checked_at = t.day
           AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)

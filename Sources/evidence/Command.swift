@@ -48,6 +48,11 @@ enum Command: Equatable {
     case status(store: String, document: String?, format: OutputFormat)
     case verifiedLine(store: String, document: String?)
     // Automated results
+    case claimExpect(store: String, key: String, expected: ExpectedValue)
+    case claimUnexpect(store: String, key: String, name: String)
+    case history(store: String, claim: String, format: OutputFormat)
+    case flaky(store: String, window: Int, format: OutputFormat)
+    case compare(store: String, from: ComparisonSide, to: ComparisonSide, format: String, failOn: Set<ComparisonChange>)
     case session(
         store: String, environment: EnvironmentSpec, tester: String, newModel: Bool, selection: SessionSelection,
         answers: String?)

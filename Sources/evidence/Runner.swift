@@ -99,6 +99,16 @@ struct Runner {
             }
         case .verifiedLine(let store, let document):
             return try verifiedLine(store: store, document: document)
+        case .claimExpect(let store, let key, let expected):
+            return try claimExpect(store: store, key: key, expected: expected)
+        case .claimUnexpect(let store, let key, let name):
+            return try claimUnexpect(store: store, key: key, name: name)
+        case .history(let store, let claim, let format):
+            return try listing(store: store, format: format) { Tabular(try $0.reader.history(ofClaim: claim)) }
+        case .flaky(let store, let window, let format):
+            return try listing(store: store, format: format) { Tabular(try $0.reader.flakyList(window: window)) }
+        case .compare(let store, let from, let to, let format, let failOn):
+            return try compare(store: store, from: from, to: to, format: format, failOn: failOn)
         case .session(let store, let environment, let tester, let newModel, let selection, let answers):
             return try session(
                 store: store, environment: environment, tester: tester, newModel: newModel, selection: selection,

@@ -177,6 +177,7 @@ final class ConcurrentResults: @unchecked Sendable {
         5: "88efb5f5cc97a3776c6531ad90fdcf46b8364150da262e7bb89d6411251f72ca",
         6: "7c437d90590279cb065fc13ae0eae84041e77339cfe936587cff17d8e0abe3c9",
         7: "3d3267eaa36a12aa3d5dca8cfed271c3a0cec39d8ee983db87835f864c1a4a61",
+        8: "951dd0d3cea92dce0e7d9978f77a7af808a2f7ae91aa2665dfb9d12df3b5520d",
     ]
 
     @Test func landedMigrationsAreFrozen() {
@@ -264,20 +265,29 @@ final class ConcurrentResults: @unchecked Sendable {
         let oldCounts = try counts(old)
         old.close()
 
-        let (upgraded, _) = try Store.initialize(at: path)
-        #expect(try Migrator().currentVersion(of: upgraded.database) >= 7)
+        let seventh = Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 7 }))
+        let (upgraded, _) = try Store.initialize(at: path, migrator: seventh)
+        #expect(try seventh.currentVersion(of: upgraded.database) == 7)
         #expect(try plans(upgraded.database) == oldPlans)
         #expect(try counts(upgraded.database) == oldCounts)
+        upgraded.close()
+        // Migration 8 widened the decisive index: the same plans, on the same
+        // index, some of them now reading it alone.
+        let (latest, _) = try Store.initialize(at: path)
+        defer { latest.close() }
+        let uncovered = { (plans: [String]) in plans.map { $0.replacingOccurrences(of: "COVERING INDEX", with: "INDEX") } }
+        #expect(uncovered(try plans(latest.database)) == uncovered(oldPlans))
+        #expect(try counts(latest.database) == oldCounts)
         #expect(oldCounts[0] > 0 && oldCounts[1] > 0)
         // The cheaper checks still keep out what a hand-written insert could get wrong.
         for bad in ["'maybe'", "'PASS'"] {
             #expect(throws: DatabaseError.self) {
-                try upgraded.database.execute(
+                try latest.database.execute(
                     "INSERT INTO results (uuid, run_id, environment_id, test_id, result, recorded_at) SELECT '\(UUID().uuidString.lowercased())', id, environment_id, 't', \(bad), '2026-10-20T00:00:00.000000Z' FROM runs LIMIT 1")
             }
         }
         #expect(throws: DatabaseError.self) {
-            try upgraded.database.execute(
+            try latest.database.execute(
                 "INSERT INTO results (uuid, run_id, environment_id, test_id, result, checked_at, recorded_at) SELECT '\(UUID().uuidString.lowercased())', id, environment_id, 't', 'pass', 'yesterday', '2026-10-20T00:00:00.000000Z' FROM runs LIMIT 1")
         }
     }

@@ -41,6 +41,19 @@ extension FieldReader {
         }
         record.sources.sort()
         record.needs = try strings("needs").sorted()
+        for var expected in try objects("expect") {
+            let value = ExpectedValue(
+                name: try expected.nonEmpty("name"), value: try expected.number("value"),
+                unit: try MeasurementUnit(parsing: try expected.vocabulary("unit", MeasurementUnit.self)),
+                tolerance: try expected.number("tolerance"))
+            if value.tolerance < 0 { throw expected.error("tolerance", "expected 0 or more") }
+            if record.expectations.contains(where: { $0.name == value.name }) {
+                throw expected.error("name", "'\(value.name)' is expected twice")
+            }
+            try expected.finish()
+            record.expectations.append(value)
+        }
+        record.expectations.sort { $0.name < $1.name }
         try finish()
         return record
     }

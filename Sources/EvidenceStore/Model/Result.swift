@@ -11,6 +11,9 @@ public struct Observation: Equatable, Sendable {
     public var attachments: [String]
     /// When the check happened (a date or timestamp); now when nil.
     public var checkedAt: String?
+    /// False when the tester gave no result: the claim's expected values
+    /// judge it from the measurements (and `outcome` is not read).
+    public var outcomeGiven = true
 
     public init(
         claimKey: String, outcome: Outcome, posture: Posture? = nil, note: String = "",
@@ -39,10 +42,16 @@ public struct LoggedResult: Equatable, Sendable {
     public var resultID: Int64
     public var run: RunRecord
     public var startedRun: Bool
+    /// The result written: the tester's, or the one the expected values gave.
+    public var outcome: Outcome
+    /// Measurements outside the claim's expected values, one sentence each.
+    public var misses: [String]
 
-    public init(resultID: Int64, run: RunRecord, startedRun: Bool) {
+    public init(resultID: Int64, run: RunRecord, startedRun: Bool, outcome: Outcome = .pass, misses: [String] = []) {
         self.resultID = resultID
         self.run = run
         self.startedRun = startedRun
+        self.outcome = outcome
+        self.misses = misses
     }
 }

@@ -31,6 +31,8 @@ extension TextFormat {
         public var sources: [SourceReference]
         /// Sorted by name.
         public var needs: [String]
+        /// What its measurements must be, sorted by name; written only when there are any.
+        public var expectations: [ExpectedValue] = []
     }
 
     public struct Lack: Equatable, Sendable {

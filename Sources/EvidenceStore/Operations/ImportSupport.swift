@@ -101,6 +101,10 @@ final class ImportLookups {
         for capability in needs {
             try writer.linkCapability(claimID: id, capabilityID: capability)
         }
+        if existing { try writer.removeExpectations(claimID: id) }
+        for expected in record.expectations {
+            try writer.upsertExpectation(claimID: id, expected)
+        }
     }
 
     func writeLack(_ record: TextFormat.Lack, _ fields: RecordLocation) throws {

@@ -73,11 +73,12 @@ public enum Reports {
             queue.stop()
             _ = try? helper?.finish()
         }
+        let claims = try reader.reportClaims(document: document)
         let report = EvidenceReport(
             documents: try document.map { [$0] } ?? reader.documents(), stamp: options.stamp,
-            claims: try reader.reportClaims(document: document), runLog: runLog,
+            claims: claims, runLog: runLog,
             deviceNeeds: try reader.deviceNeeds(document: document), notPublished: try reader.notPublished(document: document),
-            mismatches: try reader.mismatches(document: document))
+            mismatches: try reader.mismatches(document: document), flaky: try reader.flakyList(claims: claims.map(\.key)))
         report.writeOpening(to: writer)
         while let index = queue.takeFront() {
             try EvidenceReport.writeRun(index, of: runLog, to: writer)

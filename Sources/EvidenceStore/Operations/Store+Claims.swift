@@ -174,6 +174,33 @@ extension Store {
         }
     }
 
+    // MARK: - Expected values
+
+    /// Records what a claim's measurement must be, replacing what it was.
+    public func expect(_ expected: ExpectedValue, ofClaim key: String) throws {
+        let name = try Validate.singleLine(try Validate.nonEmpty(expected.name, field: "measurement name"), field: "measurement name")
+        guard expected.value.isFinite, expected.tolerance.isFinite, expected.tolerance >= 0 else {
+            throw EvidenceError.invalidValue(field: "expected value", value: expected.summary, expected: ExpectedValue.form)
+        }
+        var checked = expected
+        checked.name = name
+        try write { writer in
+            try writer.upsertExpectation(claimID: try writer.reader.claimID(key: key), checked)
+        }
+    }
+
+    /// Drops the expected value of a measurement.
+    public func removeExpectation(named name: String, ofClaim key: String) throws {
+        try write { writer in
+            let claim = try writer.reader.claimID(key: key)
+            if try writer.removeExpectations(claimID: claim, name: name) == 0 {
+                throw EvidenceError.notFound(
+                    kind: "expected value of \(key)", value: name,
+                    suggestions: try writer.reader.expectations(ofClaim: claim).map(\.name))
+            }
+        }
+    }
+
     // MARK: - Test mappings and checklist marks
 
     public func addMapping(pattern: String, claimKey: String) throws {

@@ -58,10 +58,11 @@ extension Store {
                     started = true
                 }
             }
+            let (outcome, note, misses) = try Self.judge(observation, against: try reader.expectations(ofClaim: claim))
             let resultID = try writer.upsertResult(StoreWriter.ResultRow(
                 uuid: ResultIdentity.newUUID(), runID: run.id, environmentID: run.environmentID, claimID: claim,
-                claimStatementID: try reader.currentStatement(ofClaim: claim)?.id, result: observation.outcome.rawValue,
-                posture: observation.posture?.rawValue, note: observation.note, checkedAt: checkedAt,
+                claimStatementID: try reader.currentStatement(ofClaim: claim)?.id, result: outcome.rawValue,
+                posture: observation.posture?.rawValue, note: note, checkedAt: checkedAt,
                 recordedAt: clock.recordingTime()))
             for measurement in observation.measurements {
                 try writer.insertMeasurement(
@@ -72,7 +73,43 @@ extension Store {
                 try writer.insertAttachment(
                     resultID: resultID, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType)
             }
-            return LoggedResult(resultID: resultID, run: run, startedRun: started)
+            return LoggedResult(resultID: resultID, run: run, startedRun: started, outcome: outcome, misses: misses)
         }
+    }
+
+    /// The result to write and its note. Without a result from the tester, the
+    /// expected values give it when every measurement has one: a measurement
+    /// outside its tolerance makes it a fail, and the note says which. A
+    /// tester's pass that an expected value contradicts stands, and the note
+    /// says so.
+    static func judge(_ observation: Observation, against expectations: [ExpectedValue]) throws
+        -> (Outcome, String, [String])
+    {
+        let verdict = ExpectationVerdict(measurements: observation.measurements, expectations: expectations)
+        func noted(_ addition: String) -> String {
+            observation.note.isEmpty ? addition : observation.note + "\n" + addition
+        }
+        guard observation.outcomeGiven else {
+            guard let outcome = verdict.outcome else {
+                let missing = observation.measurements.map(\.name).filter { name in !expectations.contains { $0.name == name } }
+                throw EvidenceError.refused(
+                    reason: "give --result: "
+                        + (observation.measurements.isEmpty
+                            ? "without it the result comes from measurements against expected values, and none was given"
+                            : "no expected value for " + missing.map { "'\($0)'" }.joined(separator: ", ")
+                                + " (set one with 'evidence claim expect \(observation.claimKey) NAME=VALUE UNIT ±TOLERANCE')"))
+            }
+            let note = verdict.misses.isEmpty ? observation.note : noted("Outside the expected values: " + verdict.misses.joined(separator: "; ") + ".")
+            return (outcome, note, verdict.misses)
+        }
+        guard !verdict.misses.isEmpty, observation.outcome != .fail else {
+            return (observation.outcome, observation.note, verdict.misses)
+        }
+        return (
+            observation.outcome,
+            noted("The tester gave \(observation.outcome.rawValue) although it is outside the expected values: "
+                + verdict.misses.joined(separator: "; ") + "."),
+            verdict.misses
+        )
     }
 }

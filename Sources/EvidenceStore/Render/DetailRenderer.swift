@@ -13,6 +13,12 @@ public enum DetailRenderer {
             ("label", claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? "")),
             ("state", "\(detail.state): \(detail.reason)"),
         ]
+        for expected in detail.expectations {
+            fields.append(("expects", "\(expected.name) = \(expected.summary)"))
+        }
+        for flaky in detail.flaky {
+            fields.append(("flaky", flaky))
+        }
         if !detail.checklistItems.isEmpty {
             fields.append(("checklist", detail.checklistItems.joined(separator: ", ")))
         }
@@ -34,6 +40,13 @@ public enum DetailRenderer {
             ("key", .string(claim.key)), ("statement", .string(claim.statement)), ("document", .string(claim.document)),
             ("area", .string(claim.area)), ("label", .string(claim.label.rawValue)), ("as_of", JSONValue(claim.asOf)),
             ("state", .string(detail.state)), ("reason", .string(detail.reason)),
+            ("flaky", .array(detail.flaky.map(JSONValue.string))),
+            ("expected_values", .array(detail.expectations.map { expected in
+                .object([
+                    ("name", .string(expected.name)), ("value", .number(expected.value)), ("unit", .string(expected.unit.rawValue)),
+                    ("tolerance", .number(expected.tolerance)),
+                ])
+            })),
             ("sources", .array(detail.sources.map { source in
                 .object([
                     ("url", .string(source.url)), ("locator", .string(source.locator)), ("title", .string(source.title)),

@@ -44,6 +44,16 @@ extension TextFormat.Claim {
         line.add("statement", statement)
         line.add("sources", objects: sources.map(\.line))
         line.add("needs", strings: needs)
+        if !expectations.isEmpty {
+            line.add("expect", objects: expectations.map { expected in
+                var item = JSONLine()
+                item.add("name", expected.name)
+                item.add("value", expected.value)
+                item.add("unit", expected.unit.rawValue)
+                item.add("tolerance", expected.tolerance)
+                return item
+            })
+        }
         return line
     }
 }

@@ -125,11 +125,46 @@ enum ClaimCommands {
                         reason: values.required("reason"), by: SharedOptions.author(values))
                 }
             ),
+            CommandSpec(
+                name: "expect",
+                abstract: "Record what a claim's measurement must be, within a tolerance.",
+                discussion: "Such as 'status-bar clock y=171pt ±2pt' (or +-2). A result logged without --result is judged by "
+                    + "its measurements against these: pass when each is within its tolerance, fail when one is outside, "
+                    + "which the note then names; a tester's --result stands, and the note says when the values disagree. "
+                    + "The reports show what was expected beside what was measured.",
+                arguments: [
+                    ArgumentSpec(name: "key", help: "The claim's key."),
+                    ArgumentSpec(name: "value", help: "NAME=VALUE UNIT [±TOLERANCE]; with --remove, the measurement's name."),
+                ],
+                options: [OptionSpec(name: "remove", help: "Drop the expected value of the measurement named instead.")],
+                build: { values in
+                    let key = values.required("key")
+                    let value = values.required("value")
+                    if values.flag("remove") { return .claimUnexpect(store: CommandTree.storePath(values), key: key, name: value) }
+                    return .claimExpect(store: CommandTree.storePath(values), key: key, expected: try ExpectedValue(parsing: value))
+                }
+            ),
         ]
     )
 }
 
 extension Runner {
+    func claimExpect(store path: String, key: String, expected: ExpectedValue) throws -> Int32 {
+        let store = try open(path)
+        defer { store.close() }
+        try store.expect(expected, ofClaim: key)
+        output.message("\(key) expects \(expected.name) = \(expected.summary).")
+        return ExitCode.ok
+    }
+
+    func claimUnexpect(store path: String, key: String, name: String) throws -> Int32 {
+        let store = try open(path)
+        defer { store.close() }
+        try store.removeExpectation(named: name, ofClaim: key)
+        output.message("\(key) no longer expects a value of \(name).")
+        return ExitCode.ok
+    }
+
     func claimAdd(store path: String, draft: ClaimDraft, by author: String) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }

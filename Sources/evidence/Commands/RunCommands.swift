@@ -80,7 +80,9 @@ enum RunCommands {
         arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
         options: [
             OptionSpec(
-                name: "result", valueName: "result", help: "\(Choices.list(Outcome.names)).", isRequired: true,
+                name: "result", valueName: "result",
+                help: "\(Choices.list(Outcome.names)) (default: judged by the measurements against the claim's expected "
+                    + "values, when each has one).",
                 choices: Outcome.names),
             OptionSpec(name: "run", valueName: "id", help: "The run to add it to (number or UUID)."),
         ] + SharedOptions.environment + [
@@ -110,11 +112,15 @@ enum RunCommands {
             }
             return .log(
                 store: CommandTree.storePath(values),
-                observation: Observation(
-                    claimKey: values.required("claim"), outcome: try Outcome(parsing: values.required("result")),
-                    posture: try values.value("posture").map(Posture.init(parsing:)), note: values.value("note") ?? "",
-                    measurements: try values.values("measure").map(MeasurementDraft.init(parsing:)),
-                    attachments: values.values("attach"), checkedAt: values.value("date")),
+                observation: try {
+                    var observation = Observation(
+                        claimKey: values.required("claim"), outcome: try Outcome(parsing: values.value("result") ?? "pass"),
+                        posture: try values.value("posture").map(Posture.init(parsing:)), note: values.value("note") ?? "",
+                        measurements: try values.values("measure").map(MeasurementDraft.init(parsing:)),
+                        attachments: values.values("attach"), checkedAt: values.value("date"))
+                    observation.outcomeGiven = values.value("result") != nil
+                    return observation
+                }(),
                 run: choice)
         }
     )
@@ -196,10 +202,12 @@ extension Runner {
         defer { store.close() }
         let logged = try store.log(observation, run: choice)
         let runText = logged.startedRun ? "new run \(logged.run.id) (\(logged.run.shortName))" : "run \(logged.run.id) (\(logged.run.shortName))"
-        var text = "Logged \(observation.outcome.rawValue) for \(observation.claimKey) as result \(logged.resultID) in \(runText)"
+        var text = "Logged \(logged.outcome.rawValue)" + (observation.outcomeGiven ? "" : " (judged by its expected values)")
+            + " for \(observation.claimKey) as result \(logged.resultID) in \(runText)"
         if !observation.measurements.isEmpty { text += ", " + NumberText.counted(observation.measurements.count, "measurement") }
         if !observation.attachments.isEmpty { text += ", " + NumberText.counted(observation.attachments.count, "attachment") }
         output.message(text + ".")
+        for miss in logged.misses { output.message("Outside the expected values: \(miss).") }
         return ExitCode.ok
     }
 

@@ -128,6 +128,9 @@ final class SessionConsole {
         text += "  " + clean(claim.claim.statement).replacingOccurrences(of: "\n", with: "\n  ") + "\n"
         text += "  state: \(claim.state): \(clean(claim.reason))\n"
         if !claim.needs.isEmpty { text += "  needs: " + claim.needs.map(\.capability).joined(separator: ", ") + "\n" }
+        for expected in claim.expectations {
+            text += "  expects: " + clean("\(expected.name) = \(expected.summary)") + "\n"
+        }
         for entry in step.recent {
             var line = "\(entry.outcome) on \(entry.environment), \(entry.checkedAt ?? "date not recorded")"
             if !entry.measurements.isEmpty { line += "; " + entry.measurements.joined(separator: "; ") }

@@ -36,6 +36,8 @@ public struct ClaimDetail: Equatable, Sendable {
         public var retraction: Retraction?
         /// True when it was logged against words the claim no longer has.
         public var ofEarlierWords: Bool
+        /// When it was recorded, to the microsecond: the order results were recorded in.
+        public var recordedAt: String = ""
     }
 
     public struct LabelChange: Equatable, Sendable {
@@ -54,4 +56,8 @@ public struct ClaimDetail: Equatable, Sendable {
     public var results: [ResultEntry]
     public var history: [LabelChange]
     public var checklistItems: [String]
+    /// Where it both passed and failed within its last results, as sentences.
+    public var flaky: [String] = []
+    /// What its measurements must be.
+    public var expectations: [ExpectedValue] = []
 }

@@ -164,12 +164,14 @@ public struct UntestedListing: TableRow, Sendable, Equatable {
     public var area: String
     public var label: Label
     public var reason: String
+    /// True when it both passed and failed on one environment within its last results.
+    public var flaky = false
 
-    public static let columns = ["key", "state", "needs", "document", "area", "label", "reason"]
+    public static let columns = ["key", "state", "needs", "document", "area", "label", "reason", "flaky"]
     public var cells: [TableValue] {
         [
             .text(key), .text(state.rawValue), TableValue(needs), .text(document), .text(area), .text(label.rawValue),
-            .text(reason),
+            .text(reason), .text(flaky ? "yes" : ""),
         ]
     }
 }

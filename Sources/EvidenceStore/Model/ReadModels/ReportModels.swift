@@ -98,18 +98,29 @@ public struct MeasurementValue: Sendable, Equatable {
     public var baseline: Double?
     /// The posture it was taken in, when it differs from its result's.
     public var posture: Posture?
+    /// What the claim expects of it, when it expects anything.
+    public var expected: ExpectedValue?
 
-    public init(name: String, value: Double, unit: MeasurementUnit, baseline: Double?, posture: Posture?) {
+    public init(
+        name: String, value: Double, unit: MeasurementUnit, baseline: Double?, posture: Posture?, expected: ExpectedValue? = nil
+    ) {
         self.name = name
         self.value = value
         self.unit = unit
         self.baseline = baseline
         self.posture = posture
+        self.expected = expected
     }
 
-    /// "87 pt → 171 pt (Δ +84 pt)"
+    /// "87 pt → 171 pt (Δ +84 pt)", then what was expected beside it:
+    /// "; expected 171 ±2 pt" or "; expected 171 ±2 pt, outside".
     public var summary: String {
-        MeasurementDraft.summary(value: value, unit: unit.rawValue, baseline: baseline)
+        var text = MeasurementDraft.summary(value: value, unit: unit.rawValue, baseline: baseline)
+        if let expected {
+            let within = expected.accepts(MeasurementDraft(name: name, value: value, unit: unit))
+            text += "; expected " + expected.summary + (within ? "" : ", outside")
+        }
+        return text
     }
 }
 

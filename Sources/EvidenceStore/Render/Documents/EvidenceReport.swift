@@ -12,11 +12,14 @@ public struct EvidenceReport {
     public var deviceNeeds: [DeviceNeed]
     public var notPublished: [NotPublishedClaim]
     public var mismatches: [Mismatch]
+    /// Claims that both passed and failed on one environment within their last results.
+    public var flaky: [FlakyListing]
 
     public init(
         documents: [String], stamp: String?, claims: [ReportClaim], runLog: any RunLogSource, deviceNeeds: [DeviceNeed],
-        notPublished: [NotPublishedClaim], mismatches: [Mismatch]
+        notPublished: [NotPublishedClaim], mismatches: [Mismatch], flaky: [FlakyListing] = []
     ) {
+        self.flaky = flaky
         self.documents = documents
         self.stamp = stamp
         self.claims = claims
@@ -63,12 +66,16 @@ public struct EvidenceReport {
     }
 
     /// Everything after the runs of the run log: what still needs a device,
-    /// what went stale, what is not published, and the mismatches.
+    /// what went stale, what is not published, the mismatches and the flaky.
     public func writeClosing(to writer: DocumentWriter) throws {
         writeDeviceNeeds(to: writer)
         writeStale(to: writer)
         writeNotPublished(to: writer)
         writeMismatches(to: writer)
+        Self.section(
+            "Flaky", none: "None: no claim both passed and failed on one environment within its last "
+                + "\(FlakyListing.defaultWindow) results there.", columns: ["claim", "environment", "passes", "fails", "of the last"],
+            rows: flaky.map { [$0.name, $0.environment, String($0.passes), String($0.fails), String($0.results)] }, to: writer)
         try writer.finish()
     }
 

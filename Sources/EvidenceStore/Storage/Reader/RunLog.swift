@@ -13,6 +13,8 @@ public final class RunLog: RunLogSource {
     private let document: String?
     private let headers: [Header]
     private var keys: ClaimKeys?
+    /// Every claim's expected values, by claim id and name: few, read once.
+    private let expectations: [Int64: [String: ExpectedValue]]
     /// Texts that repeat from row to row (a measurement's name, a time shared
     /// by results) are made once and shared, not once per row.
     private var names = RecentTexts(capacity: 8)
@@ -42,6 +44,11 @@ public final class RunLog: RunLogSource {
                 retraction: StoreReader.retraction(row, from: 14))))
         }
         self.headers = headers
+        var expectations: [Int64: [String: ExpectedValue]] = [:]
+        try StoreReader(database: database, clock: .system).forEachExpectation { claim, expected in
+            expectations[claim, default: [:]][expected.name] = expected
+        }
+        self.expectations = expectations
     }
 
     public var runCount: Int { headers.count }
@@ -104,11 +111,12 @@ public final class RunLog: RunLogSource {
                 note: rows.text(5), testID: rows.optionalText(6), duration: rows.optionalDouble(7),
                 message: rows.optionalText(8), measurements: [],
                 retraction: retracted.isEmpty ? run.retraction : retracted[resultID] ?? run.retraction)
+            let expected = expectations.isEmpty ? nil : expectations[rows.int64(0)]
             while more && rows.int64(1) == resultID {
                 if !rows.isNull(9), let unit = rows.vocabulary(11, MeasurementUnit.self), let name = names.text(rows, 9) {
                     entry.measurements.append(MeasurementValue(
                         name: name, value: rows.double(10), unit: unit, baseline: rows.optionalDouble(12),
-                        posture: rows.vocabulary(13)))
+                        posture: rows.vocabulary(13), expected: expected?[name]))
                 }
                 more = try rows.step()
             }

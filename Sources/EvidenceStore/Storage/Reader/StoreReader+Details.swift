@@ -94,7 +94,8 @@ extension StoreReader {
         ).forEachRow([id]) { items.append($0.text(0)) }
         return ClaimDetail(
             claim: claim, state: state.rawValue, reason: reason, sources: sources, needs: needs, results: results,
-            history: history, checklistItems: items)
+            history: history, checklistItems: items, flaky: try flakyList(claims: [key]).map(\.summary),
+            expectations: try expectations(ofClaim: claim.id))
     }
 
     public func runDetail(reference: String) throws -> RunDetail {
@@ -170,7 +171,7 @@ extension StoreReader {
                    r.test_id, r.duration, r.message, r.uuid,
                    coalesce((SELECT t.statement FROM claim_statements AS t WHERE t.id = r.claim_statement_id)
                             <> (SELECT c.statement FROM claims AS c WHERE c.id = r.claim_id), 0),
-                   x.uuid, x.retracted_by, x.retracted_at, x.reason, x.run_id IS NOT NULL
+                   x.uuid, x.retracted_by, x.retracted_at, x.reason, x.run_id IS NOT NULL, r.recorded_at
             FROM results AS r
             JOIN runs AS u ON u.id = r.run_id
             JOIN environment_status AS s ON s.environment_id = u.environment_id
@@ -199,7 +200,7 @@ extension StoreReader {
                 checkedAt: $0.optionalText(4), outcome: $0.text(5), posture: $0.optionalText(6), note: $0.text(7),
                 testID: $0.optionalText(8), duration: $0.optionalDouble(9), message: $0.optionalText(10),
                 measurements: [], attachments: [],
-                retraction: Self.retraction($0, from: 13), ofEarlierWords: $0.int64(12) != 0))
+                retraction: Self.retraction($0, from: 13), ofEarlierWords: $0.int64(12) != 0, recordedAt: $0.text(18)))
         }
         var measured: [Int64: [String]] = [:]
         try measurements.forEachRow(arguments) { row in

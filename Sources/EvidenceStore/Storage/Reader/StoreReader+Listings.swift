@@ -176,6 +176,8 @@ extension StoreReader {
                 key: $0.text(0), state: try VerificationState(parsing: $0.text(1)), needs: $0.optionalText(2),
                 document: $0.text(3), area: $0.text(4), label: try Label(parsing: $0.text(5)), reason: $0.text(6)))
         }
+        let flaky = Set(try flakyList(claims: rows.map(\.key)).map(\.name))
+        for index in rows.indices where flaky.contains(rows[index].key) { rows[index].flaky = true }
         return rows
     }
 

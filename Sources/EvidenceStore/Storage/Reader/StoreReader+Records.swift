@@ -55,6 +55,7 @@ extension StoreReader {
         for (id, var claim) in claims {
             try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text(0), locator: $0.text(1))) }
             try needs.forEachRow([.integer(id)]) { claim.needs.append($0.text(0)) }
+            claim.expectations = try expectations(ofClaim: id)
             try body(claim)
         }
     }

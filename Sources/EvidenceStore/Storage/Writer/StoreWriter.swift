@@ -118,6 +118,26 @@ public struct StoreWriter {
         return database.changes
     }
 
+    /// Sets what a claim's measurement of this name must be, replacing what it was.
+    func upsertExpectation(claimID: Int64, _ expected: ExpectedValue) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO claim_expectations (claim_id, name, value, unit, tolerance) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (claim_id, name) DO UPDATE SET value = excluded.value, unit = excluded.unit,
+                                                        tolerance = excluded.tolerance
+                """,
+            [.integer(claimID), .text(expected.name), .real(expected.value), .text(expected.unit.rawValue), .real(expected.tolerance)])
+    }
+
+    /// Drops a claim's expected values (one name, or all); how many went.
+    @discardableResult
+    func removeExpectations(claimID: Int64, name: String? = nil) throws -> Int {
+        try database.execute(
+            cached: "DELETE FROM claim_expectations WHERE claim_id = ?1 AND (?2 IS NULL OR name = ?2)",
+            [.integer(claimID), SQLValue(name)])
+        return database.changes
+    }
+
     /// Appends a label change to a claim's history (which is append-only).
     /// Appends a label change; `follows` is the change it was made after.
     @discardableResult

@@ -1,0 +1,210 @@
+import Foundation
+
+/// What `evidence compare` and `evidence history` read: a side's results and
+/// measurements, latest last, retracted ones left out.
+extension StoreReader {
+    /// A run by number or UUID, or a model's environments whose OS version or
+    /// OS build is `version` (on one kind of environment, or both).
+    public func resolveSide(_ side: ComparisonSide) throws -> ResolvedSide {
+        switch side {
+        case .run(let reference):
+            let run = try self.run(id: try runID(reference: reference))
+            return ResolvedSide(label: "run \(run.id) (\(run.shortName))", runID: run.id, environmentIDs: [])
+        case .build(let model, let kind, let version):
+            var ids: [Int64] = []
+            var known: [String] = []
+            var models: [String] = []
+            try database.cached(
+                """
+                SELECT id, model, os_version, os_build,
+                       model = ?1 COLLATE NOCASE AND (?2 IS NULL OR kind = ?2)
+                           AND (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE)
+                FROM environments ORDER BY id
+                """
+            ).forEachRow([.text(model), SQLValue(kind?.rawValue), .text(version)]) {
+                models.append($0.text(1))
+                if $0.int(4) != 0 { ids.append($0.int64(0)) }
+                if $0.text(1).lowercased() == model.lowercased() {
+                    known += [$0.text(2), $0.text(3)].filter { !$0.isEmpty }
+                }
+            }
+            guard models.contains(where: { $0.lowercased() == model.lowercased() }) else {
+                throw EvidenceError.notFound(
+                    kind: "model", value: model, suggestions: Suggestions.closest(to: model, in: Array(Set(models)).sorted()))
+            }
+            guard !ids.isEmpty else {
+                var seen: Set<String> = []
+                throw EvidenceError.notFound(
+                    kind: "OS version or build of \(model)" + (kind.map { " " + $0.rawValue } ?? ""), value: version,
+                    suggestions: known.filter { seen.insert($0).inserted })
+            }
+            return ResolvedSide(label: side.description, runID: nil, environmentIDs: ids)
+        }
+    }
+
+    private func sideArguments(_ side: ResolvedSide) -> [SQLValue] {
+        [SQLValue(side.runID), .text("[" + side.environmentIDs.map(String.init).joined(separator: ",") + "]")]
+    }
+
+    /// Each claim's (or test's) latest pass or fail on the side: by day, then
+    /// by the order results were recorded in.
+    public func sideOutcomes(_ side: ResolvedSide, subject: ComparisonSubject) throws -> [String: SideOutcome] {
+        let name = subject == .claim ? "c.key" : "r.test_id"
+        var outcomes: [String: SideOutcome] = [:]
+        try database.prepare(
+            """
+            SELECT \(name), r.result, s.description, substr(u.uuid, 1, 8)
+            FROM live_results AS r
+            LEFT JOIN claims AS c ON c.id = r.claim_id
+            JOIN runs AS u ON u.id = r.run_id
+            JOIN environment_status AS s ON s.environment_id = r.environment_id
+            WHERE \(name) IS NOT NULL AND r.result IN ('pass', 'fail')
+              AND (r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2)))
+            ORDER BY \(name), substr(coalesce(r.checked_at, ''), 1, 10), r.recorded_at, r.id
+            """
+        ).forEachRow(sideArguments(side)) {
+            outcomes[$0.text(0)] = SideOutcome(outcome: try Outcome(parsing: $0.text(1)), environment: $0.text(2), run: $0.text(3))
+        }
+        return outcomes
+    }
+
+    /// Each measurement's latest value on the side, by subject, name and posture.
+    public func sideMeasurements(_ side: ResolvedSide) throws -> [MeasurementKey: SideMeasurement] {
+        var values: [MeasurementKey: SideMeasurement] = [:]
+        try database.cached(
+            """
+            SELECT c.key IS NULL, coalesce(c.key, r.test_id), m.name, coalesce(m.posture, r.posture, ''),
+                   m.value, m.unit, s.description
+            FROM measurements AS m
+            JOIN live_results AS r ON r.id = m.result_id
+            LEFT JOIN claims AS c ON c.id = r.claim_id
+            JOIN environment_status AS s ON s.environment_id = r.environment_id
+            WHERE r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2))
+            ORDER BY substr(coalesce(r.checked_at, ''), 1, 10), r.recorded_at, r.id, m.id
+            """
+        ).forEachRow(sideArguments(side)) {
+            let key = MeasurementKey(
+                subject: $0.int(0) != 0 ? .test : .claim, name: $0.text(1), measurement: $0.text(2), posture: $0.text(3))
+            values[key] = SideMeasurement(value: $0.double(4), unit: $0.text(5), environment: $0.text(6))
+        }
+        return values
+    }
+}
+
+extension StoreReader {
+    /// A claim's results, newest first, retracted ones included and marked.
+    /// Days come newest first; within a day, results are ordered by the clock
+    /// when every one of them has a time, and by the order they were recorded
+    /// in when any has only a date (a date-only result and a timed one on the
+    /// same day are not ordered by the clock). Results with no date come last.
+    public func history(ofClaim key: String) throws -> [HistoryEntry] {
+        let entries = try resultEntries(.claim(try claimID(key: key)))
+        let days = Dictionary(grouping: entries) { String(($0.checkedAt ?? "").prefix(10)) }
+        var ordered: [ClaimDetail.ResultEntry] = []
+        for day in days.keys.sorted(by: >) {
+            let results = days[day] ?? []
+            let byRecording = results.contains { ($0.checkedAt ?? "").count <= 10 }
+            ordered += results.sorted { left, right in
+                if !byRecording, left.checkedAt != right.checkedAt { return (left.checkedAt ?? "") > (right.checkedAt ?? "") }
+                return (left.recordedAt, left.resultID) > (right.recordedAt, right.resultID)
+            }
+        }
+        return ordered.map(HistoryEntry.init)
+    }
+}
+
+extension StoreReader {
+    /// Claims and automated tests with both a pass and a fail among their last
+    /// `window` decisive results (pass or fail) on one environment (one model,
+    /// kind and builds), retracted results left out; with `claims`, those
+    /// claims only. Flaky never changes a state: a claim whose latest decisive
+    /// result failed stays failing. A claim's window is read from the end of
+    /// each environment's decisive results, through their index, starting from
+    /// the environments where it has a latest decisive result.
+    public func flakyList(window: Int = FlakyListing.defaultWindow, claims: [String]? = nil) throws -> [FlakyListing] {
+        var rows: [FlakyListing] = []
+        let keys: SQLValue = claims.map { .text(JSONValue.array($0.map(JSONValue.string)).rendered()) } ?? .null
+        var descriptions: [Int64: String] = [:]
+        func environmentDescription(id: Int64) throws -> String {
+            if let known = descriptions[id] { return known }
+            let text = try database.scalar(
+                cached: "SELECT description FROM environment_status WHERE environment_id = ?", [.integer(id)]
+            ).description
+            descriptions[id] = text
+            return text
+        }
+        try database.cached(
+            """
+            SELECT c.key, l.environment_id,
+                   (SELECT sum(w.result = 'pass') || ' ' || sum(w.result = 'fail') || ' ' || count(*) FROM (
+                        SELECT r.result FROM results AS r INDEXED BY results_decisive
+                        WHERE r.claim_id = l.claim_id AND r.environment_id = l.environment_id
+                          AND r.result IN ('pass', 'fail')
+                          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                        ORDER BY r.checked_at DESC, r.recorded_at DESC LIMIT ?1) AS w)
+            FROM latest_decisive_results AS l JOIN claims AS c ON c.id = l.claim_id
+            WHERE ?2 IS NULL OR c.key IN (SELECT value FROM json_each(?2))
+            ORDER BY c.key, l.environment_id
+            """
+        ).forEachRow([.integer(Int64(window)), keys]) {
+            let counts = $0.text(2).split(separator: " ").compactMap { Int($0) }
+            guard counts.count == 3, counts[0] > 0, counts[1] > 0 else { return }
+            rows.append(FlakyListing(
+                subject: .claim, name: $0.text(0), environment: try environmentDescription(id: $0.int64(1)),
+                passes: counts[0], fails: counts[1], results: counts[2]))
+        }
+        guard claims == nil else { return rows }
+        try database.cached(
+            """
+            WITH pairs AS (
+                SELECT r.test_id, r.environment_id FROM results AS r
+                WHERE r.test_id IS NOT NULL AND r.result IN ('pass', 'fail')
+                GROUP BY r.test_id, r.environment_id HAVING min(r.result) <> max(r.result)
+            ),
+            recent AS (
+                SELECT r.test_id, r.environment_id, r.result,
+                       row_number() OVER (PARTITION BY r.test_id, r.environment_id
+                                          ORDER BY r.checked_at DESC, r.recorded_at DESC, r.id DESC) AS n
+                FROM pairs AS p
+                JOIN results AS r ON r.test_id = p.test_id AND r.environment_id = p.environment_id
+                WHERE r.result IN ('pass', 'fail')
+                  AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+            )
+            SELECT test_id, environment_id, sum(result = 'pass'), sum(result = 'fail'), count(*)
+            FROM recent WHERE n <= ?1
+            GROUP BY test_id, environment_id
+            HAVING sum(result = 'pass') > 0 AND sum(result = 'fail') > 0
+            ORDER BY test_id, environment_id
+            """
+        ).forEachRow([.integer(Int64(window))]) {
+            rows.append(FlakyListing(
+                subject: .test, name: $0.text(0), environment: try environmentDescription(id: $0.int64(1)),
+                passes: $0.int(2), fails: $0.int(3), results: $0.int(4)))
+        }
+        return rows
+    }
+
+}
+
+extension StoreReader {
+    /// A claim's expected values, by name.
+    public func expectations(ofClaim id: Int64) throws -> [ExpectedValue] {
+        var values: [ExpectedValue] = []
+        try database.cached(
+            "SELECT name, value, unit, tolerance FROM claim_expectations WHERE claim_id = ? ORDER BY name"
+        ).forEachRow([.integer(id)]) {
+            values.append(ExpectedValue(
+                name: $0.text(0), value: $0.double(1), unit: try MeasurementUnit(parsing: $0.text(2)), tolerance: $0.double(3)))
+        }
+        return values
+    }
+
+    /// Every expected value with its claim's id: a store holds few.
+    func forEachExpectation(_ body: (Int64, ExpectedValue) throws -> Void) throws {
+        try database.cached("SELECT claim_id, name, value, unit, tolerance FROM claim_expectations ORDER BY claim_id, name")
+            .forEachRow {
+                try body($0.int64(0), ExpectedValue(
+                    name: $0.text(1), value: $0.double(2), unit: try MeasurementUnit(parsing: $0.text(3)), tolerance: $0.double(4)))
+            }
+    }
+}

@@ -1,0 +1,109 @@
+import EvidenceStore
+import Foundation
+
+/// compare: what changed between two runs or two builds.
+enum CompareCommands {
+    static let formats = OutputFormat.names + ["markdown"]
+
+    static let compare = CommandSpec(
+        name: "compare",
+        abstract: "What changed between two runs, or two builds of a model: regressions, fixes, coverage and moved measurements.",
+        discussion: "Each side is a run (--from RUN --to RUN, by number or UUID) or, with --model, the model's environments at "
+            + "an OS version or build (--model \"iPhone Duo\" --from 27.1 --to 27.2). Per claim and per automated test (by its "
+            + "identifier, whether or not it maps to a claim), the latest pass or fail on each side gives: regressed (pass, "
+            + "then fail), fixed (fail, then pass), still-failing, newly-covered (nothing decisive before) or "
+            + "no-longer-covered (nothing decisive after); a pass on both sides is no line. Retracted results count for "
+            + "nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
+        options: [
+            OptionSpec(name: "from", valueName: "side", help: "The earlier run, or with --model the earlier OS version or build.", isRequired: true),
+            OptionSpec(name: "to", valueName: "side", help: "The later run, or with --model the later OS version or build.", isRequired: true),
+            OptionSpec(name: "model", valueName: "model", help: "Compare this model's builds instead of two runs."),
+            OptionSpec(
+                name: "kind", valueName: "kind", help: "With --model, only \(Choices.list(EnvironmentKind.names)) (default: both).",
+                choices: EnvironmentKind.names),
+            OptionSpec(
+                name: "format", valueName: "format", help: "Output format: \(Choices.list(formats)) (default: table).",
+                choices: formats),
+            OptionSpec(
+                name: "fail-on", valueName: "changes",
+                help: "Exit 1 when any line has one of these changes, comma-separated: \(Choices.list(ComparisonChange.names)); "
+                    + "such as regressed,moved (a gate for CI)."),
+        ],
+        build: { values in
+            let model = values.value("model")
+            if model == nil, values.value("kind") != nil {
+                throw UsageError(message: "--kind needs --model.", path: values.path)
+            }
+            func side(_ name: String) throws -> ComparisonSide {
+                let value = values.required(name)
+                guard let model else { return .run(value) }
+                return .build(model: model, kind: try values.value("kind").map(EnvironmentKind.init(parsing:)), version: value)
+            }
+            let failOn = try (values.value("fail-on") ?? "").split(separator: ",").map {
+                try ComparisonChange(parsing: String($0))
+            }
+            return .compare(
+                store: CommandTree.storePath(values), from: try side("from"), to: try side("to"),
+                format: (values.value("format") ?? "table").lowercased(), failOn: Set(failOn))
+        }
+    )
+}
+
+extension CompareCommands {
+    static let history = CommandSpec(
+        name: "history",
+        abstract: "A claim's results over time and builds, newest first, with measurements and retractions.",
+        discussion: "Days come newest first; within a day, results are ordered by the clock when each has a time, and by "
+            + "the order they were recorded in when any has only a date. Retracted results are listed and marked.",
+        arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
+        options: [CommandTree.formatOption],
+        build: { .history(store: CommandTree.storePath($0), claim: $0.required("claim"), format: try CommandTree.format($0)) }
+    )
+
+    static let flaky = CommandSpec(
+        name: "flaky",
+        abstract: "Claims and automated tests that both passed and failed on one environment within their last results.",
+        discussion: "One environment is one model, kind, OS build and Xcode build. Retracted results count for nothing. "
+            + "Flaky never hides failing: a claim whose latest decisive result failed stays failing. "
+            + "`claim show`, `untested` and the evidence report flag flaky claims too (over the last "
+            + "\(FlakyListing.defaultWindow) results).",
+        options: [
+            OptionSpec(
+                name: "window", valueName: "count",
+                help: "How many of the latest results on each environment to look at (default: \(FlakyListing.defaultWindow))."),
+            CommandTree.formatOption,
+        ],
+        build: { values in
+            var window = FlakyListing.defaultWindow
+            if let text = values.value("window") {
+                guard let count = Int(text), count >= 2 else {
+                    throw EvidenceError.invalidValue(field: "window", value: text, expected: "a whole number of results, 2 or more")
+                }
+                window = count
+            }
+            return .flaky(store: CommandTree.storePath(values), window: window, format: try CommandTree.format(values))
+        }
+    )
+}
+
+extension Runner {
+    func compare(store path: String, from: ComparisonSide, to: ComparisonSide, format: String, failOn: Set<ComparisonChange>)
+        throws -> Int32
+    {
+        let store = try open(path, access: .reading)
+        defer { store.close() }
+        let comparison = try store.compare(from: from, to: to)
+        if format == "markdown" {
+            try ComparisonDocument(comparison).write(to: MarkdownWriter(into: output.standardOutput))
+        } else {
+            output.write(Tabular(comparison.rows).render(try OutputFormat(parsing: format)))
+        }
+        let failing = ComparisonChange.allCases.filter { failOn.contains($0) && comparison.count($0) > 0 }
+        guard failing.isEmpty else {
+            output.message(
+                "Failing (--fail-on): " + failing.map { "\(comparison.count($0)) \($0.rawValue)" }.joined(separator: ", ") + ".")
+            return ExitCode.failure
+        }
+        return ExitCode.ok
+    }
+}
