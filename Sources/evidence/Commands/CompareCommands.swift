@@ -70,14 +70,15 @@ extension CompareCommands {
         options: [
             OptionSpec(
                 name: "window", valueName: "count",
-                help: "How many of the latest results on each environment to look at (default: \(FlakyListing.defaultWindow))."),
+                help: "How many of the latest decisive results (pass or fail) on each environment to look at "
+                    + "(default: \(FlakyListing.defaultWindow))."),
             CommandTree.formatOption,
         ],
         build: { values in
             var window = FlakyListing.defaultWindow
             if let text = values.value("window") {
-                guard let count = Int(text), count >= 2 else {
-                    throw EvidenceError.invalidValue(field: "window", value: text, expected: "a whole number of results, 2 or more")
+                guard let count = Int(text), count >= 1 else {
+                    throw EvidenceError.invalidValue(field: "window", value: text, expected: "a whole number of results, 1 or more")
                 }
                 window = count
             }
