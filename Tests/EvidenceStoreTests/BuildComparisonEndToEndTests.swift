@@ -215,4 +215,27 @@ import Testing
         #expect(!(try run(["claim", "show", key]).stdout.contains("expects:")))
         #expect(try run(["claim", "expect", key, "status-bar clock y", "--remove"], expect: 65).stderr.contains("unknown expected value"))
     }
+
+    @Test func expectedValuesParseEveryFormAndRefuseTheRest() throws {
+        let plain = try ExpectedValue(parsing: "status-bar clock y=171pt ±2pt")
+        #expect(plain == ExpectedValue(name: "status-bar clock y", value: 171, unit: .pt, tolerance: 2))
+        #expect(try ExpectedValue(parsing: "status-bar clock y = 171 pt +- 2") == plain)
+        #expect(try ExpectedValue(parsing: "frame rate=120fps").tolerance == 0)
+        #expect(try ExpectedValue(parsing: "cpu=40% ±5").summary == "40 ±5%")
+        for bad in ["status-bar clock y=171pt from 87pt ±2pt", "y=171pt ±-2", "y=171pt ±2px", "y=171 ±2", "y=171pt at closed"] {
+            #expect(throws: EvidenceError.self, "\(bad)") { try ExpectedValue(parsing: bad) }
+        }
+        // Within the tolerance, at its edge, outside it, and in another unit.
+        #expect(plain.accepts(MeasurementDraft(name: "status-bar clock y", value: 173, unit: .pt)))
+        #expect(!plain.accepts(MeasurementDraft(name: "status-bar clock y", value: 173.5, unit: .pt)))
+        #expect(!plain.accepts(MeasurementDraft(name: "status-bar clock y", value: 171, unit: .px)))
+        let verdict = ExpectationVerdict(
+            measurements: [MeasurementDraft(name: "status-bar clock y", value: 175, unit: .pt), MeasurementDraft(name: "other", value: 1, unit: .pt)],
+            expectations: [plain])
+        #expect(verdict.outcome == .fail, "a miss is a fail even when another measurement has no expected value")
+        #expect(ExpectationVerdict(measurements: [MeasurementDraft(name: "other", value: 1, unit: .pt)], expectations: [plain]).outcome == nil)
+        #expect(ComparisonChange.between(.pass, .pass) == nil)
+        #expect(ComparisonChange.between(nil, nil) == nil)
+        #expect(ComparisonChange.between(.fail, nil) == .noLongerCovered)
+    }
 }
