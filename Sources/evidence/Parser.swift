@@ -111,14 +111,11 @@ struct Parser {
     /// are one line; free text has line breaks and tabs at most.
     private func checkControlCharacters(_ spec: CommandSpec, path: [String], values: ParsedValues) throws {
         func check(_ given: [String], _ name: String, _ display: String) throws {
-            let lines = Self.freeText.contains(name)
             for value in given {
-                guard let control = ControlCharacters.first(in: value, allowingLineBreaks: lines) else { continue }
-                throw UsageError(
-                    message: "The value '\(ControlCharacters.escaped(value, keepingLineBreaks: lines))' of '\(display)' "
-                        + "holds the control character \(ControlCharacters.name(control)); "
-                        + (lines ? "free text may hold line breaks and tabs, no other controls." : "it must be one line of text."),
-                    path: path)
+                guard let problem = ControlCharacters.problem(in: value, allowingLineBreaks: Self.freeText.contains(name)) else {
+                    continue
+                }
+                throw UsageError(message: "The value of '\(display)': \(problem).", path: path)
             }
         }
         for option in options(of: spec) where !option.isFlag {

@@ -61,11 +61,8 @@ struct FieldReader: Sendable {
             if text.unicodeScalars.contains(where: { $0.value == 0 }) {
                 throw error(key, "contains a NUL character")
             }
-            let lines = Self.freeText.contains(key)
-            if let control = ControlCharacters.first(in: text, allowingLineBreaks: lines) {
-                throw error(
-                    key, "'\(ControlCharacters.escaped(text, keepingLineBreaks: lines))' holds the control character "
-                        + ControlCharacters.name(control) + (lines ? "" : "; it must be one line of text"))
+            if let problem = ControlCharacters.problem(in: text, allowingLineBreaks: Self.freeText.contains(key)) {
+                throw error(key, problem.description)
             }
             return text
         case let other?: throw error(key, "expected a string, found \(other.typeName)")

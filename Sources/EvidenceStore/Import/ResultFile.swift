@@ -10,13 +10,16 @@ public enum ResultFile {
     /// Refuses a folder, a FIFO or device, a missing file and a file over `maxBytes`.
     static func check(_ path: String, maxBytes: Int) throws {
         var info = stat()
+        // What cannot be stat'ed gets InputFile's error (missing, unreadable).
         guard stat(path, &info) == 0 else { return try InputFile.check(path) }
         if info.st_mode & S_IFMT == S_IFDIR {
             throw EvidenceError.badFile(
                 path: path, location: nil,
                 reason: "is a folder; give the JSON of 'xcrun xcresulttool get test-results tests --path …' or a JUnit XML file")
         }
-        try InputFile.check(path)
+        if let kind = RegularFile.kind(of: info.st_mode) {
+            throw InputFile.notRegular(path, kind)
+        }
         if Int(info.st_size) > maxBytes {
             throw EvidenceError.badFile(
                 path: path, location: nil, reason: "is \(info.st_size) bytes, over the limit of \(maxBytes) bytes (--max-size)")

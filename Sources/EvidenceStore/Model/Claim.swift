@@ -109,21 +109,19 @@ public enum Validate {
 
     /// A name, a version or a build: one line, no control characters.
     public static func singleLine(_ text: String, field: String) throws -> String {
-        if let control = ControlCharacters.first(in: text, allowingLineBreaks: false) {
-            throw EvidenceError.invalidValue(
-                field: field, value: ControlCharacters.escaped(text, keepingLineBreaks: false),
-                expected: "one line with no control characters (it holds \(ControlCharacters.name(control)))")
-        }
-        return text
+        try controlFree(text, field: field, allowingLineBreaks: false)
     }
 
     /// Free text (a statement, a note, a reason): line breaks and tabs, but no
     /// other control characters.
     public static func freeText(_ text: String, field: String) throws -> String {
-        if let control = ControlCharacters.first(in: text, allowingLineBreaks: true) {
+        try controlFree(text, field: field, allowingLineBreaks: true)
+    }
+
+    private static func controlFree(_ text: String, field: String, allowingLineBreaks: Bool) throws -> String {
+        if let problem = ControlCharacters.problem(in: text, allowingLineBreaks: allowingLineBreaks) {
             throw EvidenceError.invalidValue(
-                field: field, value: ControlCharacters.escaped(text, keepingLineBreaks: true),
-                expected: "text with no control characters but line breaks and tabs (it holds \(ControlCharacters.name(control)))")
+                field: field, value: problem.shown, expected: "no control character (it holds \(problem.control)); \(problem.rule)")
         }
         return text
     }

@@ -16,6 +16,11 @@ public enum InputFile {
         try mapped(path) { try RegularFile.read(path, maxBytes: maxBytes) }
     }
 
+    /// The error for what is not a regular file: "is a FIFO (named pipe), not a regular file; …".
+    static func notRegular(_ path: String, _ kind: String) -> EvidenceError {
+        .badFile(path: path, location: nil, reason: "is \(kind), not a regular file; only regular files are read")
+    }
+
     private static func mapped<T>(_ path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -24,8 +29,7 @@ public enum InputFile {
             case .missing:
                 throw EvidenceError.fileMissing(path: path)
             case .notRegular(let kind):
-                throw EvidenceError.badFile(
-                    path: path, location: nil, reason: "is \(kind), not a regular file; only regular files are read")
+                throw notRegular(path, kind)
             case .unreadable(let reason):
                 throw EvidenceError.io(path: path, reason: "cannot be read (\(reason))")
             case .tooLarge(let limit):

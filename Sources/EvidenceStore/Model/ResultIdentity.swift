@@ -91,12 +91,6 @@ public enum ResultIdentity {
         case 10?: base = (runStartedAt ?? "") + "T00:00:00"
         default: base = String((runStartedAt ?? "").prefix(19))
         }
-        return base + "." + String(n % 1_000_000).leftPadded(6) + "Z"
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+        return base + "." + String(n % 1_000_000).zeroPadded(to: 6) + "Z"
     }
 }

@@ -61,18 +61,9 @@ public enum TextFormat {
     /// A document's file name in a folder of per-document files: the name
     /// itself where it is a plain file name, else with every other byte as %XX.
     public static func fileName(ofDocument document: String) -> String {
-        var name = ""
-        for byte in document.utf8 {
-            let plain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F || (byte == 0x2E && !name.isEmpty)
-            name += plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
-        }
-        return name + ".jsonl"
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
+        PercentEncoding.encode(document) { byte, first in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F || (byte == 0x2E && !first)
+        } + ".jsonl"
     }
 }

@@ -71,6 +71,8 @@ private final class Session {
     var summary = StoreImporter.Summary()
     private var conflicts: [String] = []
     private static let conflictLimit = 20
+    /// The store's lacks by key, read once: a store holds few.
+    private var storedLacks: [String: TextFormat.Lack]?
     /// Claims whose label history this import added to: checked at the end.
     private var touchedHistories: [String: RecordLocation] = [:]
     /// Statement rows by claim id, then by SHA-256 of the words.
@@ -238,13 +240,22 @@ private final class Session {
         try writer.setExchangedLine(kind: kind.rawValue, key: key, line: line.object)
     }
 
+    /// Resolves a record against the store's version and settles it.
+    private func exchange<T: ExchangedRecord>(
+        _ record: T, _ kind: TextFormat.EditableKind, _ description: String, stored: T?, _ location: RecordLocation,
+        laterWins: RecordMerge.LaterWins? = nil, decode: (inout FieldReader) throws -> T,
+        write: (T, _ existing: Bool) throws -> Void
+    ) throws {
+        let resolution = try resolve(
+            kind, key: record.key, description: description, stored: stored?.line, incoming: record.line, location,
+            laterWins: laterWins)
+        try settle(resolution, kind, key: record.key, incoming: record, line: record.line, location, decode: decode, write: write)
+    }
+
     private func apply(_ record: TextFormat.Source, _ location: RecordLocation) throws {
         var stored: TextFormat.Source?
         try reader.sourceRecords(url: record.url) { stored = $0 }
-        let resolution = try resolve(
-            .source, key: record.key, description: "source '\(record.url)'", stored: stored?.line, incoming: record.line,
-            location)
-        try settle(resolution, .source, key: record.key, incoming: record, line: record.line, location, decode: { try $0.source() }) {
+        try exchange(record, .source, "source '\(record.url)'", stored: stored, location, decode: { try $0.source() }) {
             record, _ in ids.remember(source: record.url, id: try writer.upsertSource(record))
         }
     }
@@ -252,58 +263,48 @@ private final class Session {
     private func apply(_ record: TextFormat.Capability, _ location: RecordLocation) throws {
         var stored: TextFormat.Capability?
         try reader.capabilityRecords(name: record.name) { stored = $0 }
-        let resolution = try resolve(
-            .capability, key: record.key, description: "capability '\(record.name)'", stored: stored?.line,
-            incoming: record.line, location)
-        try settle(
-            resolution, .capability, key: record.key, incoming: record, line: record.line, location,
-            decode: { try $0.capability() }
-        ) { record, _ in ids.remember(capability: record.name, id: try writer.upsertCapability(record)) }
+        try exchange(record, .capability, "capability '\(record.name)'", stored: stored, location, decode: { try $0.capability() }) {
+            record, _ in ids.remember(capability: record.name, id: try writer.upsertCapability(record))
+        }
     }
 
     private func apply(_ record: TextFormat.Claim, _ location: RecordLocation) throws {
         var stored: TextFormat.Claim?
         try reader.claimRecords(key: record.key) { stored = $0 }
-        let resolution = try resolve(
-            .claim, key: record.key, description: "claim '\(record.key)'", stored: stored?.line, incoming: record.line,
-            location, laterWins: .claimLabel)
-        try settle(
-            resolution, .claim, key: record.key, incoming: record, line: record.line, location,
+        try exchange(
+            record, .claim, "claim '\(record.key)'", stored: stored, location, laterWins: .claimLabel,
             decode: { try $0.claim(version: 2) }
         ) { record, existing in try ids.writeClaim(record, existing: existing, location) }
     }
 
     private func apply(_ record: TextFormat.Lack, _ location: RecordLocation) throws {
-        var stored: TextFormat.Lack?
-        try reader.lackRecords { if $0.key == record.key { stored = $0 } }
-        let resolution = try resolve(
-            .lack, key: record.key, description: "the lack of \(record.capability) on \(record.model) \(record.kind)",
-            stored: stored?.line, incoming: record.line, location)
-        try settle(resolution, .lack, key: record.key, incoming: record, line: record.line, location, decode: { try $0.lack() }) {
-            record, _ in try ids.writeLack(record, location)
+        if storedLacks == nil {
+            var lacks: [String: TextFormat.Lack] = [:]
+            try reader.lackRecords { lacks[$0.key] = $0 }
+            storedLacks = lacks
+        }
+        try exchange(
+            record, .lack, "the lack of \(record.capability) on \(record.model) \(record.kind)",
+            stored: storedLacks?[record.key], location, decode: { try $0.lack() }
+        ) { record, _ in
+            try ids.writeLack(record, location)
+            storedLacks?[record.key] = record
         }
     }
 
     private func apply(_ record: TextFormat.Checklist, _ location: RecordLocation) throws {
         var stored: TextFormat.Checklist?
         try reader.checklistRecords(document: record.document) { stored = $0 }
-        let resolution = try resolve(
-            .checklist, key: record.key, description: "checklist '\(record.document)'", stored: stored?.line,
-            incoming: record.line, location)
-        try settle(
-            resolution, .checklist, key: record.key, incoming: record, line: record.line, location,
-            decode: { try $0.checklist() }
-        ) { record, _ in ids.remember(checklist: record.document, id: try writer.upsertChecklist(record)) }
+        try exchange(record, .checklist, "checklist '\(record.document)'", stored: stored, location, decode: { try $0.checklist() }) {
+            record, _ in ids.remember(checklist: record.document, id: try writer.upsertChecklist(record))
+        }
     }
 
     private func apply(_ record: TextFormat.ChecklistItem, _ location: RecordLocation) throws {
         var stored: TextFormat.ChecklistItem?
         try reader.checklistItemRecords(key: record.key) { stored = $0 }
-        let resolution = try resolve(
-            .checklistItem, key: record.key, description: "checklist item '\(record.key)'", stored: stored?.line,
-            incoming: record.line, location)
-        try settle(
-            resolution, .checklistItem, key: record.key, incoming: record, line: record.line, location,
+        try exchange(
+            record, .checklistItem, "checklist item '\(record.key)'", stored: stored, location,
             decode: { try $0.checklistItem() }
         ) { record, existing in try ids.writeChecklistItem(record, existing: existing, location) }
     }
@@ -601,3 +602,16 @@ private final class Session {
         }
     }
 }
+
+/// A record people edit: named by a key, written as one line.
+private protocol ExchangedRecord {
+    var key: String { get }
+    var line: JSONLine { get }
+}
+
+extension TextFormat.Source: ExchangedRecord {}
+extension TextFormat.Capability: ExchangedRecord {}
+extension TextFormat.Claim: ExchangedRecord {}
+extension TextFormat.Lack: ExchangedRecord {}
+extension TextFormat.Checklist: ExchangedRecord {}
+extension TextFormat.ChecklistItem: ExchangedRecord {}

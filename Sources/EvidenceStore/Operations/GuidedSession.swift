@@ -149,16 +149,21 @@ public final class GuidedSession {
         }
     }
 
-    /// Moves the session to the step of `key`, for answers given by claim;
-    /// the steps between stay unanswered.
-    public func move(to key: String) throws {
+    /// The step of `key`; refused, saying why, when the session has none.
+    public func step(of key: String) throws -> (index: Int, step: Step) {
         guard let index = steps.firstIndex(where: { $0.claim.claim.key == key }) else {
             throw EvidenceError.refused(
                 reason: alreadyAnswered.contains(key)
                     ? "\(key) was already answered in today's run; retract that result first to answer it again"
                     : "\(key) is not among the session's claims")
         }
-        position = index
+        return (index, steps[index])
+    }
+
+    /// Moves the session to the step of `key`, for answers given by claim;
+    /// the steps between stay unanswered.
+    public func move(to key: String) throws {
+        position = try step(of: key).index
     }
 
     /// What the session did, with the claims that still need a device now.

@@ -148,11 +148,8 @@ extension Store {
             try source.forEachTest { test in
                 defer { number += 1 }
                 for (field, value) in [("identifier", test.identifier), ("name", test.name)] + test.tags.map({ ("tag", $0) }) {
-                    if let control = ControlCharacters.first(in: value, allowingLineBreaks: false) {
-                        throw EvidenceError.badFile(
-                            path: path, location: nil,
-                            reason: "the test \(field) '\(ControlCharacters.escaped(value, keepingLineBreaks: false))' holds "
-                                + "the control character \(ControlCharacters.name(control)); a test's names are one line of text")
+                    if let problem = ControlCharacters.problem(in: value, allowingLineBreaks: false) {
+                        throw EvidenceError.badFile(path: path, location: nil, reason: "the test \(field) \(problem)")
                     }
                 }
                 let (claims, unknown) = matcher.claims(for: test)

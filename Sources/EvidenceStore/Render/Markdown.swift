@@ -220,16 +220,12 @@ public enum Markdown {
     }
 
     static func encodeURL(_ url: String) -> String {
-        var out = ""
-        for byte in url.utf8 {
+        PercentEncoding.encode(url) { byte, _ in
             switch byte {
-            case 0x21, 0x23...0x27, 0x2B...0x3B, 0x3D, 0x3F, 0x40, 0x41...0x5A, 0x5F, 0x61...0x7A:
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            case 0x21, 0x23...0x27, 0x2B...0x3B, 0x3D, 0x3F, 0x40, 0x41...0x5A, 0x5F, 0x61...0x7A: return true
+            default: return false
             }
         }
-        return out
     }
 
     /// A code span holding `text` as it is: fenced by one more backtick than
@@ -256,11 +252,5 @@ public enum Markdown {
         }
         if pad { out.append(UInt8(ascii: " ")) }
         out.append(contentsOf: fence)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -21,10 +21,33 @@ public enum ControlCharacters {
         }
     }
 
+    /// Why `text` cannot stand where one line (or, allowing line breaks, free
+    /// text) is expected, naming the text escaped and the first control in it:
+    /// "'a\u{1B}b' holds the control character U+001B; it must be one line of
+    /// text". Nil when it holds none. Every boundary (command line, import,
+    /// ingest, the model's validation) says it this way.
+    public static func problem(in text: String, allowingLineBreaks lines: Bool) -> Problem? {
+        guard let control = first(in: text, allowingLineBreaks: lines) else { return nil }
+        return Problem(
+            shown: escaped(text, keepingLineBreaks: lines), control: name(control),
+            rule: lines ? "free text may hold line breaks and tabs, no other control characters" : "it must be one line of text")
+    }
+
+    /// A text that holds a control character where it may not.
+    public struct Problem: CustomStringConvertible, Sendable {
+        /// The text with its controls escaped.
+        public var shown: String
+        /// The first control, as U+001B.
+        public var control: String
+        /// What the text may hold instead.
+        public var rule: String
+
+        public var description: String { "'\(shown)' holds the control character \(control); \(rule)" }
+    }
+
     /// How a control is named in an error: U+001B.
     public static func name(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        "U+" + String(scalar.value, radix: 16, uppercase: true).zeroPadded(to: 4)
     }
 
     /// The text with each control shown as `\u{1B}`; line breaks and tabs kept when asked.

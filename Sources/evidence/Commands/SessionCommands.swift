@@ -279,8 +279,8 @@ final class SessionConsole {
 /// Answers from a file: read and checked whole, then applied in order.
 enum SessionAnswers {
     private enum Entry {
-        case claim(key: String, answer: SessionAnswer, line: Int)
-        case undo(line: Int)
+        case claim(key: String, answer: SessionAnswer)
+        case undo
         case quit
     }
 
@@ -296,9 +296,9 @@ enum SessionAnswers {
                 _ = try session.answer(.quit)
                 return
             case .undo:
-                let key = session.current?.claim.claim.key ?? ""
-                console.report(try session.answer(.undo), for: key)
-            case .claim(let key, let answer, _):
+                // The event names the claim it took back.
+                console.report(try session.answer(.undo), for: "")
+            case .claim(let key, let answer):
                 try session.move(to: key)
                 if let step = session.current { console.show(step) }
                 console.report(try session.answer(answer), for: key)
@@ -322,11 +322,11 @@ enum SessionAnswers {
             defer { block = [] }
             guard first.field == "claim" else { throw fail(first.line, "a block starts with 'claim: KEY', not '\(first.field):'") }
             let key = first.value
-            guard let step = session.steps.first(where: { $0.claim.claim.key == key }) else {
-                throw fail(
-                    first.line,
-                    session.alreadyAnswered.contains(key)
-                        ? "\(key) was already answered in today's run" : "\(key) is not among the session's claims")
+            let step: GuidedSession.Step
+            do {
+                step = try session.step(of: key).step
+            } catch let error as EvidenceError {
+                throw fail(first.line, error.description)
             }
             if answered.contains(key) { throw fail(first.line, "\(key) is answered twice; put 'undo' between to answer again") }
             var result: String?
@@ -359,7 +359,7 @@ enum SessionAnswers {
             observation.note = notes.joined(separator: "\n")
             answered.insert(key)
             if result != "next" { logged.append(key) }
-            entries.append(.claim(key: key, answer: result == "next" ? .next : .result(observation), line: first.line))
+            entries.append(.claim(key: key, answer: result == "next" ? .next : .result(observation)))
         }
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
@@ -376,7 +376,7 @@ enum SessionAnswers {
                 } else {
                     guard let last = logged.popLast() else { throw fail(number, "'undo' with nothing logged before it") }
                     answered.remove(last)
-                    entries.append(.undo(line: number))
+                    entries.append(.undo)
                 }
                 continue
             }

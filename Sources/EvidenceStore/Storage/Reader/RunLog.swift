@@ -20,7 +20,7 @@ public final class RunLog: RunLogSource {
     private var names = RecentTexts(capacity: 8)
     private var times = RecentTexts(capacity: 1)
 
-    init(database: Database, document: String?) throws {
+    init(database: Database, document: String?, expectations: [Int64: [String: ExpectedValue]]) throws {
         self.database = database
         self.document = document
         var headers: [Header] = []
@@ -44,10 +44,6 @@ public final class RunLog: RunLogSource {
                 retraction: StoreReader.retraction(row, from: 14))))
         }
         self.headers = headers
-        var expectations: [Int64: [String: ExpectedValue]] = [:]
-        try StoreReader(database: database, clock: .system).forEachExpectation { claim, expected in
-            expectations[claim, default: [:]][expected.name] = expected
-        }
         self.expectations = expectations
     }
 
@@ -130,7 +126,9 @@ extension StoreReader {
     /// The run log in date order (with a document, only the runs and results
     /// of its claims), read run by run on this reader's connection.
     public func runLog(document: String? = nil) throws -> RunLog {
-        try RunLog(database: database, document: document)
+        var expectations: [Int64: [String: ExpectedValue]] = [:]
+        try forEachExpectation { claim, expected in expectations[claim, default: [:]][expected.name] = expected }
+        return try RunLog(database: database, document: document, expectations: expectations)
     }
 
     /// One more than the largest result id: how many results a store has

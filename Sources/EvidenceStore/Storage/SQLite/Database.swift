@@ -80,18 +80,16 @@ final class Database {
     /// "/" percent-encoded (so "?", "#" and "%" in a name stay the name), then
     /// `?immutable=1`.
     static func immutableURI(_ absolutePath: String) -> String {
-        var uri = "file:"
-        for byte in absolutePath.utf8 {
+        let unreserved = PercentEncoding.encode(absolutePath) { byte, _ in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                 UInt8(ascii: "~"), UInt8(ascii: "/"):
-                uri.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                uri += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                return true
+            default: return false
             }
         }
-        return uri + "?immutable=1"
+        return "file:" + unreserved + "?immutable=1"
     }
 
     private func configure(_ configuration: Configuration) throws {
@@ -259,11 +257,5 @@ final class Database {
     /// True outside any transaction (SQLite's autocommit mode).
     var isAutocommit: Bool {
         handle.map { sqlite3_get_autocommit($0) != 0 } ?? true
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
