@@ -603,8 +603,9 @@ private final class Session {
     }
 }
 
-/// A record people edit: named by a key, written as one line.
-private protocol ExchangedRecord {
+/// A record people edit: named by a key, written as one line, exchanged
+/// through export and import.
+protocol ExchangedRecord {
     var key: String { get }
     var line: JSONLine { get }
 }

@@ -26,43 +26,31 @@ public enum StoreExporter {
             let reader = writer.reader
             var counts: [(String, Int)] = []
             var exchanged: [(TextFormat.EditableKind, String, String)] = []
+            // An editable record is written and kept as the next import's base, from one line.
+            func keep<T: ExchangedRecord>(_ record: T, _ kind: TextFormat.EditableKind, _ emit: (JSONLine) -> Void) {
+                let line = record.line
+                emit(line)
+                exchanged.append((kind, record.key, line.object))
+            }
             for part in TextFormat.Part.allCases {
                 switch part {
                 case .sources:
-                    try output.file(part.name) { emit in
-                        try reader.sourceRecords { record in
-                            emit(record.line)
-                            exchanged.append((.source, record.key, record.line.object))
-                        }
-                    }
+                    try output.file(part.name) { emit in try reader.sourceRecords { keep($0, .source, emit) } }
                 case .capabilities:
-                    try output.file(part.name) { emit in
-                        try reader.capabilityRecords { record in
-                            emit(record.line)
-                            exchanged.append((.capability, record.key, record.line.object))
-                        }
-                    }
+                    try output.file(part.name) { emit in try reader.capabilityRecords { keep($0, .capability, emit) } }
                 case .claims:
                     var byDocument: [String: [TextFormat.Claim]] = [:]
                     try reader.claimRecords { byDocument[$0.document, default: []].append($0) }
                     for (document, claims) in byDocument.sorted(by: { $0.key < $1.key }) {
                         try output.file(part.name + "/" + TextFormat.fileName(ofDocument: document)) { emit in
-                            for claim in claims {
-                                emit(claim.line)
-                                exchanged.append((.claim, claim.key, claim.line.object))
-                            }
+                            for claim in claims { keep(claim, .claim, emit) }
                         }
                     }
                 case .statements:
                     // Written from what the runs proved, below.
                     continue
                 case .environmentLacks:
-                    try output.file(part.name) { emit in
-                        try reader.lackRecords { record in
-                            emit(record.line)
-                            exchanged.append((.lack, record.key, record.line.object))
-                        }
-                    }
+                    try output.file(part.name) { emit in try reader.lackRecords { keep($0, .lack, emit) } }
                 case .runs:
                     let digests = Digests()
                     for uuid in try reader.runUUIDs() {
@@ -86,19 +74,9 @@ public enum StoreExporter {
                         }
                     }
                 case .checklists:
-                    try output.file(part.name) { emit in
-                        try reader.checklistRecords { record in
-                            emit(record.line)
-                            exchanged.append((.checklist, record.key, record.line.object))
-                        }
-                    }
+                    try output.file(part.name) { emit in try reader.checklistRecords { keep($0, .checklist, emit) } }
                 case .checklistItems:
-                    try output.file(part.name) { emit in
-                        try reader.checklistItemRecords { record in
-                            emit(record.line)
-                            exchanged.append((.checklistItem, record.key, record.line.object))
-                        }
-                    }
+                    try output.file(part.name) { emit in try reader.checklistItemRecords { keep($0, .checklistItem, emit) } }
                 case .testMappings:
                     try output.file(part.name) { emit in try reader.testMappingRecords { emit($0.line) } }
                 }
