@@ -48,7 +48,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EvidenceStoreTests",
-            dependencies: ["EvidenceStore", "evidence"],
+            dependencies: ["EvidenceStore", "evidence", "CLibXML2"],
             exclude: ["Golden", "Fixtures"]
         ),
     ],

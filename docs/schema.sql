@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 8, as a fresh store holds it:
+-- The schema of an evidence store at version 9, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -368,6 +368,9 @@ CREATE INDEX results_by_run ON results (run_id);
 
 CREATE INDEX results_decisive ON results (claim_id, environment_id, checked_at, recorded_at, id, result, run_id)
     WHERE claim_id IS NOT NULL AND result IN ('pass', 'fail');
+
+CREATE INDEX results_not_decisive ON results (claim_id, environment_id, run_id)
+    WHERE claim_id IS NOT NULL AND result NOT IN ('pass', 'fail');
 
 CREATE INDEX retractions_of_results ON retractions (result_id) WHERE result_id IS NOT NULL;
 

@@ -13,6 +13,14 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+/// The HTML parser and XPath, with which the tests read pages a browser dumped.
+#include <libxml/HTMLparser.h>
+#include <libxml/xpath.h>
+
+/// libxml2's deallocator is a global function pointer; this calls it.
+static inline void cxml_free(void *pointer) {
+    xmlFree(pointer);
+}
 
 /// Where the parser is in its input: line and column, from 1.
 static inline int cxml_line(xmlParserCtxtPtr context) {

@@ -42,7 +42,7 @@ enum Command: Equatable {
     case gitSetup(folder: String)
     case seed(store: String, folder: String?)
     // Reports
-    case document(Reports.Kind, store: String, document: String?, output: String?, stamp: Bool)
+    case document(Reports.Kind, store: String, output: String?, options: Reports.Options)
     case checklistMark(store: String, item: String, mark: TextFormat.ChecklistMark.Kind?, reason: String?, by: String)
     case untested(store: String, needsDevice: Bool, document: String?, all: Bool, format: OutputFormat)
     case status(store: String, document: String?, format: OutputFormat)

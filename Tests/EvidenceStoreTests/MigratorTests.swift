@@ -178,6 +178,7 @@ final class ConcurrentResults: @unchecked Sendable {
         6: "7c437d90590279cb065fc13ae0eae84041e77339cfe936587cff17d8e0abe3c9",
         7: "3d3267eaa36a12aa3d5dca8cfed271c3a0cec39d8ee983db87835f864c1a4a61",
         8: "951dd0d3cea92dce0e7d9978f77a7af808a2f7ae91aa2665dfb9d12df3b5520d",
+        9: "18b5f82b2620bd5595f3f6331ccd1198bc5ff7e56878725725a051196386187f",
     ]
 
     @Test func landedMigrationsAreFrozen() {

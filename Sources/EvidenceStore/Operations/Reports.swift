@@ -12,18 +12,23 @@ public enum Reports {
         case report, checklist, sources
     }
 
-    public struct Options: Sendable {
+    public struct Options: Sendable, Equatable {
         public var document: String?
         /// A time to print as the generation time; nil for none.
         public var stamp: String?
+        public var format = DocumentFormat.markdown
+        /// Whether the HTML report embeds the images attached to results.
+        public var images = true
         /// From this many results up (by the largest result id), a second
         /// connection writes part of the run log on the other core; tests lower
         /// it to cover that path on small stores.
         var parallelFrom: Int64 = 50_000
 
-        public init(document: String? = nil, stamp: String? = nil) {
+        public init(document: String? = nil, stamp: String? = nil, format: DocumentFormat = .markdown, images: Bool = true) {
             self.document = document
             self.stamp = stamp
+            self.format = format
+            self.images = images
         }
     }
 
@@ -32,11 +37,26 @@ public enum Reports {
         try write(kind, of: store, options: options, to: MarkdownWriter(into: sink))
     }
 
+    /// Writes a document of the store, in the options' format, into a sink.
+    public static func write(_ kind: Kind, of store: Store, options: Options, into sink: TextSink) throws {
+        switch options.format {
+        case .markdown:
+            try markdown(kind, of: store, options: options, into: sink)
+        case .html:
+            let writer = HTMLWriter(into: sink)
+            let title = ["report": "Evidence report", "checklist": "Checklist", "sources": "Sources"][kind.rawValue] ?? ""
+            writer.beginPage(
+                title: title + (options.document.map { " — " + $0 } ?? ""), style: HTMLPage.style,
+                script: kind == .report ? HTMLPage.script : nil)
+            try write(kind, of: store, options: options, to: writer)
+        }
+    }
+
     public static func write(_ kind: Kind, of store: Store, options: Options, to writer: FragmentingWriter) throws {
         switch kind {
         case .report:
             try store.readTogether { reader, partner in
-                try writeReport(reader, partner: partner, options: options, to: writer)
+                try writeReport(reader, partner: partner, options: options, folder: store.folder.path, to: writer)
             }
         case .checklist:
             try store.read { reader in
@@ -59,7 +79,7 @@ public enum Reports {
     /// the first one on; they stop where they meet, and the partner's runs are
     /// put in place.
     private static func writeReport(
-        _ reader: StoreReader, partner: StoreReader?, options: Options, to writer: FragmentingWriter
+        _ reader: StoreReader, partner: StoreReader?, options: Options, folder: String, to writer: FragmentingWriter
     ) throws {
         let document = try reader.resolveDocument(options.document)
         let runLog = try reader.runLog(document: document)
@@ -79,7 +99,17 @@ public enum Reports {
             claims: claims, runLog: runLog,
             deviceNeeds: try reader.deviceNeeds(document: document), notPublished: try reader.notPublished(document: document),
             mismatches: try reader.mismatches(document: document), flaky: try reader.flakyList(claims: claims.map(\.key)))
-        report.writeOpening(to: writer)
+        var pictures: ReportPicturesDocument?
+        if writer is HTMLWriter {
+            let (coverage, trends) = try reader.coverageAndTrends(document: document)
+            pictures = ReportPicturesDocument(claims: claims, pictures: ReportPictures(
+                coverage: coverage, trends: trends,
+                images: ReportImages.load(try reader.resultAttachments(document: document), folder: folder, embed: options.images),
+                needsDevice: try reader.claimsNeedingDevice(document: document)))
+        }
+        report.writeOpening(to: writer) { writer in
+            if let pictures, let html = writer as? HTMLWriter { pictures.write(to: html) }
+        }
         while let index = queue.takeFront() {
             try EvidenceReport.writeRun(index, of: runLog, to: writer)
         }
@@ -88,6 +118,71 @@ public enum Reports {
             try writer.appendFragment(at: helper.spool, ranges: try helper.finish().reversed())
         }
         try report.writeClosing(to: writer)
+    }
+}
+
+/// The images of the HTML report: each attached file checked against what
+/// the store recorded, then embedded when it is a picture a browser shows and
+/// small enough; otherwise named, with the reason. Nothing is skipped silently.
+enum ReportImages {
+    /// The most bytes of one image to embed, and of all of them together.
+    static let imageLimit: Int64 = 2 << 20
+    static let totalLimit: Int64 = 32 << 20
+
+    static func load(_ attachments: [ResultAttachment], folder: String, embed: Bool) -> [ReportImage] {
+        var budget = totalLimit
+        var known: [String: ReportImage.Content] = [:]
+        return attachments.map { file in
+            guard embed else { return ReportImage(attachment: file, content: .notShown("left out (--no-images)")) }
+            let content = known[file.path + "\u{0}" + file.sha256] ?? content(of: file, folder: folder, budget: &budget)
+            known[file.path + "\u{0}" + file.sha256] = content
+            return ReportImage(attachment: file, content: content)
+        }
+    }
+
+    private static func content(of file: ResultAttachment, folder: String, budget: inout Int64) -> ReportImage.Content {
+        guard file.mediaType.hasPrefix("image/") else { return .notShown("not an image") }
+        if let problem = Store.problem(path: file.path, sha256: file.sha256, size: file.size, in: folder) {
+            switch problem {
+            case .vanished: return .notShown("the file is missing")
+            case .changed: return .notShown("the file changed since it was attached")
+            case .replacedByLink, .outsideFolder: return .notShown("the file " + problem.rawValue)
+            }
+        }
+        if file.size > imageLimit {
+            return .notShown("too large to embed (the limit is \(imageLimit >> 20) MB an image)")
+        }
+        if file.size > budget {
+            return .notShown("not embedded: the report already holds \(totalLimit >> 20) MB of images")
+        }
+        guard case .inside(let absolute) = AttachmentFile.locate(file.path, in: folder),
+            let data = FileManager.default.contents(atPath: absolute), SHA256.hex(data) == file.sha256
+        else { return .notShown("the file changed since it was attached") }
+        let bytes = [UInt8](data)
+        guard let type = pictureType(bytes) else {
+            if isHEIC(bytes) { return .notShown("HEIC, which browsers do not all show") }
+            return .notShown("not a PNG, JPEG, GIF or WebP picture")
+        }
+        budget -= file.size
+        return .embedded(mediaType: type, bytes: bytes)
+    }
+
+    /// The media type the file's first bytes say, for pictures every browser shows.
+    static func pictureType(_ bytes: [UInt8]) -> String? {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && Array(bytes[offset..<offset + prefix.count]) == prefix
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "image/gif" }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
+        return nil
+    }
+
+    /// An ISO base media file whose brand is one of HEIF's.
+    static func isHEIC(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
+        return ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"].contains(String(decoding: bytes[8..<12], as: UTF8.self))
     }
 }
 

@@ -17,7 +17,7 @@ extension Store {
             if let known = found[file.path] {
                 kind = known
             } else {
-                kind = Self.problem(with: file, in: root)
+                kind = Self.problem(path: file.path, sha256: file.sha256, size: file.size, in: root)
                 found[file.path] = kind
             }
             if let kind {
@@ -27,16 +27,15 @@ extension Store {
         return (found.count, problems)
     }
 
-    private static func problem(
-        with file: (path: String, sha256: String, size: Int64, claim: String?, run: String), in root: String
-    ) -> AttachmentProblem.Kind? {
-        guard case .inside(let absolute) = AttachmentFile.locate(file.path, in: root) else { return .outsideFolder }
+    /// What is wrong with an attached file, or nil when it is as recorded.
+    static func problem(path: String, sha256: String, size: Int64, in root: String) -> AttachmentProblem.Kind? {
+        guard case .inside(let absolute) = AttachmentFile.locate(path, in: root) else { return .outsideFolder }
         var info = stat()
         if lstat(absolute, &info) != 0 { return .vanished }
         if info.st_mode & S_IFMT == S_IFLNK { return .replacedByLink }
         if info.st_mode & S_IFMT != S_IFREG { return .changed }
-        if Int64(info.st_size) != file.size { return .changed }
-        if SHA256.hex(ofFile: absolute) != file.sha256 { return .changed }
+        if Int64(info.st_size) != size { return .changed }
+        if SHA256.hex(ofFile: absolute) != sha256 { return .changed }
         return nil
     }
 }

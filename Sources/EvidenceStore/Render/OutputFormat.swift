@@ -14,3 +14,12 @@ public enum DetailFormat: String, Vocabulary {
 
     public static let field = "format"
 }
+
+/// How a published document is written: Markdown to commit beside the guide,
+/// or one self-contained HTML page to look at.
+public enum DocumentFormat: String, Vocabulary {
+    case markdown
+    case html
+
+    public static let field = "format"
+}

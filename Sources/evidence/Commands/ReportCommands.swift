@@ -7,26 +7,38 @@ enum ReportCommands {
     static let outputOption = OptionSpec(
         name: "output", valueName: "file", help: "Write to this file (replaced whole) instead of standard output.")
     static let stampOption = OptionSpec(name: "stamp", help: "Print the generation time (off by default, so the bytes stay stable).")
+    static let formatOption = OptionSpec(
+        name: "format", valueName: "format",
+        help: "markdown (GitHub-flavoured, the default) or html (one self-contained page).", choices: DocumentFormat.names)
+    static let noImagesOption = OptionSpec(
+        name: "no-images", help: "In HTML, name the images attached to results instead of embedding them.")
 
-    static func markdown(_ kind: Reports.Kind, _ values: ParsedValues) throws -> Command {
-        .document(
-            kind, store: CommandTree.storePath(values), document: values.value("document"),
-            output: values.value("output"), stamp: values.flag("stamp"))
+    static func document(_ kind: Reports.Kind, _ values: ParsedValues) throws -> Command {
+        let format = try values.value("format").map(DocumentFormat.init(parsing:)) ?? .markdown
+        if values.flag("no-images") && format != .html {
+            throw UsageError(message: "--no-images goes with --format html.", path: values.path)
+        }
+        // The time is read when the command runs, so that it is the time of writing.
+        return .document(
+            kind, store: CommandTree.storePath(values), output: values.value("output"),
+            options: Reports.Options(
+                document: values.value("document"), stamp: values.flag("stamp") ? "" : nil, format: format,
+                images: !values.flag("no-images")))
     }
 
     static let specs: [CommandSpec] = [
         CommandSpec(
             name: "report",
-            abstract: "Write the evidence report as GitHub-flavoured Markdown.",
-            discussion: "A legend of labels and states, claims by label and state, every claim with its state and reason, sources and evidence, the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support.",
-            options: [documentOption, outputOption, stampOption],
-            build: { try markdown(.report, $0) }
+            abstract: "Write the evidence report as GitHub-flavoured Markdown or one HTML page.",
+            discussion: "A legend of labels and states, claims by label and state, every claim with its state and reason, sources and evidence, the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support. The HTML page also draws each document's claims by state, a coverage matrix of claims by environment, each measurement's values by build and the images attached to results; it makes no network request, reads whole without JavaScript, and follows the reader's light or dark setting.",
+            options: [documentOption, outputOption, formatOption, noImagesOption, stampOption],
+            build: { try document(.report, $0) }
         ),
         CommandSpec(
             name: "checklist",
             abstract: "Write a document's checklist as a Markdown task list.",
             discussion: "An item is ticked only when every claim linked to it is verified in an environment that has every capability the claim needs; an unticked item says why.",
-            options: [documentOption, outputOption, stampOption],
+            options: [documentOption, outputOption, formatOption, stampOption],
             subcommands: [
                 CommandSpec(
                     name: "mark",
@@ -59,13 +71,13 @@ enum ReportCommands {
                     }
                 )
             ],
-            build: { try markdown(.checklist, $0) }
+            build: { try document(.checklist, $0) }
         ),
         CommandSpec(
             name: "sources",
             abstract: "Write the source list as Markdown, grouped by publisher and kind, with the claims that cite each.",
-            options: [documentOption, outputOption, stampOption],
-            build: { try markdown(.sources, $0) }
+            options: [documentOption, outputOption, formatOption, stampOption],
+            build: { try document(.sources, $0) }
         ),
         CommandSpec(
             name: "untested",
@@ -101,15 +113,14 @@ enum ReportCommands {
 }
 
 extension Runner {
-    func document(_ kind: Reports.Kind, store path: String, document: String?, output file: String?, stamp: Bool) throws
-        -> Int32
-    {
+    func document(_ kind: Reports.Kind, store path: String, output file: String?, options: Reports.Options) throws -> Int32 {
         if let file { try Store.refuseAsOutput(file, store: path) }
         let store = try open(path, access: .reading)
         defer { store.close() }
-        let options = Reports.Options(document: document, stamp: stamp ? clock.timestamp() : nil)
+        var options = options
+        if options.stamp != nil { options.stamp = clock.timestamp() }
         let sink = try file.map { try TextSink(path: Store.absolutePath($0)) } ?? output.standardOutput
-        try Reports.markdown(kind, of: store, options: options, into: sink)
+        try Reports.write(kind, of: store, options: options, into: sink)
         if let file {
             try sink.close()
             output.message("Wrote \(file).")

@@ -44,8 +44,9 @@ public struct EvidenceReport {
     }
 
     /// Everything before the runs of the run log: the legends, the summary,
-    /// the claims, and the run log's heading.
-    public func writeOpening(to writer: DocumentWriter) {
+    /// then what `beforeClaims` writes (the HTML report's pictures), the
+    /// claims, and the run log's heading.
+    public func writeOpening(to writer: DocumentWriter, beforeClaims: (DocumentWriter) -> Void = { _ in }) {
         writer.heading(1, "Evidence report")
         writer.beginParagraph()
         let apart = claims.count { !$0.label.isQAWork }
@@ -60,6 +61,7 @@ public struct EvidenceReport {
         writer.endParagraph()
         writeLegends(to: writer)
         writeSummary(to: writer)
+        beforeClaims(writer)
         writeClaims(to: writer)
         writer.heading(2, "Run log")
         if runLog.runCount == 0 { writer.paragraph("No runs yet.") }

@@ -1,0 +1,237 @@
+/// What the HTML report draws beside the text of the evidence report: where
+/// each claim was checked, how measurements moved from build to build, and the
+/// images attached to results. Read from the same snapshot as the report.
+public struct ReportPictures: Sendable {
+    public var coverage: CoverageMatrix
+    public var trends: [MeasurementTrend]
+    public var images: [ReportImage]
+    /// Claims that need a capability the simulator lacks, by key.
+    public var needsDevice: Set<String>
+
+    public init(coverage: CoverageMatrix, trends: [MeasurementTrend], images: [ReportImage], needsDevice: Set<String>) {
+        self.coverage = coverage
+        self.trends = trends
+        self.images = images
+        self.needsDevice = needsDevice
+    }
+}
+
+// MARK: - Coverage
+
+/// Claims × environments: the latest decisive result of each claim on each
+/// environment that holds a result of the claims shown.
+public struct CoverageMatrix: Sendable {
+    public struct Column: Sendable, Equatable {
+        public var environment: EnvironmentSpec
+        /// False when a newer OS or tool build is recorded for its model.
+        public var isCurrent: Bool
+
+        public init(environment: EnvironmentSpec, isCurrent: Bool) {
+            self.environment = environment
+            self.isCurrent = isCurrent
+        }
+    }
+
+    /// Newest first: OS version and build, then tool version and build.
+    public var columns: [Column]
+    /// Cells by claim key, one per column, in the columns' order.
+    public var cells: [String: [CoverageCell]]
+
+    public init(columns: [Column], cells: [String: [CoverageCell]]) {
+        self.columns = columns
+        self.cells = cells
+    }
+
+    /// The row of a claim: an empty cell for every column where it has no result.
+    public func row(_ claim: String) -> [CoverageCell] {
+        cells[claim] ?? Array(repeating: CoverageCell(), count: columns.count)
+    }
+}
+
+/// One claim on one environment.
+public struct CoverageCell: Sendable, Equatable {
+    /// The latest pass or fail there that is not retracted.
+    public var decisive: Outcome?
+    public var run: String?
+    public var checkedAt: String?
+    /// The decisive result is on an older build than the newest recorded for
+    /// the model, or of the claim's earlier words.
+    public var stale = false
+    /// Results there that are not retracted, none of them a pass or fail.
+    public var otherOnly = false
+    /// Results there, every one of them retracted.
+    public var retractedOnly = false
+    /// The environment lacks a capability the claim needs: nothing here proves it.
+    public var lacksCapability = false
+
+    public init(
+        decisive: Outcome? = nil, run: String? = nil, checkedAt: String? = nil, stale: Bool = false, otherOnly: Bool = false,
+        retractedOnly: Bool = false, lacksCapability: Bool = false
+    ) {
+        self.decisive = decisive
+        self.run = run
+        self.checkedAt = checkedAt
+        self.stale = stale
+        self.otherOnly = otherOnly
+        self.retractedOnly = retractedOnly
+        self.lacksCapability = lacksCapability
+    }
+
+    public enum Mark: String, Sendable, CaseIterable {
+        case pass, fail, stale, skipped, retracted, lacks, none
+
+        /// The symbol a cell shows, so that no colour carries meaning alone.
+        public var symbol: String {
+            switch self {
+            case .pass: "✓"
+            case .fail: "✗"
+            case .stale: "◷"
+            case .skipped: "○"
+            case .retracted: "⊖"
+            case .lacks: "⊘"
+            case .none: "·"
+            }
+        }
+
+        public var meaning: String {
+            switch self {
+            case .pass: "passed: the latest pass or fail here is a pass"
+            case .fail: "failed: the latest pass or fail here is a failure"
+            case .stale: "stale: that result is on an older build than the newest recorded for the model, or of earlier words"
+            case .skipped: "skipped only: results here, none of them a pass or a fail"
+            case .retracted: "retracted: every result here was retracted"
+            case .lacks: "this environment lacks a capability the claim needs, so nothing here proves it"
+            case .none: "no result here"
+            }
+        }
+    }
+
+    /// The marks a cell shows, most telling first: a result, then what qualifies it.
+    public var marks: [Mark] {
+        var marks: [Mark] = []
+        switch decisive {
+        case .pass?: marks.append(.pass)
+        case .fail?: marks.append(.fail)
+        default:
+            if otherOnly {
+                marks.append(.skipped)
+            } else if retractedOnly {
+                marks.append(.retracted)
+            }
+        }
+        if decisive != nil && stale { marks.append(.stale) }
+        if lacksCapability { marks.append(.lacks) }
+        return marks.isEmpty ? [.none] : marks
+    }
+}
+
+// MARK: - Trends
+
+/// One measurement name, value by build: one series per model and posture.
+/// Each point is the latest measurement of that name in the latest pass or
+/// fail of a claim on an environment of that model and OS build.
+public struct MeasurementTrend: Sendable, Equatable {
+    public struct Point: Sendable, Equatable {
+        /// The OS build; empty when none was recorded.
+        public var build: String
+        public var value: Double
+        public var baseline: Double?
+        public var claim: String
+        public var run: String
+        public var checkedAt: String?
+
+        public init(build: String, value: Double, baseline: Double?, claim: String, run: String, checkedAt: String?) {
+            self.build = build
+            self.value = value
+            self.baseline = baseline
+            self.claim = claim
+            self.run = run
+            self.checkedAt = checkedAt
+        }
+    }
+
+    public struct Series: Sendable, Equatable {
+        public var model: String
+        public var kind: EnvironmentKind
+        public var posture: Posture?
+        /// In build order.
+        public var points: [Point]
+
+        public init(model: String, kind: EnvironmentKind, posture: Posture?, points: [Point]) {
+            self.model = model
+            self.kind = kind
+            self.posture = posture
+            self.points = points
+        }
+
+        /// "iPhone Duo simulator, closed"
+        public var name: String {
+            "\(model) \(kind.rawValue)" + (posture.map { ", " + $0.rawValue } ?? "")
+        }
+    }
+
+    public var name: String
+    public var unit: MeasurementUnit
+    /// The builds of the x axis, as Apple numbers them (oldest first); an
+    /// empty string, for results with no build recorded, comes first.
+    public var builds: [String]
+    public var series: [Series]
+
+    public init(name: String, unit: MeasurementUnit, builds: [String], series: [Series]) {
+        self.name = name
+        self.unit = unit
+        self.builds = builds
+        self.series = series
+    }
+}
+
+// MARK: - Images
+
+/// An attachment of a result, as the HTML report shows it.
+public struct ReportImage: Sendable, Equatable {
+    public enum Content: Sendable, Equatable {
+        /// The file's bytes, checked against the store, to embed.
+        case embedded(mediaType: String, bytes: [UInt8])
+        /// Named only, with the reason it is not shown.
+        case notShown(String)
+    }
+
+    public var attachment: ResultAttachment
+    public var content: Content
+
+    public init(attachment: ResultAttachment, content: Content) {
+        self.attachment = attachment
+        self.content = content
+    }
+}
+
+/// A file attached to a result of a claim, with what the store recorded of it.
+public struct ResultAttachment: Sendable, Equatable {
+    public var claim: String
+    public var result: Outcome
+    public var retracted: Bool
+    public var run: String
+    public var environment: String
+    public var checkedAt: String?
+    /// Relative to the store's folder.
+    public var path: String
+    public var sha256: String
+    public var size: Int64
+    public var mediaType: String
+
+    public init(
+        claim: String, result: Outcome, retracted: Bool, run: String, environment: String, checkedAt: String?,
+        path: String, sha256: String, size: Int64, mediaType: String
+    ) {
+        self.claim = claim
+        self.result = result
+        self.retracted = retracted
+        self.run = run
+        self.environment = environment
+        self.checkedAt = checkedAt
+        self.path = path
+        self.sha256 = sha256
+        self.size = size
+        self.mediaType = mediaType
+    }
+}

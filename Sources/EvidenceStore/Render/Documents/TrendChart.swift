@@ -1,0 +1,171 @@
+import Foundation
+
+/// One measurement's chart: value by build as an inline SVG, one series per
+/// model and posture, each with its own colour and marker shape, its baseline
+/// dashed, every point titled with its build, values, claim, run and date,
+/// followed by the same points as a table.
+struct TrendChart {
+    var trend: MeasurementTrend
+
+    private static let width = 640.0
+    private static let height = 260.0
+    private static let left = 56.0
+    private static let right = 16.0
+    private static let top = 14.0
+    private static let bottom = 44.0
+
+    var html: String {
+        let id = "trend-" + HTML.anchor(trend.name + "-" + trend.unit.rawValue)
+        let title = trend.name + " (" + trend.unit.rawValue + ")"
+        var html = "<figure class=\"trend\" id=\"\(id)\" data-measurement=\"\(HTML.escape(trend.name))\""
+        html += " data-unit=\"\(trend.unit.rawValue)\">\n<figcaption>\(HTML.escape(title)) by build</figcaption>\n"
+        html += "<svg class=\"chart\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\""
+        html += " aria-label=\"\(HTML.escape(title)) by build, \(NumberText.counted(trend.series.count, "series", plural: "series"))\">"
+        let scale = Scale(trend: trend)
+        html += axes(scale)
+        for (index, series) in trend.series.enumerated() { html += draw(series, index: index, scale: scale) }
+        html += "</svg>\n<ul class=\"series-legend\">"
+        for (index, series) in trend.series.enumerated() {
+            html += "<li><svg class=\"swatch\" viewBox=\"-6 -6 12 12\" aria-hidden=\"true\"><g class=\"series-\(index % 6)\">"
+            html += Self.marker(index: index, x: 0, y: 0, attributes: "", title: nil) + "</g></svg> \(HTML.escape(series.name))</li>"
+        }
+        html += "</ul>\n" + table() + "</figure>\n"
+        return html
+    }
+
+    /// The y axis's range and ticks, at round steps, and the x position of each build.
+    private struct Scale {
+        var low: Double
+        var high: Double
+        var ticks: [Double]
+        var x: [String: Double] = [:]
+
+        init(trend: MeasurementTrend) {
+            let values = trend.series.flatMap { $0.points.flatMap { [$0.value] + ($0.baseline.map { [$0] } ?? []) } }
+            var low = values.min() ?? 0
+            var high = values.max() ?? 1
+            if low == high {
+                low -= 1
+                high += 1
+            }
+            let raw = (high - low) / 4
+            let magnitude = pow(10, floor(log10(raw)))
+            let step = magnitude * ([1.0, 2, 5].first { raw / magnitude <= $0 * 1.0000001 } ?? 10)
+            self.low = floor(low / step) * step
+            self.high = ceil(high / step) * step
+            ticks = stride(from: self.low, through: self.high + step / 2, by: step).map { ($0 / step).rounded() * step }
+            let plot = TrendChart.width - TrendChart.left - TrendChart.right
+            for (index, build) in trend.builds.enumerated() {
+                x[build] = trend.builds.count == 1
+                    ? TrendChart.left + plot / 2 : TrendChart.left + plot * Double(index) / Double(trend.builds.count - 1)
+            }
+        }
+
+        func y(_ value: Double) -> Double {
+            let plot = TrendChart.height - TrendChart.top - TrendChart.bottom
+            return TrendChart.top + plot * (1 - (value - low) / (high - low))
+        }
+    }
+
+    private func axes(_ scale: Scale) -> String {
+        let baseY = Self.height - Self.bottom
+        var svg = "<g class=\"axes\">"
+        for tick in scale.ticks {
+            let y = Self.number(scale.y(tick))
+            svg += "<line class=\"grid\" x1=\"\(Int(Self.left))\" y1=\"\(y)\" x2=\"\(Int(Self.width - Self.right))\" y2=\"\(y)\"/>"
+            svg += "<text x=\"\(Int(Self.left) - 6)\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
+            svg += NumberText.format(tick) + "</text>"
+        }
+        // At most about eight build labels, so that they never overlap.
+        let every = max(1, (trend.builds.count + 7) / 8)
+        for (index, build) in trend.builds.enumerated() where index % every == 0 {
+            let x = Self.number(scale.x[build] ?? Self.left)
+            svg += "<text x=\"\(x)\" y=\"\(Self.number(baseY + 18))\" text-anchor=\"middle\">\(HTML.escape(build))</text>"
+        }
+        svg += "<text x=\"\(Self.number((Self.width + Self.left) / 2))\" y=\"\(Int(Self.height) - 4)\" text-anchor=\"middle\">"
+        svg += "OS build</text></g>"
+        return svg
+    }
+
+    private func draw(_ series: MeasurementTrend.Series, index: Int, scale: Scale) -> String {
+        var svg = "<g class=\"series series-\(index % 6)\" data-series=\"\(HTML.escape(series.name))\">"
+        let baselines = series.points.compactMap { point in
+            point.baseline.map { "\(Self.number(scale.x[point.build] ?? 0)),\(Self.number(scale.y($0)))" }
+        }
+        if !baselines.isEmpty {
+            svg += "<polyline class=\"baseline\" points=\"\(baselines.joined(separator: " "))\"/>"
+        }
+        let line = series.points.map { "\(Self.number(scale.x[$0.build] ?? 0)),\(Self.number(scale.y($0.value)))" }
+        svg += "<polyline class=\"line\" points=\"\(line.joined(separator: " "))\"/>"
+        for point in series.points {
+            let x = scale.x[point.build] ?? 0
+            var attributes = " data-build=\"\(HTML.escape(point.build))\" data-value=\"\(NumberText.format(point.value))\""
+            if let baseline = point.baseline {
+                attributes += " data-baseline=\"\(NumberText.format(baseline))\""
+                let (px, by, vy) = (Self.number(x), Self.number(scale.y(baseline)), Self.number(scale.y(point.value)))
+                svg += "<line class=\"delta\" x1=\"\(px)\" y1=\"\(by)\" x2=\"\(px)\" y2=\"\(vy)\"/>"
+                svg += "<circle class=\"base-point\" cx=\"\(px)\" cy=\"\(by)\" r=\"2.5\"/>"
+            }
+            svg += Self.marker(
+                index: index, x: x, y: scale.y(point.value), attributes: attributes, title: describe(point, in: series))
+        }
+        return svg + "</g>"
+    }
+
+    /// "iPhone Duo simulator, closed, build 23B85: 87 pt → 171 pt (Δ +84 pt); claim …, run 2cee86e8, 2026-10-20"
+    private func describe(_ point: MeasurementTrend.Point, in series: MeasurementTrend.Series) -> String {
+        series.name + ", " + point.build + ": "
+            + MeasurementDraft.summary(value: point.value, unit: trend.unit.rawValue, baseline: point.baseline)
+            + "; claim " + point.claim + ", run " + String(point.run.prefix(8)) + ", " + (point.checkedAt ?? "date not recorded")
+    }
+
+    /// Circles, squares, diamonds and triangles in turn, so that no series is told by colour alone.
+    private static func marker(index: Int, x: Double, y: Double, attributes: String, title: String?) -> String {
+        let (cx, cy) = (number(x), number(y))
+        let tag: String
+        let shape: String
+        switch index % 4 {
+        case 0: (tag, shape) = ("circle", "cx=\"\(cx)\" cy=\"\(cy)\" r=\"4.5\"")
+        case 1: (tag, shape) = ("rect", "x=\"\(number(x - 4))\" y=\"\(number(y - 4))\" width=\"8\" height=\"8\"")
+        case 2:
+            (tag, shape) = (
+                "polygon",
+                "points=\"\(cx),\(number(y - 5.5)) \(number(x + 5.5)),\(cy) \(cx),\(number(y + 5.5)) \(number(x - 5.5)),\(cy)\""
+            )
+        default:
+            (tag, shape) = (
+                "polygon", "points=\"\(cx),\(number(y - 5.5)) \(number(x + 5)),\(number(y + 4)) \(number(x - 5)),\(number(y + 4))\""
+            )
+        }
+        let open = "<\(tag) class=\"point\" \(shape)\(attributes)"
+        guard let title else { return open + "/>" }
+        return open + "><title>\(HTML.escape(title))</title></\(tag)>"
+    }
+
+    /// The chart's points as a table, for readers and printers without pictures.
+    private func table() -> String {
+        var html = "<details><summary>The points as a table</summary><div class=\"table\"><table>\n<thead><tr>"
+        for column in ["series", "build", "baseline", "value", "change", "claim", "run", "checked"] {
+            html += "<th scope=\"col\">\(column)</th>"
+        }
+        html += "</tr></thead>\n<tbody>\n"
+        let unit = (trend.unit == .percent ? "" : " ") + trend.unit.rawValue
+        for series in trend.series {
+            for point in series.points {
+                let change = point.baseline.map { (point.value > $0 ? "+" : "") + NumberText.format(point.value - $0) + unit }
+                html += "<tr><td>\(HTML.escape(series.name))</td><td>\(HTML.escape(point.build))</td>"
+                html += "<td>\(point.baseline.map { NumberText.format($0) + unit } ?? "")</td>"
+                html += "<td>\(NumberText.format(point.value) + unit)</td><td>\(change ?? "")</td>"
+                html += "<td><a href=\"#claim-\(HTML.anchor(point.claim))\">\(HTML.escape(point.claim))</a></td>"
+                html += "<td><a href=\"#run-\(HTML.anchor(point.run))\">\(HTML.escape(String(point.run.prefix(8))))</a></td>"
+                html += "<td>\(HTML.escape(point.checkedAt ?? "not recorded"))</td></tr>\n"
+            }
+        }
+        return html + "</tbody>\n</table></div></details>\n"
+    }
+
+    /// A coordinate to a tenth, with no needless ".0".
+    private static func number(_ value: Double) -> String {
+        NumberText.format((value * 10).rounded() / 10)
+    }
+}

@@ -1,0 +1,215 @@
+/// What the HTML report draws: the coverage matrix, the measurement trends and
+/// the attached files. Each is read from indexes that stay small beside the
+/// results (the latest decisive results, the results that are not a pass or a
+/// fail, the retractions), so a store of a million results is never walked.
+extension StoreReader {
+    /// Claims (of `document`, or all) × the environments that hold any of
+    /// their results, and each measurement's trend by build, read together:
+    /// both rest on the latest decisive result of each claim on each
+    /// environment, read once with its measurements.
+    public func coverageAndTrends(document: String?) throws -> (coverage: CoverageMatrix, trends: [MeasurementTrend]) {
+        let scope = [SQLValue(document)]
+        var environments: [Int64: (spec: EnvironmentSpec, isCurrent: Bool, order: String)] = [:]
+        var environmentOrder: [Int64] = []
+        try database.cached(
+            """
+            SELECT e.id, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
+                   s.is_current, e.os_version_order || ' ' || e.os_build_order
+            FROM environments AS e JOIN environment_status AS s ON s.environment_id = e.id
+            ORDER BY e.os_version_order DESC, e.os_build_order DESC, e.tool_version_order DESC, e.tool_build_order DESC,
+                     e.kind, e.model, e.id
+            """
+        ).forEachRow { row in
+            environments[row.int64(0)] = (try StoreReader.environment(row, from: 1), row.int(9) != 0, row.text(10))
+            environmentOrder.append(row.int64(0))
+        }
+        var cells: [String: [Int64: CoverageCell]] = [:]
+        var measured: [TrendRow] = []
+        try database.cached(
+            """
+            SELECT c.key, l.environment_id, r.result, u.uuid, r.checked_at,
+                   coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = r.claim_statement_id)
+                            = c.statement, 0),
+                   r.recorded_at, r.id, r.posture, m.name, m.unit, m.value, m.baseline, m.posture
+            FROM latest_decisive_results AS l
+            JOIN claims AS c ON c.id = l.claim_id
+            JOIN results AS r ON r.id = l.result_id
+            JOIN runs AS u ON u.id = r.run_id
+            LEFT JOIN measurements AS m INDEXED BY measurements_by_result ON m.result_id = r.id
+            WHERE ?1 IS NULL OR c.document = ?1
+            """
+        ).forEachRow(scope) { row in
+            let key = row.text(0)
+            let environment = row.int64(1)
+            if cells[key]?[environment] == nil {
+                cells[key, default: [:]][environment] = CoverageCell(
+                    decisive: row.vocabulary(2), run: row.text(3), checkedAt: row.optionalText(4),
+                    stale: row.int(5) == 0 || environments[environment]?.isCurrent == false)
+            }
+            guard !row.isNull(9), let unit = row.vocabulary(10, MeasurementUnit.self), let place = environments[environment]
+            else { return }
+            let spec = place.spec
+            measured.append(TrendRow(
+                name: row.text(9), unit: unit,
+                series: TrendRow.Series(model: spec.model, kind: spec.kind, posture: row.vocabulary(13) ?? row.vocabulary(8)),
+                build: spec.osBuild.isEmpty ? Self.unnumberedBuild(osName: spec.osName, osVersion: spec.osVersion) : spec.osBuild,
+                buildOrder: place.order,
+                when: (row.optionalText(4) ?? "", row.text(6), row.int64(7)),
+                point: MeasurementTrend.Point(
+                    build: "", value: row.double(11), baseline: row.optionalDouble(12), claim: key, run: row.text(3),
+                    checkedAt: row.optionalText(4))))
+        }
+        try database.cached(
+            """
+            SELECT c.key, r.environment_id
+            FROM results AS r INDEXED BY results_not_decisive
+            JOIN claims AS c ON c.id = r.claim_id
+            WHERE r.claim_id IS NOT NULL AND r.result NOT IN ('pass', 'fail') AND (?1 IS NULL OR c.document = ?1)
+              AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+            GROUP BY r.claim_id, r.environment_id
+            """
+        ).forEachRow(scope) { cells[$0.text(0), default: [:]][$0.int64(1), default: CoverageCell()].otherOnly = true }
+        try database.cached(
+            """
+            SELECT c.key, r.environment_id
+            FROM retractions AS x CROSS JOIN results AS r ON r.id = x.result_id CROSS JOIN claims AS c ON c.id = r.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            UNION
+            SELECT c.key, r.environment_id
+            FROM retractions AS x CROSS JOIN results AS r INDEXED BY results_by_run ON r.run_id = x.run_id
+            CROSS JOIN claims AS c ON c.id = r.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            """
+        ).forEachRow(scope) { row in
+            let key = row.text(0)
+            let environment = row.int64(1)
+            // Only where nothing else is left: a retracted result beside a
+            // live one changes nothing.
+            var cell = cells[key]?[environment] ?? CoverageCell()
+            cell.retractedOnly = cell.decisive == nil && !cell.otherOnly
+            cells[key, default: [:]][environment] = cell
+        }
+        let used = Set(cells.values.flatMap(\.keys))
+        let columns = environmentOrder.filter(used.contains)
+        var lacking: [String: Set<Int64>] = [:]
+        try database.cached(
+            """
+            SELECT DISTINCT c.key, g.environment_id
+            FROM claim_environment_gaps AS g JOIN claims AS c ON c.id = g.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            """
+        ).forEachRow(scope) { lacking[$0.text(0), default: []].insert($0.int64(1)) }
+        var rows: [String: [CoverageCell]] = [:]
+        for key in Set(cells.keys).union(lacking.keys) {
+            rows[key] = columns.map { column in
+                var cell = cells[key]?[column] ?? CoverageCell()
+                cell.lacksCapability = lacking[key]?.contains(column) ?? false
+                return cell
+            }
+        }
+        let coverage = CoverageMatrix(
+            columns: columns.compactMap { id in
+                environments[id].map { CoverageMatrix.Column(environment: $0.spec, isCurrent: $0.isCurrent) }
+            },
+            cells: rows)
+        return (coverage, TrendRow.trends(measured))
+    }
+
+    /// The x-axis label of results whose OS build nobody recorded.
+    static func unnumberedBuild(osName: String, osVersion: String) -> String {
+        let os = [osName, osVersion].filter { !$0.isEmpty }.joined(separator: " ")
+        return (os.isEmpty ? "" : os + ", ") + "build not recorded"
+    }
+
+    /// Every file attached to a result of a claim (of `document`, or all), in
+    /// the order of the claims, then of the results.
+    public func resultAttachments(document: String?) throws -> [ResultAttachment] {
+        var attachments: [ResultAttachment] = []
+        try database.cached(
+            """
+            SELECT c.key, r.result,
+                   EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id),
+                   u.uuid, r.checked_at, a.path, a.sha256, a.size, a.media_type,
+                   e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
+            FROM attachments AS a
+            CROSS JOIN results AS r ON r.id = a.result_id
+            CROSS JOIN claims AS c ON c.id = r.claim_id
+            CROSS JOIN runs AS u ON u.id = r.run_id
+            CROSS JOIN environments AS e ON e.id = r.environment_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            ORDER BY c.document, c.area, c.key, coalesce(r.checked_at, ''), r.recorded_at, r.id, a.path
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            guard let outcome = row.vocabulary(1, Outcome.self) else { return }
+            attachments.append(ResultAttachment(
+                claim: row.text(0), result: outcome, retracted: row.int(2) != 0, run: row.text(3),
+                environment: try StoreReader.environment(row, from: 9).description, checkedAt: row.optionalText(4),
+                path: row.text(5), sha256: row.text(6), size: row.int64(7), mediaType: row.text(8)))
+        }
+        return attachments
+    }
+
+    /// Claims (of `document`, or all) that need a capability the simulator lacks.
+    public func claimsNeedingDevice(document: String?) throws -> Set<String> {
+        var keys: Set<String> = []
+        try database.cached(
+            """
+            SELECT DISTINCT d.claim_key FROM claim_device_needs AS d JOIN claims AS c ON c.id = d.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            """
+        ).forEachRow([SQLValue(document)]) { keys.insert($0.text(0)) }
+        return keys
+    }
+}
+
+/// A measurement of a latest decisive result, on its way into a trend.
+private struct TrendRow {
+    struct Series: Hashable {
+        var model: String
+        var kind: EnvironmentKind
+        var posture: Posture?
+    }
+
+    var name: String
+    var unit: MeasurementUnit
+    var series: Series
+    var build: String
+    var buildOrder: String
+    /// When its result was checked and recorded, and its id: the latest wins.
+    var when: (String, String, Int64)
+    var point: MeasurementTrend.Point
+
+    /// One trend per name and unit (by name), one series per model, kind and
+    /// posture (in that order), one point per build: the latest.
+    static func trends(_ rows: [TrendRow]) -> [MeasurementTrend] {
+        var byName: [String: [TrendRow]] = [:]
+        for row in rows { byName[row.name + "\u{0}" + row.unit.rawValue, default: []].append(row) }
+        return byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
+            guard let rows = byName[name], let first = rows.first else { return nil }
+            var order: [String: String] = [:]
+            var latest: [Series: [String: TrendRow]] = [:]
+            for row in rows {
+                order[row.build] = row.buildOrder
+                if let known = latest[row.series]?[row.build], known.when >= row.when { continue }
+                latest[row.series, default: [:]][row.build] = row
+            }
+            let builds = order.keys.sorted { (order[$0] ?? "", $0) < (order[$1] ?? "", $1) }
+            let position = Dictionary(uniqueKeysWithValues: builds.enumerated().map { ($1, $0) })
+            let series = latest.keys.sorted {
+                ($0.model, $0.kind.rawValue, $0.posture?.rawValue ?? "") < ($1.model, $1.kind.rawValue, $1.posture?.rawValue ?? "")
+            }
+            return MeasurementTrend(
+                name: first.name, unit: first.unit, builds: builds,
+                series: series.map { key in
+                    MeasurementTrend.Series(
+                        model: key.model, kind: key.kind, posture: key.posture,
+                        points: (latest[key] ?? [:]).values.sorted { (position[$0.build] ?? 0) < (position[$1.build] ?? 0) }
+                            .map { row in
+                                var point = row.point
+                                point.build = row.build
+                                return point
+                            })
+                })
+        }
+    }
+}
