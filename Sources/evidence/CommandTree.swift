@@ -23,7 +23,7 @@ enum CommandTree {
         subcommands: StoreCommands.specs + [
             ClaimCommands.spec, SourceCommands.source, SourceCommands.capability, SourceCommands.environment,
             RunCommands.run, RunCommands.log, SessionCommands.session, RunCommands.result, RunCommands.measurements, RunCommands.attachments,
-        ] + TransferCommands.specs + ReportCommands.specs + [CompareCommands.compare, CompareCommands.history, CompareCommands.flaky, IngestCommands.ingest, IngestCommands.map]
+        ] + TransferCommands.specs + ReportCommands.specs + [CompareCommands.compare, CompareCommands.history, CompareCommands.flaky, IngestCommands.ingest, IngestCommands.map, LintCommands.lint, LintCommands.annotate]
     )
 
     static let parser = Parser(root: root, globalOptions: [storeOption])

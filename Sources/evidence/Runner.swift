@@ -107,6 +107,10 @@ struct Runner {
             return try listing(store: store, format: format) { Tabular(try $0.reader.history(ofClaim: claim)) }
         case .flaky(let store, let window, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.flakyList(window: window)) }
+        case .lint(let store, let files, let document, let format, let strict, let mode, let by):
+            return try lint(store: store, files: files, document: document, format: format, strict: strict, mode: mode, by: by)
+        case .annotate(let store, let file, let document):
+            return try annotate(store: store, file: file, document: document)
         case .compare(let store, let from, let to, let format, let failOn):
             return try compare(store: store, from: from, to: to, format: format, failOn: failOn)
         case .session(let store, let environment, let tester, let newModel, let selection, let answers):

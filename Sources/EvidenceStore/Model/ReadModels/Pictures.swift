@@ -235,3 +235,27 @@ public struct ResultAttachment: Sendable, Equatable {
         self.mediaType = mediaType
     }
 }
+
+/// A measurement of the result a claim's state rests on.
+public struct DecisiveMeasurement: Sendable, Equatable {
+    public var name: String
+    public var value: Double
+    public var unit: MeasurementUnit
+    public var baseline: Double?
+    public var run: String
+    public var checkedAt: String?
+    public var environment: EnvironmentSpec
+
+    public init(
+        name: String, value: Double, unit: MeasurementUnit, baseline: Double?, run: String, checkedAt: String?,
+        environment: EnvironmentSpec
+    ) {
+        self.name = name
+        self.value = value
+        self.unit = unit
+        self.baseline = baseline
+        self.run = run
+        self.checkedAt = checkedAt
+        self.environment = environment
+    }
+}

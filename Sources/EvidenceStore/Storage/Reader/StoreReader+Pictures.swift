@@ -213,3 +213,30 @@ private struct TrendRow {
         }
     }
 }
+
+extension StoreReader {
+    /// The measurements of each claim's decisive result (the one its state
+    /// rests on), by claim key, with the environment and run they were taken in.
+    public func decisiveMeasurements(document: String?) throws -> [String: [DecisiveMeasurement]] {
+        var measurements: [String: [DecisiveMeasurement]] = [:]
+        try database.cached(
+            """
+            SELECT s.key, m.name, m.value, m.unit, m.baseline, u.uuid, r.checked_at,
+                   e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
+            FROM claim_state AS s
+            CROSS JOIN results AS r ON r.id = s.decisive_result_id
+            CROSS JOIN runs AS u ON u.id = r.run_id
+            CROSS JOIN environments AS e ON e.id = r.environment_id
+            CROSS JOIN measurements AS m ON m.result_id = r.id
+            WHERE ?1 IS NULL OR s.document = ?1
+            ORDER BY s.key, m.id
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            guard let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
+            measurements[row.text(0), default: []].append(DecisiveMeasurement(
+                name: row.text(1), value: row.double(2), unit: unit, baseline: row.optionalDouble(4), run: row.text(5),
+                checkedAt: row.optionalText(6), environment: try StoreReader.environment(row, from: 7)))
+        }
+        return measurements
+    }
+}

@@ -1,0 +1,409 @@
+import Foundation
+
+/// `evidence lint`, `lint --write`, `lint --sync` and `annotate`: a Markdown
+/// document checked against the store, its generated parts regenerated, its
+/// words and labels carried into the store, its claims marked.
+public enum DocumentLint {
+    /// What the store says about one document, read once.
+    struct Facts {
+        var document: String
+        var claims: [String: ReportClaim]
+        var order: [String]
+        /// Every claim's document, by key.
+        var documents: [String: String]
+        var mismatches: [String: Mismatch]
+        var measurements: [String: [DecisiveMeasurement]]
+        var verifiedLine: String
+        var blocks: [String: String]
+    }
+
+    /// The document's name: `--document`, else the front matter's `name:`, else the file's name.
+    public static func documentName(_ parsed: MarkedDocument, file: String, override: String?) -> String {
+        override ?? parsed.name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+    }
+
+    static func facts(_ store: Store, document name: String, blocks wanted: Set<String> = Set(MarkedDocument.blockKinds)) throws -> Facts {
+        let (document, claims, documents, mismatches, measurements) = try store.read { reader in
+            let document = try reader.resolveDocument(name) ?? name
+            return (
+                document, try reader.reportClaims(document: document),
+                Dictionary(try reader.claimList().map { ($0.key, $0.document) }, uniquingKeysWith: { first, _ in first }),
+                Dictionary(try reader.mismatches(document: document).map { ($0.claim, $0) }, uniquingKeysWith: { first, _ in first }),
+                try reader.decisiveMeasurements(document: document)
+            )
+        }
+        // Only the blocks the document holds are made; a document with no
+        // checklist in the store can hold no checklist block.
+        var blocks: [String: String] = [:]
+        if wanted.contains("checklist") {
+            blocks["checklist"] = try markdown {
+                try Reports.markdown(.checklist, of: store, options: Reports.Options(document: document), into: $0)
+            }
+        }
+        if wanted.contains("sources") {
+            blocks["sources"] = try markdown { try Reports.markdown(.sources, of: store, options: Reports.Options(document: document), into: $0) }
+        }
+        if wanted.contains("untested") { blocks["untested"] = try markdown { sink in
+            let writer = MarkdownWriter(into: sink)
+            let untested = claims.filter { $0.label.isQAWork && ($0.state == .untested || $0.state == .needsDevice) }
+            if untested.isEmpty {
+                writer.paragraph("Every claim has a pass or a fail.")
+            } else {
+                writer.table(columns: ["claim", "label", "state", "reason"], rows: untested.map { [$0.key, $0.label.rawValue, $0.state.rawValue, $0.reason] })
+            }
+            try writer.finish()
+        } }
+        return Facts(
+            document: document, claims: Dictionary(claims.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }),
+            order: claims.map(\.key), documents: documents, mismatches: mismatches, measurements: measurements,
+            verifiedLine: try store.verifiedLine(document: document), blocks: blocks)
+    }
+
+    /// Markdown written through a sink into a temporary file, then read back.
+    private static func markdown(_ body: (TextSink) throws -> Void) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-lint-\(UUID().uuidString).md").path
+        defer { unlink(path) }
+        let sink = try TextSink(path: path)
+        try body(sink)
+        try sink.close()
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// A generated block's text between its two comments.
+    static func blockText(_ generated: String) -> String { "\n" + generated + "\n" }
+
+    // MARK: - Lint
+
+    /// The findings of one document, in line order.
+    public static func lint(file: String, text: String, store: Store, document override: String?) throws -> [LintFinding] {
+        let parsed = MarkedDocument(text: text)
+        let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(\.kind)))
+        return findings(parsed, file: file, facts: facts)
+    }
+
+    static func findings(_ parsed: MarkedDocument, file: String, facts: Facts) -> [LintFinding] {
+        var findings: [LintFinding] = []
+        func add(_ line: Int, _ column: Int, _ rule: LintRule, _ message: String) {
+            findings.append(LintFinding(file: file, line: line, column: column, rule: rule, message: message))
+        }
+        for problem in parsed.problems { add(problem.line, problem.column, .marker, problem.message) }
+        var seen: [String: Int] = [:]
+        for (index, marker) in parsed.markers.enumerated() {
+            guard let label = marker.label else {
+                add(marker.line, marker.column, .marker, "unknown label '\(marker.labelText)' for \(marker.key): use \(Label.names.joined(separator: ", "))")
+                continue
+            }
+            guard let claim = facts.claims[marker.key] else {
+                if let other = facts.documents[marker.key] {
+                    add(marker.line, marker.column, .unknownKey, "\(marker.key) is a claim of \(other), not of \(facts.document)")
+                } else {
+                    let near = Suggestions.closest(to: marker.key, in: facts.order)
+                    add(marker.line, marker.column, .unknownKey, "no claim \(marker.key) in the store"
+                        + (near.isEmpty ? "" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"))
+                }
+                continue
+            }
+            if let first = seen[marker.key] {
+                add(marker.line, marker.column, .duplicate, "\(marker.key) is marked already on line \(first)")
+            }
+            seen[marker.key] = seen[marker.key] ?? marker.line
+            if marker.group.count == 1 && MarkedDocument.normalized(marker.text) != MarkedDocument.normalized(claim.statement) {
+                add(marker.line, marker.column, .words, "the words of \(marker.key) differ from the store's: \"\(MarkedDocument.normalized(marker.text))\" here, \"\(claim.statement)\" in the store")
+            }
+            if label != claim.label {
+                add(marker.line, marker.column, .label, "the document labels \(marker.key) \(label.rawValue); the store labels it \(claim.label.rawValue)")
+            }
+            if let mismatch = facts.mismatches[marker.key] {
+                add(marker.line, marker.column, .unsupported, "\(marker.key) is labelled \(mismatch.label.rawValue), but \(mismatch.problem)")
+            }
+            if label == .sourced || claim.label == .sourced {
+                for problem in linkProblems(marker, claim: claim) { add(marker.line, marker.column, .links, problem) }
+            }
+            // Numbers once per group, at its first marker, against every claim of the group.
+            if marker.group.first == index {
+                let keys = marker.group.map { parsed.markers[$0].key }
+                for problem in numberProblems(marker.text, keys: keys, facts: facts) { add(marker.line, marker.column, .numbers, problem) }
+            }
+        }
+        for key in facts.order where seen[key] == nil {
+            add(1, 1, .unmarked, "\(key) (\(facts.claims[key]?.label.rawValue ?? "")) is a claim of \(facts.document) that no marker mentions")
+        }
+        if let verified = parsed.verified, verified.value != facts.verifiedLine {
+            add(verified.line, verified.column, .verified, "verified: says \"\(verified.value)\"; the evidence says \"\(facts.verifiedLine)\"")
+        }
+        for block in parsed.blocks where facts.blocks[block.kind].map(blockText) != block.content {
+            add(block.startLine, 1, .block, "the \(block.kind) block is out of date (evidence lint --write rewrites it)")
+        }
+        return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    // MARK: - Links
+
+    private static let link = try? NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
+
+    private static func linkProblems(_ marker: MarkedDocument.Marker, claim: ReportClaim) -> [String] {
+        let text = marker.context
+        let links = (link?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }.filter { $0.hasPrefix("http") }
+        var problems: [String] = []
+        for source in claim.sources where !links.contains(where: { $0 == source.fullURL || $0.hasPrefix(source.url) }) {
+            problems.append("\(claim.key) cites \(source.fullURL) in the store, and its words do not link to it")
+        }
+        for url in links where !claim.sources.contains(where: { url == $0.fullURL || url.hasPrefix($0.url) }) {
+            problems.append("the words of \(claim.key) link to \(url), which is not among its sources")
+        }
+        return problems
+    }
+
+    // MARK: - Numbers
+
+    /// A quantity as written: "from 87 to 171 pt", "about 84 pt", "951 pt".
+    struct Quantity: Equatable {
+        var from: Double?
+        var value: Double
+        var decimals: Int
+        var about: Bool
+        var unit: String
+        var written: String
+    }
+
+    private static let units = "pt|px|mm|ms|s|%|fps|MB|KB|B"
+    private static let range = try? NSRegularExpression(
+        pattern: #"(?:\bfrom\s+)?(-?\d+(?:\.\d+)?)(?:\s*(?:"# + units + #"))?\s+to\s+(-?\d+(?:\.\d+)?)\s*("# + units + #")(?![A-Za-z])"#)
+    private static let single = try? NSRegularExpression(
+        pattern: #"(\babout\s+|~\s*)?(?<![\d.])(-?\d+(?:\.\d+)?)\s*("# + units + #")(?![A-Za-z0-9])"#)
+
+    static func quantities(in text: String) -> [Quantity] {
+        var text = text
+        var found: [Quantity] = []
+        let whole = NSRange(text.startIndex..., in: text)
+        for match in (range?.matches(in: text, range: whole) ?? []).reversed() {
+            guard let all = Range(match.range, in: text), let a = Range(match.range(at: 1), in: text),
+                let b = Range(match.range(at: 2), in: text), let unit = Range(match.range(at: 3), in: text),
+                let from = Double(text[a]), let to = Double(text[b])
+            else { continue }
+            found.append(Quantity(
+                from: from, value: to, decimals: decimals(text[b]), about: false, unit: String(text[unit]), written: String(text[all])))
+            text.replaceSubrange(all, with: String(repeating: " ", count: text[all].count))
+        }
+        for match in single?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? [] {
+            guard let all = Range(match.range, in: text), let number = Range(match.range(at: 2), in: text),
+                let unit = Range(match.range(at: 3), in: text), let value = Double(text[number])
+            else { continue }
+            found.append(Quantity(
+                from: nil, value: value, decimals: decimals(text[number]), about: match.range(at: 1).location != NSNotFound,
+                unit: String(text[unit]), written: text[all].trimmingCharacters(in: .whitespaces)))
+        }
+        return found
+    }
+
+    private static func decimals(_ number: Substring) -> Int {
+        number.firstIndex(of: ".").map { number.distance(from: $0, to: number.endIndex) - 1 } ?? 0
+    }
+
+    /// Whether a measured number reads as the written one: exactly, or
+    /// rounded to the written precision after "about".
+    static func matches(_ measured: Double, _ written: Double, decimals: Int, about: Bool) -> Bool {
+        if abs(measured - written) < 1e-9 { return true }
+        guard about else { return false }
+        let scale = pow(10, Double(decimals))
+        return abs((measured * scale).rounded() / scale - written) < 1e-9
+    }
+
+    static func numberProblems(_ text: String, keys: [String], facts: Facts) -> [String] {
+        let measured = keys.flatMap { key in (facts.measurements[key] ?? []).map { (key, $0) } }
+        guard !measured.isEmpty else { return [] }
+        var problems: [String] = []
+        for quantity in quantities(in: text) {
+            let candidates = measured.filter { $0.1.unit.rawValue == quantity.unit }
+            let fits = candidates.contains { _, m in
+                if let from = quantity.from {
+                    return m.baseline.map { matches($0, from, decimals: quantity.decimals, about: false) } == true
+                        && matches(m.value, quantity.value, decimals: quantity.decimals, about: false)
+                }
+                let numbers = [m.value] + (m.baseline.map { [$0, m.value - $0] } ?? [])
+                return numbers.contains { matches($0, quantity.value, decimals: quantity.decimals, about: quantity.about) }
+            }
+            guard !fits else { continue }
+            let said = candidates.isEmpty ? measured : candidates
+            let what = said.map { key, m in
+                "\(key): \(m.name) \(MeasurementDraft.summary(value: m.value, unit: m.unit.rawValue, baseline: m.baseline)) on \(m.environment.description), run \(m.run.prefix(8))"
+            }.joined(separator: "; ")
+            problems.append("the document says \(quantity.written); measured: \(what)")
+        }
+        return problems
+    }
+}
+
+// MARK: - Writing documents
+
+extension DocumentLint {
+    /// Rewrites the generated blocks and the `verified:` field in place, whole
+    /// or not at all; nothing else changes. Returns what changed.
+    public static func write(file: String, store: Store, document override: String?) throws -> [DocumentChange] {
+        let text = try readDocument(file)
+        let parsed = MarkedDocument(text: text)
+        let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(\.kind)))
+        var lines = parsed.lines
+        var changes: [DocumentChange] = []
+        if let verified = parsed.verified, verified.value != facts.verifiedLine {
+            let line = lines[verified.line - 1]
+            let start = line.utf8.index(line.utf8.startIndex, offsetBy: verified.column - 1)
+            let quote = line[start...].first.map { $0 == "\"" || $0 == "'" ? String($0) : "" } ?? ""
+            let value = quote == "\"" ? facts.verifiedLine.replacingOccurrences(of: "\"", with: "\\\"") : facts.verifiedLine
+            lines[verified.line - 1] = String(line[..<start]) + quote + value + quote
+            changes.append(DocumentChange(file: file, line: verified.line, description: "verified: \"\(verified.value)\" → \"\(facts.verifiedLine)\""))
+        }
+        for block in parsed.blocks.reversed() {
+            guard let generated = facts.blocks[block.kind], blockText(generated) != block.content else { continue }
+            var fresh = blockText(generated).components(separatedBy: "\n")
+            fresh.removeLast()
+            lines.replaceSubrange(block.startLine..<(block.endLine - 1), with: fresh)
+            changes.append(DocumentChange(file: file, line: block.startLine, description: "rewrote the \(block.kind) block"))
+        }
+        if !changes.isEmpty { try replace(file, with: lines, endingLike: text) }
+        return changes.sorted { $0.line < $1.line }
+    }
+
+    /// The document leads: words and labels that differ go into the store
+    /// (a changed statement makes earlier proof stale), markers of claims the
+    /// store lacks add them. Everything is checked before anything is written.
+    public static func sync(file: String, store: Store, document override: String?, dryRun: Bool, by author: String) throws
+        -> [DocumentChange]
+    {
+        let parsed = MarkedDocument(text: try readDocument(file))
+        let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: [])
+        var changes: [DocumentChange] = []
+        var actions: [() throws -> Void] = []
+        var seen: Set<String> = []
+        for marker in parsed.markers where seen.insert(marker.key).inserted {
+            guard let label = marker.label else {
+                throw EvidenceError.invalidValue(field: "label", value: marker.labelText, expected: "one of \(Label.names.joined(separator: ", ")) (\(file):\(marker.line))")
+            }
+            let words = MarkedDocument.normalized(marker.text)
+            let place = "\(file):\(marker.line)"
+            guard let claim = facts.claims[marker.key] else {
+                if let other = facts.documents[marker.key] {
+                    throw EvidenceError.invalidValue(field: "claim", value: marker.key, expected: "a claim of \(facts.document), not of \(other) (\(place))")
+                }
+                let draft = ClaimDraft(
+                    key: marker.key, statement: words, document: facts.document,
+                    area: marker.section.isEmpty ? facts.document : MarkedDocument.normalized(marker.section), label: label)
+                changes.append(DocumentChange(file: file, line: marker.line, description: "added \(marker.key) (\(label.rawValue)): \(words)"))
+                actions.append { _ = try store.addClaim(draft, by: author) }
+                continue
+            }
+            if marker.group.count == 1 && words != MarkedDocument.normalized(claim.statement) {
+                changes.append(DocumentChange(file: file, line: marker.line, description: "\(marker.key): statement \"\(claim.statement)\" → \"\(words)\""))
+                actions.append { _ = try store.editClaim(key: marker.key, ClaimChanges(statement: words)) }
+            }
+            if label != claim.label {
+                changes.append(DocumentChange(file: file, line: marker.line, description: "\(marker.key): label \(claim.label.rawValue) → \(label.rawValue)"))
+                actions.append { try store.relabelClaim(key: marker.key, to: label, reason: "from \(place)", by: author) }
+            }
+        }
+        if !dryRun {
+            for action in actions { try action() }
+        }
+        return changes
+    }
+
+    /// Places a marker after each claim of the document whose words the
+    /// document states as a whole table cell, list item or paragraph, or at
+    /// the start of one; returns what it placed and the claims it could not place.
+    public static func annotate(file: String, store: Store, document name: String) throws -> (changes: [DocumentChange], unplaced: [String]) {
+        let text = try readDocument(file)
+        let parsed = MarkedDocument(text: text)
+        let facts = try facts(store, document: name, blocks: [])
+        let marked = Set(parsed.markers.map(\.key))
+        var lines = parsed.lines
+        var changes: [DocumentChange] = []
+        var unplaced: [String] = []
+        let skipped = skippedLines(parsed)
+        for key in facts.order where !marked.contains(key) {
+            guard let claim = facts.claims[key] else { continue }
+            let statement = MarkedDocument.normalized(claim.statement)
+            let marker = "<!-- evidence: \(key) (\(claim.label.rawValue)) -->"
+            var placed = false
+            for index in lines.indices where !skipped.contains(index) && !lines[index].contains("<!-- evidence: \(key) ") {
+                if let updated = place(marker, statement: statement, in: lines[index]) {
+                    lines[index] = updated
+                    changes.append(DocumentChange(file: file, line: index + 1, description: "marked \(key)"))
+                    placed = true
+                    break
+                }
+            }
+            if !placed { unplaced.append(key) }
+        }
+        if !changes.isEmpty { try replace(file, with: lines, endingLike: text) }
+        return (changes.sorted { $0.line < $1.line }, unplaced)
+    }
+
+    /// The marked line, when `statement` is the line's first table cell, its
+    /// whole item or paragraph line, or how that line starts.
+    private static func place(_ marker: String, statement: String, in line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("|") {
+            guard MarkedDocument.normalized(MarkedDocument.firstCell(line)) == statement else { return nil }
+            var row = line
+            while row.last == " " { row.removeLast() }
+            guard row.hasSuffix("|") else { return nil }
+            row.removeLast()
+            while row.last == " " { row.removeLast() }
+            return row + " " + marker + " |"
+        }
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+        let body = MarkedDocument.itemBody(line)
+        if MarkedDocument.normalized(body) == statement { return line + " " + marker }
+        // The statement as the start of the line, word for word.
+        guard let range = line.range(of: statement), MarkedDocument.normalized(String(line[..<range.lowerBound])).isEmpty
+            || MarkedDocument.itemBody(String(line[..<range.upperBound])).hasPrefix(statement)
+        else { return nil }
+        var marked = line
+        marked.insert(contentsOf: " " + marker, at: range.upperBound)
+        return marked
+    }
+
+    /// Lines no marker goes on: front matter, code and generated blocks.
+    private static func skippedLines(_ parsed: MarkedDocument) -> Set<Int> {
+        var skipped: Set<Int> = []
+        var index = 0
+        if parsed.lines.first == "---" {
+            skipped.insert(0)
+            index = 1
+            while index < parsed.lines.count && parsed.lines[index] != "---" {
+                skipped.insert(index)
+                index += 1
+            }
+            skipped.insert(index)
+        }
+        var fence = false
+        for line in index..<parsed.lines.count {
+            let trimmed = parsed.lines[line].trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
+                fence.toggle()
+                skipped.insert(line)
+            } else if fence {
+                skipped.insert(line)
+            }
+        }
+        for block in parsed.blocks { skipped.formUnion((block.startLine - 1)..<block.endLine) }
+        return skipped
+    }
+
+    public static func readDocument(_ file: String) throws -> String {
+        let data = try InputFile.read(file, maxBytes: 16 << 20)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw EvidenceError.invalidValue(field: "document", value: file, expected: "a UTF-8 text file")
+        }
+        return text
+    }
+
+    /// Writes the lines back in one rename, ending as the old text ended.
+    private static func replace(_ file: String, with lines: [String], endingLike old: String) throws {
+        let sink = try TextSink(path: file)
+        sink.write(lines.joined(separator: "\n") + (old.hasSuffix("\n") ? "\n" : ""))
+        try sink.close()
+    }
+}

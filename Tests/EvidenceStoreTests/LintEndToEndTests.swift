@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// `evidence lint`, `--write`, `--sync` and `annotate` through the binary, on
+/// copies of the seed documents annotated against the bundled data set.
+@Suite struct LintEndToEndTests: BinarySession {
+    let folder: TemporaryFolder
+    let store: String
+    let user = "writer"
+    static let seeds = EvidenceBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/seeds")
+    static let documents = ["duo-system-surfaces", "everything-that-breaks", "shell-by-window-width"]
+    /// The seed's measured sentence that carries two claims.
+    static let twoClaims = "The status bar's clock moved down from 87 to 171 pt closed (about 84 pt) and from 34 to 128 pt open, held wide (about 94 pt)."
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = folder.path("evidence.sqlite")
+        try run(["init"])
+        try run(["seed"])
+        for name in Self.documents {
+            let text = try String(contentsOf: Self.seeds.appendingPathComponent(name + ".md"), encoding: .utf8)
+            try text.write(toFile: folder.path(name + ".md"), atomically: true, encoding: .utf8)
+            try run(["annotate", name + ".md", "--document", name])
+        }
+        // By hand: the sentence of the two measured island claims.
+        try edit("duo-system-surfaces.md") {
+            $0.replacingOccurrences(
+                of: Self.twoClaims,
+                with: Self.twoClaims + " <!-- evidence: island.clock-offset.closed (measured) --> <!-- evidence: island.clock-offset.open-wide (measured) -->")
+        }
+    }
+
+    private func edit(_ file: String, _ change: (String) -> String) throws {
+        let text = try String(contentsOfFile: folder.path(file), encoding: .utf8)
+        let changed = change(text)
+        #expect(changed != text, "the edit changes \(file)")
+        try changed.write(toFile: folder.path(file), atomically: true, encoding: .utf8)
+    }
+
+    private func line(of text: String, in file: String) throws -> Int {
+        let lines = try String(contentsOfFile: folder.path(file), encoding: .utf8).components(separatedBy: "\n")
+        return try #require(lines.firstIndex { $0.contains(text) }) + 1
+    }
+
+    @Test func annotatedSeedDocumentsLintWithoutErrorsAndAnnotateTwiceChangesNothing() throws {
+        for name in Self.documents {
+            let result = try run(["lint", name + ".md"])
+            #expect(!result.stdout.contains(": error:"), "\(result.stdout)")
+            #expect(result.stderr.contains("0 errors"))
+            let before = try Data(contentsOf: URL(fileURLWithPath: folder.path(name + ".md")))
+            let again = try run(["annotate", name + ".md", "--document", name])
+            #expect(again.stderr.contains("Marked 0 claims"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path(name + ".md"))) == before)
+        }
+        let duo = try String(contentsOfFile: folder.path("duo-system-surfaces.md"), encoding: .utf8)
+        #expect(duo.components(separatedBy: "<!-- evidence: ").count - 1 == 19, "17 placed by annotate, 2 by hand")
+        #expect(duo.contains("(https://developer.apple.com/videos/play/tech-talks/111466/?time=336) <!-- evidence: bars.share-column.overflow (sourced) --> |"), "a table row's marker ends its last cell")
+        // A paraphrase is a claim annotate cannot place; lint says so as a warning.
+        #expect(try run(["lint", "duo-system-surfaces.md"]).stdout.contains("warning: bars.other-app-activity (unverified) is a claim of duo-system-surfaces that no marker mentions [unmarked-claim]"))
+        #expect(try run(["lint", "duo-system-surfaces.md", "--strict"], expect: 1).status == 1)
+    }
+
+    @Test func aNewMeasurementOnANewerBuildIsANumbersErrorAtItsLine() throws {
+        #expect(!(try run(["lint", "duo-system-surfaces.md"]).stdout.contains("[numbers]")))
+        try run([
+            "log", "island.clock-offset.closed", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.2",
+            "--os-build", "24C50", "--xcode", "27.2", "--posture", "closed", "--measure", "status-bar clock y=173pt from 87pt",
+        ])
+        let result = try run(["lint", "duo-system-surfaces.md"], expect: 1)
+        let line = try line(of: Self.twoClaims, in: "duo-system-surfaces.md")
+        let numbers = result.stdout.split(separator: "\n").filter { $0.hasSuffix("[numbers]") }
+        #expect(numbers.contains { $0.hasPrefix("duo-system-surfaces.md:\(line):") && $0.contains("from 87 to 171 pt") && $0.contains("173 pt") && $0.contains("24C50") }, "\(result.stdout)")
+        // The open-wide numbers still hold.
+        #expect(!numbers.contains { $0.contains("34 to 128") })
+    }
+
+    @Test func aFailureMakesTheLabelUnsupported() throws {
+        try run([
+            "log", "live-activity.request-active", "--result", "fail", "--simulator", "iPhone Duo", "--os", "iOS 27.1",
+            "--xcode", "27.1", "--xcode-build", "27A9275",
+        ])
+        let result = try run(["lint", "duo-system-surfaces.md"], expect: 1)
+        let line = try line(of: "evidence: live-activity.request-active (measured)", in: "duo-system-surfaces.md")
+        #expect(result.stdout.contains("duo-system-surfaces.md:\(line):"), "\(result.stdout)")
+        #expect(result.stdout.contains("error: live-activity.request-active is labelled measured, but "), "\(result.stdout)")
+        #expect(result.stdout.contains("[unsupported-label]"))
+    }
+
+    @Test func changedWordsWarnAndSyncCarriesThemIntoTheStore() throws {
+        try edit("duo-system-surfaces.md") {
+            $0.replacingOccurrences(of: "reported `.active`. <!--", with: "reported `.active` at once. <!--")
+        }
+        let result = try run(["lint", "duo-system-surfaces.md"])
+        #expect(result.stdout.contains("warning: the words of live-activity.request-active differ from the store's"), "\(result.stdout)")
+        let dry = try run(["lint", "--sync", "--dry-run", "duo-system-surfaces.md"])
+        #expect(dry.stdout.contains("live-activity.request-active: statement"))
+        #expect(try run(["claim", "show", "live-activity.request-active"]).stdout.contains("state:     verified-in-simulator"))
+        try run(["lint", "--sync", "duo-system-surfaces.md"])
+        let shown = try run(["claim", "show", "live-activity.request-active"]).stdout
+        #expect(shown.contains("reported `.active` at once."))
+        #expect(shown.contains("state:     stale"), "\(shown)")
+        // The words agree now; the stale proof no longer supports "measured".
+        let after = try run(["lint", "duo-system-surfaces.md"], expect: 1).stdout
+        #expect(!after.contains("[words]") && after.contains("[unsupported-label]"), "\(after)")
+    }
+
+    @Test func aMovedLabelIsALabelErrorAndSyncRelabels() throws {
+        try edit("duo-system-surfaces.md") {
+            $0.replacingOccurrences(of: "live-activity.request-active (measured)", with: "live-activity.request-active (unverified)")
+        }
+        let result = try run(["lint", "duo-system-surfaces.md"], expect: 1)
+        #expect(result.stdout.contains("error: the document labels live-activity.request-active unverified; the store labels it measured [label]"))
+        try run(["lint", "--sync", "duo-system-surfaces.md"])
+        #expect(try run(["claim", "show", "live-activity.request-active"]).stdout.contains("label:     unverified"))
+    }
+
+    @Test func writeRegeneratesBlocksAndTheVerifiedLineAndASecondWriteChangesNoByte() throws {
+        try edit("duo-system-surfaces.md") {
+            $0.replacingOccurrences(of: "verified: \"Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no\"", with: "verified: \"Xcode 26\"")
+                + "\n<!-- evidence:checklist -->\nold\n<!-- /evidence:checklist -->\n\n<!-- evidence:untested -->\n<!-- /evidence:untested -->\n"
+        }
+        let result = try run(["lint", "duo-system-surfaces.md"], expect: 1)
+        #expect(result.stdout.contains("duo-system-surfaces.md:5:13: error: verified: says \"Xcode 26\""), "\(result.stdout)")
+        #expect(result.stdout.contains("error: the checklist block is out of date"))
+        let written = try run(["lint", "--write", "duo-system-surfaces.md"])
+        #expect(written.stdout.contains("rewrote the checklist block") && written.stdout.contains("rewrote the untested block"))
+        let text = try String(contentsOfFile: folder.path("duo-system-surfaces.md"), encoding: .utf8)
+        #expect(text.contains("verified: \"Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no\""))
+        #expect(text.contains("<!-- evidence:checklist -->\n\n# duo-system-surfaces: Checklist\n"))
+        let clean = try run(["lint", "duo-system-surfaces.md"])
+        #expect(!clean.stdout.contains("[stale-block]") && !clean.stdout.contains("[verified]"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder.path("duo-system-surfaces.md")))
+        #expect(try run(["lint", "--write", "duo-system-surfaces.md"]).stderr.contains("up to date"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path("duo-system-surfaces.md"))) == before)
+    }
+
+    /// One small document with one finding of each kind that needs no store
+    /// change, in every output format.
+    @Test func everyFormatHasItsGoldenFile() throws {
+        let text = """
+            ---
+            name: duo-system-surfaces
+            ---
+            | Claim | Source |
+            |---|---|
+            | The spec page lists volume buttons, Camera Control and the side button, and no Action button. <!-- evidence: controls.no-action-buton (sourced) --> | [Specs](https://www.apple.com/iphone-duo/specs/) |
+
+            - `Activity.request` succeeded from the app, and the activity reported `.active`. <!-- evidence: live-activity.request-active (unverified) -->
+            - Something else, measured at 12 pt. <!-- evidence: standby.presentation (sourced) --> <!-- evidence: x (maybe) -->
+
+            """
+        try text.write(toFile: folder.path("small.md"), atomically: true, encoding: .utf8)
+        for format in ["text", "json", "github"] {
+            let result = try run(["lint", "small.md", "--format", format], expect: 1)
+            try Golden.check(result.stdout, against: "lint-small.\(format == "text" ? "txt" : format == "json" ? "jsonl" : "github.txt")")
+        }
+        let unknown = try run(["lint", "small.md"], expect: 1).stdout
+        #expect(unknown.contains("no claim controls.no-action-buton in the store; did you mean 'controls.no-action-button'?"))
+    }
+
+    @Test func badUsageAndFilesAreRefused() throws {
+        try run(["lint", "--write", "--sync", "duo-system-surfaces.md"], expect: 64)
+        try run(["lint", "--dry-run", "duo-system-surfaces.md"], expect: 64)
+        try run(["lint", "missing.md"], expect: 66)
+        try run(["lint", "duo-system-surfaces.md", "--document", "duo-sytem-surfaces"], expect: 65)
+    }
+}
