@@ -7,7 +7,8 @@ import Testing
     let folder: TemporaryFolder
     let store: String
     let user = "writer"
-    static let seeds = EvidenceBinary.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/seeds")
+    /// Copies of the three seed documents (../shared/seeds), as they were written.
+    static let seeds = EvidenceBinary.packageRoot.appendingPathComponent("Tests/EvidenceStoreTests/Fixtures/documents")
     static let documents = ["duo-system-surfaces", "everything-that-breaks", "shell-by-window-width"]
     /// The seed's measured sentence that carries two claims.
     static let twoClaims = "The status bar's clock moved down from 87 to 171 pt closed (about 84 pt) and from 34 to 128 pt open, held wide (about 94 pt)."
