@@ -239,18 +239,19 @@ public struct MarkedDocument: Sendable {
     /// dropped, white space collapsed.
     public static func normalized(_ text: String) -> String {
         var text = text
-        let rules: [(String, String)] = [
-            (#"<!--.*?-->"#, ""),
-            (#"\s*\((?:\s*\[[^\]]*\]\([^)]*\)\s*,?)+\)"#, ""),
-            (#"\[([^\]]*)\]\([^)]*\)"#, "$1"),
-            (#"(\*\*|__|\*|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"#, ""),
-            (#"\s+"#, " "),
-            (#" ([.,;:])"#, "$1"),
-        ]
-        for (pattern, template) in rules {
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+        for (expression, template) in normalizing {
             text = expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
         }
         return text.trimmingCharacters(in: .whitespaces)
     }
+
+    /// The rewrites of `normalized`, in order, compiled once.
+    private static let normalizing: [(NSRegularExpression, String)] = [
+        (#"<!--.*?-->"#, ""),
+        (#"\s*\((?:\s*\[[^\]]*\]\([^)]*\)\s*,?)+\)"#, ""),
+        (#"\[([^\]]*)\]\([^)]*\)"#, "$1"),
+        (#"(\*\*|__|\*|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"#, ""),
+        (#"\s+"#, " "),
+        (#" ([.,;:])"#, "$1"),
+    ].compactMap { pattern, template in (try? NSRegularExpression(pattern: pattern)).map { ($0, template) } }
 }

@@ -27,7 +27,7 @@ public enum DocumentLint {
             let document = try reader.resolveDocument(name) ?? name
             return (
                 document, try reader.reportClaims(document: document),
-                Dictionary(try reader.claimList().map { ($0.key, $0.document) }, uniquingKeysWith: { first, _ in first }),
+                try reader.claimDocuments(),
                 Dictionary(try reader.mismatches(document: document).map { ($0.claim, $0) }, uniquingKeysWith: { first, _ in first }),
                 try reader.decisiveMeasurements(document: document)
             )
@@ -59,14 +59,12 @@ public enum DocumentLint {
             verifiedLine: try store.verifiedLine(document: document), blocks: blocks)
     }
 
-    /// Markdown written through a sink into a temporary file, then read back.
+    /// Markdown written through a sink that keeps it in memory.
     private static func markdown(_ body: (TextSink) throws -> Void) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-lint-\(UUID().uuidString).md").path
-        defer { unlink(path) }
-        let sink = try TextSink(path: path)
+        let sink = TextSink(keepingAs: "generated block")
         try body(sink)
-        try sink.close()
-        return try String(contentsOfFile: path, encoding: .utf8)
+        try sink.flush()
+        return sink.keptText
     }
 
     /// A generated block's text between its two comments.
@@ -97,7 +95,7 @@ public enum DocumentLint {
                 if let other = facts.documents[marker.key] {
                     add(marker.line, marker.column, .unknownKey, "\(marker.key) is a claim of \(other), not of \(facts.document)")
                 } else {
-                    let near = Suggestions.closest(to: marker.key, in: facts.order)
+                    let near = Suggestions.closest(to: marker.key, in: Array(facts.documents.keys))
                     add(marker.line, marker.column, .unknownKey, "no claim \(marker.key) in the store"
                         + (near.isEmpty ? "" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?"))
                 }
@@ -303,8 +301,11 @@ extension DocumentLint {
                 actions.append { try store.relabelClaim(key: marker.key, to: label, reason: "from \(place)", by: author) }
             }
         }
-        if !dryRun {
-            for action in actions { try action() }
+        // All of it or none: the store's writes nest as savepoints in one transaction.
+        if !dryRun && !actions.isEmpty {
+            try store.write { _ in
+                for action in actions { try action() }
+            }
         }
         return changes
     }
@@ -321,31 +322,40 @@ extension DocumentLint {
         var changes: [DocumentChange] = []
         var unplaced: [String] = []
         let skipped = skippedLines(parsed)
+        // Each line's words as lint compares them, made once: a table row's first cell, else the item or paragraph line.
+        var words = lines.indices.map { index -> String? in
+            guard !skipped.contains(index) else { return nil }
+            let line = lines[index]
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+            return MarkedDocument.normalized(trimmed.hasPrefix("|") ? MarkedDocument.firstCell(line) : MarkedDocument.itemBody(line))
+        }
         for key in facts.order where !marked.contains(key) {
             guard let claim = facts.claims[key] else { continue }
             let statement = MarkedDocument.normalized(claim.statement)
             let marker = "<!-- evidence: \(key) (\(claim.label.rawValue)) -->"
-            var placed = false
-            for index in lines.indices where !skipped.contains(index) && !lines[index].contains("<!-- evidence: \(key) ") {
-                if let updated = place(marker, statement: statement, in: lines[index]) {
-                    lines[index] = updated
-                    changes.append(DocumentChange(file: file, line: index + 1, description: "marked \(key)"))
-                    placed = true
-                    break
-                }
+            let candidates = lines.indices.lazy.filter { words[$0]?.hasPrefix(statement) ?? false }
+            guard let (index, updated) = candidates.compactMap({ index in
+                place(marker, statement: statement, in: lines[index], words: words[index] ?? "").map { (index, $0) }
+            }).first
+            else {
+                unplaced.append(key)
+                continue
             }
-            if !placed { unplaced.append(key) }
+            lines[index] = updated
+            words[index] = nil  // one marker a line: the line's words now end at it
+            changes.append(DocumentChange(file: file, line: index + 1, description: "marked \(key)"))
         }
         if !changes.isEmpty { try replace(file, with: lines, endingLike: text) }
         return (changes.sorted { $0.line < $1.line }, unplaced)
     }
 
     /// The marked line, when `statement` is the line's first table cell, its
-    /// whole item or paragraph line, or how that line starts.
-    private static func place(_ marker: String, statement: String, in line: String) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("|") {
-            guard MarkedDocument.normalized(MarkedDocument.firstCell(line)) == statement else { return nil }
+    /// whole item or paragraph line (`words`, normalised), or how that line
+    /// starts, word for word.
+    private static func place(_ marker: String, statement: String, in line: String, words: String) -> String? {
+        if line.trimmingCharacters(in: .whitespaces).hasPrefix("|") {
+            guard words == statement else { return nil }
             var row = line
             while row.last == " " { row.removeLast() }
             guard row.hasSuffix("|") else { return nil }
@@ -353,12 +363,8 @@ extension DocumentLint {
             while row.last == " " { row.removeLast() }
             return row + " " + marker + " |"
         }
-        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
-        let body = MarkedDocument.itemBody(line)
-        if MarkedDocument.normalized(body) == statement { return line + " " + marker }
-        // The statement as the start of the line, word for word.
-        guard let range = line.range(of: statement), MarkedDocument.normalized(String(line[..<range.lowerBound])).isEmpty
-            || MarkedDocument.itemBody(String(line[..<range.upperBound])).hasPrefix(statement)
+        if words == statement { return line + " " + marker }
+        guard let range = line.range(of: statement), MarkedDocument.itemBody(String(line[..<range.upperBound])) == statement
         else { return nil }
         var marked = line
         marked.insert(contentsOf: " " + marker, at: range.upperBound)

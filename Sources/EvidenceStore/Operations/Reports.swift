@@ -44,7 +44,11 @@ public enum Reports {
             try markdown(kind, of: store, options: options, into: sink)
         case .html:
             let writer = HTMLWriter(into: sink)
-            let title = ["report": "Evidence report", "checklist": "Checklist", "sources": "Sources"][kind.rawValue] ?? ""
+            let title = switch kind {
+            case .report: "Evidence report"
+            case .checklist: "Checklist"
+            case .sources: "Sources"
+            }
             writer.beginPage(
                 title: title + (options.document.map { " — " + $0 } ?? ""), style: HTMLPage.style,
                 script: kind == .report ? HTMLPage.script : nil)
@@ -100,7 +104,7 @@ public enum Reports {
             deviceNeeds: try reader.deviceNeeds(document: document), notPublished: try reader.notPublished(document: document),
             mismatches: try reader.mismatches(document: document), flaky: try reader.flakyList(claims: claims.map(\.key)))
         var pictures: ReportPicturesDocument?
-        if writer is HTMLWriter {
+        if options.format == .html {
             let (coverage, trends) = try reader.coverageAndTrends(document: document)
             pictures = ReportPicturesDocument(claims: claims, pictures: ReportPictures(
                 coverage: coverage, trends: trends,
@@ -134,20 +138,23 @@ enum ReportImages {
         var known: [String: ReportImage.Content] = [:]
         return attachments.map { file in
             guard embed else { return ReportImage(attachment: file, content: .notShown("left out (--no-images)")) }
-            let content = known[file.path + "\u{0}" + file.sha256] ?? content(of: file, folder: folder, budget: &budget)
-            known[file.path + "\u{0}" + file.sha256] = content
+            // A file several results attach is read once.
+            let key = file.path + "\u{0}" + file.sha256
+            let content = known[key] ?? content(of: file, folder: folder, budget: &budget)
+            known[key] = content
             return ReportImage(attachment: file, content: content)
         }
     }
 
+    /// The file read once: located, its size and SHA-256 checked, then embedded or named.
     private static func content(of file: ResultAttachment, folder: String, budget: inout Int64) -> ReportImage.Content {
         guard file.mediaType.hasPrefix("image/") else { return .notShown("not an image") }
-        if let problem = Store.problem(path: file.path, sha256: file.sha256, size: file.size, in: folder) {
-            switch problem {
-            case .vanished: return .notShown("the file is missing")
-            case .changed: return .notShown("the file changed since it was attached")
-            case .replacedByLink, .outsideFolder: return .notShown("the file " + problem.rawValue)
-            }
+        let absolute: String
+        switch Store.locateAttached(path: file.path, size: file.size, in: folder) {
+        case .found(let path): absolute = path
+        case .problem(.vanished): return .notShown("the file is missing")
+        case .problem(.changed): return .notShown(changed)
+        case .problem(let kind): return .notShown("the file " + kind.rawValue)
         }
         if file.size > imageLimit {
             return .notShown("too large to embed (the limit is \(imageLimit >> 20) MB an image)")
@@ -155,9 +162,9 @@ enum ReportImages {
         if file.size > budget {
             return .notShown("not embedded: the report already holds \(totalLimit >> 20) MB of images")
         }
-        guard case .inside(let absolute) = AttachmentFile.locate(file.path, in: folder),
-            let data = FileManager.default.contents(atPath: absolute), SHA256.hex(data) == file.sha256
-        else { return .notShown("the file changed since it was attached") }
+        guard let data = FileManager.default.contents(atPath: absolute), SHA256.hex(data) == file.sha256 else {
+            return .notShown(changed)
+        }
         let bytes = [UInt8](data)
         guard let type = pictureType(bytes) else {
             if isHEIC(bytes) { return .notShown("HEIC, which browsers do not all show") }
@@ -166,6 +173,8 @@ enum ReportImages {
         budget -= file.size
         return .embedded(mediaType: type, bytes: bytes)
     }
+
+    private static let changed = "the file changed since it was attached"
 
     /// The media type the file's first bytes say, for pictures every browser shows.
     static func pictureType(_ bytes: [UInt8]) -> String? {

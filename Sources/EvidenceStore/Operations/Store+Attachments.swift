@@ -29,13 +29,25 @@ extension Store {
 
     /// What is wrong with an attached file, or nil when it is as recorded.
     static func problem(path: String, sha256: String, size: Int64, in root: String) -> AttachmentProblem.Kind? {
-        guard case .inside(let absolute) = AttachmentFile.locate(path, in: root) else { return .outsideFolder }
+        switch locateAttached(path: path, size: size, in: root) {
+        case .problem(let kind): return kind
+        case .found(let absolute): return SHA256.hex(ofFile: absolute) == sha256 ? nil : .changed
+        }
+    }
+
+    enum AttachedFile {
+        /// A regular file of the recorded size, inside the folder; its bytes are still to be checked.
+        case found(String)
+        case problem(AttachmentProblem.Kind)
+    }
+
+    /// Where an attached file is, or what is wrong with it short of its bytes.
+    static func locateAttached(path: String, size: Int64, in root: String) -> AttachedFile {
+        guard case .inside(let absolute) = AttachmentFile.locate(path, in: root) else { return .problem(.outsideFolder) }
         var info = stat()
-        if lstat(absolute, &info) != 0 { return .vanished }
-        if info.st_mode & S_IFMT == S_IFLNK { return .replacedByLink }
-        if info.st_mode & S_IFMT != S_IFREG { return .changed }
-        if Int64(info.st_size) != size { return .changed }
-        if SHA256.hex(ofFile: absolute) != sha256 { return .changed }
-        return nil
+        if lstat(absolute, &info) != 0 { return .problem(.vanished) }
+        if info.st_mode & S_IFMT == S_IFLNK { return .problem(.replacedByLink) }
+        if info.st_mode & S_IFMT != S_IFREG || Int64(info.st_size) != size { return .problem(.changed) }
+        return .found(absolute)
     }
 }

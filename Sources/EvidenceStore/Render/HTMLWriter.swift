@@ -6,13 +6,11 @@ import Foundation
 /// `finish`) wraps it in one self-contained file; what the report draws beside its text
 /// goes in through `markup`, which only this module's documents call with
 /// markup they built from escaped values.
-public final class HTMLWriter: FragmentingWriter {
+public final class HTMLWriter: BufferedWriter, FragmentingWriter {
     private enum Place {
         case outside, heading, paragraph, item, cell
     }
 
-    private let sink: TextSink
-    private var buffer: [UInt8] = []
     private var place = Place.outside
     /// Where the current heading's text starts, to make its id from it.
     private var headingStart = 0
@@ -21,34 +19,12 @@ public final class HTMLWriter: FragmentingWriter {
     private var ids: Set<String> = []
     /// Set between `beginPage` and the end of the page, which `finish` writes.
     private var page: (open: Bool, script: String?) = (false, nil)
-    private static let flushSize = 1 << 16
-
-    public init(into sink: TextSink) {
-        self.sink = sink
-        buffer.reserveCapacity(Self.flushSize + 4096)
+    public override init(into sink: TextSink) {
+        super.init(into: sink)
     }
 
     public func fragment(into sink: TextSink) -> any FragmentingWriter {
         HTMLWriter(into: sink)
-    }
-
-    public var position: Int { sink.position + buffer.count }
-
-    public func appendFragment(at path: String, ranges: [Range<Int>]) throws {
-        sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try sink.appendFile(path, ranges: ranges)
-    }
-
-    private func write(_ literal: StaticString) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    private func flushIfFull() {
-        if buffer.count >= Self.flushSize {
-            sink.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
-        }
     }
 
     // MARK: - The page
@@ -268,8 +244,6 @@ public final class HTMLWriter: FragmentingWriter {
             endPage(script: page.script)
             page = (false, nil)
         }
-        sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try sink.flush()
+        try flushAll()
     }
 }

@@ -2,13 +2,11 @@
 /// one blank line, every text escaped (`Markdown.escape`), links with their
 /// destinations percent-encoded, tables with `|` rows. It gathers its bytes in
 /// a buffer of its own and hands them to the sink in large pieces.
-public final class MarkdownWriter: FragmentingWriter {
+public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
     private enum Place {
         case outside, heading, paragraph, item, cell
     }
 
-    private let sink: TextSink
-    private var buffer: [UInt8] = []
     private var place = Place.outside
     /// Whether the next text starts a line, where block syntax must be escaped.
     private var atLineStart = false
@@ -17,37 +15,14 @@ public final class MarkdownWriter: FragmentingWriter {
     private var cellStart = 0
     /// Where the current heading's text starts in the buffer.
     private var headingStart = 0
-    private static let flushSize = 1 << 16
-
-    public init(into sink: TextSink) {
-        self.sink = sink
-        buffer.reserveCapacity(Self.flushSize + 4096)
+    public override init(into sink: TextSink) {
+        super.init(into: sink)
     }
 
     public func fragment(into sink: TextSink) -> any FragmentingWriter {
         let writer = MarkdownWriter(into: sink)
         writer.wroteBlock = true
         return writer
-    }
-
-    public var position: Int { sink.position + buffer.count }
-
-    public func appendFragment(at path: String, ranges: [Range<Int>]) throws {
-        sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try sink.appendFile(path, ranges: ranges)
-    }
-
-    private func write(_ literal: StaticString) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// Hands the buffer to the sink between blocks and rows, never inside a cell.
-    private func flushIfFull() {
-        if buffer.count >= Self.flushSize {
-            sink.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
-        }
     }
 
     /// Starts a block: a blank line before every block but the first.
@@ -199,8 +174,6 @@ public final class MarkdownWriter: FragmentingWriter {
     }
 
     public func finish() throws {
-        sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try sink.flush()
+        try flushAll()
     }
 }

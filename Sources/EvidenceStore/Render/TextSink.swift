@@ -17,6 +17,8 @@ public final class TextSink {
     private let temporaryPath: String?
     public let name: String
     private var flushed = 0
+    /// Set for a sink that keeps its output in memory instead of writing it.
+    private var kept: [UInt8]?
     /// The first write error (errno), if any.
     public private(set) var failure: Int32 = 0
 
@@ -29,6 +31,20 @@ public final class TextSink {
         self.name = name
         buffer.reserveCapacity(limit)
     }
+
+    /// Keeps the output in memory, for a document that is part of another
+    /// (a generated block): `keptText` reads it after `flush()`.
+    public init(keepingAs name: String) {
+        self.descriptor = -1
+        self.ownsDescriptor = false
+        self.finalPath = nil
+        self.temporaryPath = nil
+        self.name = name
+        kept = []
+    }
+
+    /// What a sink that keeps its output holds so far.
+    public var keptText: String { String(decoding: kept ?? [], as: UTF8.self) }
 
     /// Creates `path` (replacing it on close).
     public init(path: String) throws {
@@ -126,7 +142,9 @@ public final class TextSink {
 
     private func flushBuffer() {
         guard !buffer.isEmpty else { return }
-        if failure == 0 {
+        if kept != nil {
+            kept?.append(contentsOf: buffer)
+        } else if failure == 0 {
             failure = Self.writeAll(buffer, to: descriptor)
         }
         flushed += buffer.count

@@ -67,39 +67,19 @@ struct Chromium {
 
     private func run(_ arguments: [String], _ file: String, fragment: String? = nil) throws -> Page {
         let profile = folder.path("chromium-\(UUID().uuidString.prefix(8))")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
+        let arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
             "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0",
             "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9",
         ] + arguments + [URL(fileURLWithPath: file).absoluteString + (fragment.map { "#" + $0 } ?? "")]
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = profile
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let collector = StreamCollector()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            collector.setError(err.fileHandleForReading.readDataToEndOfFile())
-            group.leave()
-        }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let log = String(decoding: collector.error, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let result = try EvidenceBinary.run(arguments, environment: ["HOME": profile], executable: URL(fileURLWithPath: executable))
+        let log = result.stderr
+        guard result.status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "chromium failed: \(log.suffix(2000))"])
         }
         return Page(
-            output: String(decoding: output, as: UTF8.self),
+            output: result.stdout,
             console: log.split(separator: "\n").filter { $0.contains(":CONSOLE") }.map(String.init))
     }
 }

@@ -313,7 +313,7 @@ public struct EvidenceReport {
     }
 
     /// "iOS 27.1, build 23B85"; whatever is missing is said to be.
-    private static func version(_ name: String, _ version: String, _ build: String) -> String {
+    static func version(_ name: String, _ version: String, _ build: String) -> String {
         if name.isEmpty && version.isEmpty && build.isEmpty { return "not recorded" }
         var text = name.isEmpty ? "name not recorded" : name
         text += version.isEmpty ? ", version not recorded" : " " + version

@@ -95,8 +95,8 @@ public struct ReportPicturesDocument {
         for column in matrix.columns {
             let environment = column.environment
             html += "<th scope=\"col\" class=\"env\">\(Self.e(environment.model + " " + environment.kind.rawValue))"
-            html += "<br>" + Self.e(Self.version(environment.osName, environment.osVersion, environment.osBuild))
-            html += "<br>" + Self.e(Self.version(environment.toolName, environment.toolVersion, environment.toolBuild))
+            html += "<br>" + Self.e(EvidenceReport.version(environment.osName, environment.osVersion, environment.osBuild))
+            html += "<br>" + Self.e(EvidenceReport.version(environment.toolName, environment.toolVersion, environment.toolBuild))
             if !column.isCurrent { html += "<br><em>newer builds recorded</em>" }
             html += "</th>"
         }
@@ -143,13 +143,6 @@ public struct ReportPicturesDocument {
             html += symbols
         }
         return html + "</td>"
-    }
-
-    /// "iOS 27.1 (23B85)"; what is missing is said to be.
-    private static func version(_ name: String, _ version: String, _ build: String) -> String {
-        if name.isEmpty && version.isEmpty && build.isEmpty { return "not recorded" }
-        let named = [name, version].filter { !$0.isEmpty }.joined(separator: " ")
-        return (named.isEmpty ? "version not recorded" : named) + (build.isEmpty ? ", no build" : " (\(build))")
     }
 
     // MARK: - Trends

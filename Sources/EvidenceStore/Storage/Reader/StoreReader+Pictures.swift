@@ -24,7 +24,7 @@ extension StoreReader {
             environmentOrder.append(row.int64(0))
         }
         var cells: [String: [Int64: CoverageCell]] = [:]
-        var measured: [TrendRow] = []
+        var trends = TrendGathering()
         try database.cached(
             """
             SELECT c.key, l.environment_id, r.result, u.uuid, r.checked_at,
@@ -49,7 +49,7 @@ extension StoreReader {
             guard !row.isNull(9), let unit = row.vocabulary(10, MeasurementUnit.self), let place = environments[environment]
             else { return }
             let spec = place.spec
-            measured.append(TrendRow(
+            trends.add(TrendRow(
                 name: row.text(9), unit: unit,
                 series: TrendRow.Series(model: spec.model, kind: spec.kind, posture: row.vocabulary(13) ?? row.vocabulary(8)),
                 build: spec.osBuild.isEmpty ? Self.unnumberedBuild(osName: spec.osName, osVersion: spec.osVersion) : spec.osBuild,
@@ -112,7 +112,7 @@ extension StoreReader {
                 environments[id].map { CoverageMatrix.Column(environment: $0.spec, isCurrent: $0.isCurrent) }
             },
             cells: rows)
-        return (coverage, TrendRow.trends(measured))
+        return (coverage, trends.trends())
     }
 
     /// The x-axis label of results whose OS build nobody recorded.
@@ -178,32 +178,46 @@ private struct TrendRow {
     /// When its result was checked and recorded, and its id: the latest wins.
     var when: (String, String, Int64)
     var point: MeasurementTrend.Point
+}
+
+/// The trends as the rows come: only the latest row of each name and unit,
+/// series and build is kept, so a store of many measurements holds few.
+private struct TrendGathering {
+    private struct Trend {
+        var name: String
+        var unit: MeasurementUnit
+        var order: [String: String] = [:]
+        var latest: [TrendRow.Series: [String: TrendRow]] = [:]
+    }
+
+    private var byName: [String: Trend] = [:]
+
+    mutating func add(_ row: TrendRow) {
+        let key = row.name + "\u{0}" + row.unit.rawValue
+        var trend = byName.removeValue(forKey: key) ?? Trend(name: row.name, unit: row.unit)
+        trend.order[row.build] = row.buildOrder
+        if trend.latest[row.series]?[row.build].map({ $0.when < row.when }) ?? true {
+            trend.latest[row.series, default: [:]][row.build] = row
+        }
+        byName[key] = trend
+    }
 
     /// One trend per name and unit (by name), one series per model, kind and
-    /// posture (in that order), one point per build: the latest.
-    static func trends(_ rows: [TrendRow]) -> [MeasurementTrend] {
-        var byName: [String: [TrendRow]] = [:]
-        for row in rows { byName[row.name + "\u{0}" + row.unit.rawValue, default: []].append(row) }
-        return byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
-            guard let rows = byName[name], let first = rows.first else { return nil }
-            var order: [String: String] = [:]
-            var latest: [Series: [String: TrendRow]] = [:]
-            for row in rows {
-                order[row.build] = row.buildOrder
-                if let known = latest[row.series]?[row.build], known.when >= row.when { continue }
-                latest[row.series, default: [:]][row.build] = row
-            }
-            let builds = order.keys.sorted { (order[$0] ?? "", $0) < (order[$1] ?? "", $1) }
+    /// posture (in that order), one point per build in build order.
+    func trends() -> [MeasurementTrend] {
+        byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key in
+            guard let trend = byName[key] else { return nil }
+            let builds = trend.order.keys.sorted { (trend.order[$0] ?? "", $0) < (trend.order[$1] ?? "", $1) }
             let position = Dictionary(uniqueKeysWithValues: builds.enumerated().map { ($1, $0) })
-            let series = latest.keys.sorted {
+            let series = trend.latest.keys.sorted {
                 ($0.model, $0.kind.rawValue, $0.posture?.rawValue ?? "") < ($1.model, $1.kind.rawValue, $1.posture?.rawValue ?? "")
             }
             return MeasurementTrend(
-                name: first.name, unit: first.unit, builds: builds,
+                name: trend.name, unit: trend.unit, builds: builds,
                 series: series.map { key in
                     MeasurementTrend.Series(
                         model: key.model, kind: key.kind, posture: key.posture,
-                        points: (latest[key] ?? [:]).values.sorted { (position[$0.build] ?? 0) < (position[$1.build] ?? 0) }
+                        points: (trend.latest[key] ?? [:]).values.sorted { (position[$0.build] ?? 0) < (position[$1.build] ?? 0) }
                             .map { row in
                                 var point = row.point
                                 point.build = row.build

@@ -23,6 +23,13 @@ public struct StoreReader {
         try database.scalar(cached: "SELECT id FROM claims WHERE key = ?", [.text(key)]).int64
     }
 
+    /// Every claim's document, by key.
+    public func claimDocuments() throws -> [String: String] {
+        var documents: [String: String] = [:]
+        try database.cached("SELECT key, document FROM claims").forEachRow { documents[$0.text(0)] = $0.text(1) }
+        return documents
+    }
+
     /// Every claim's key.
     public func claimKeys() throws -> [String] {
         var keys: [String] = []
