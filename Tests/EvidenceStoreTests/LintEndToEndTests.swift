@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import EvidenceStore
+
 /// `evidence lint`, `--write`, `--sync` and `annotate` through the binary, on
 /// copies of the seed documents annotated against the bundled data set.
 @Suite struct LintEndToEndTests: BinarySession {
@@ -54,7 +56,9 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path(name + ".md"))) == before)
         }
         let duo = try String(contentsOfFile: folder.path("duo-system-surfaces.md"), encoding: .utf8)
-        #expect(duo.components(separatedBy: "<!-- evidence: ").count - 1 == 19, "17 placed by annotate, 2 by hand")
+        #expect(duo.components(separatedBy: "<!-- evidence: ").count - 1 == 20, "18 placed by annotate, 2 by hand")
+        // A second claim in one item goes right after the first one's marker.
+        #expect(duo.contains("in the side column. <!-- evidence: home-screen.closed-dock-side-column (measured) --> The widget gallery opened on the outer display and listed the app's widget. <!-- evidence: widgets.gallery-outer-display (measured) -->"))
         #expect(duo.contains("(https://developer.apple.com/videos/play/tech-talks/111466/?time=336) <!-- evidence: bars.share-column.overflow (sourced) --> |"), "a table row's marker ends its last cell")
         // A paraphrase is a claim annotate cannot place; lint says so as a warning.
         #expect(try run(["lint", "duo-system-surfaces.md"]).stdout.contains("warning: bars.other-app-activity (unverified) is a claim of duo-system-surfaces that no marker mentions [unmarked-claim]"))
@@ -159,10 +163,49 @@ import Testing
         #expect(unknown.contains("no claim controls.no-action-buton in the store; did you mean 'controls.no-action-button'?"))
     }
 
+    @Test func aClaimMarkedTwiceIsADuplicate() throws {
+        try edit("duo-system-surfaces.md") {
+            $0 + "\n- `Activity.request` succeeded from the app, and the activity reported `.active`. <!-- evidence: live-activity.request-active (measured) -->\n"
+        }
+        let first = try line(of: "evidence: live-activity.request-active", in: "duo-system-surfaces.md")
+        let result = try run(["lint", "duo-system-surfaces.md"]).stdout
+        #expect(result.contains("warning: live-activity.request-active is marked already on line \(first) [duplicate-marker]"), "\(result)")
+    }
+
+    @Test func aSourcedClaimsLinksAreItsSources() throws {
+        // The row of controls.no-action-button links to the specs page, its one source.
+        #expect(!(try run(["lint", "duo-system-surfaces.md"]).stdout.contains("[links]")))
+        try edit("duo-system-surfaces.md") {
+            $0.replacingOccurrences(of: "[Specs](https://www.apple.com/iphone-duo/specs/)", with: "[Specs](https://example.com/specs)")
+        }
+        let result = try run(["lint", "duo-system-surfaces.md"]).stdout
+        #expect(result.contains("warning: controls.no-action-button cites https://www.apple.com/iphone-duo/specs/ in the store, and its words do not link to it [links]"), "\(result)")
+        #expect(result.contains("warning: the words of controls.no-action-button link to https://example.com/specs, which is not among its sources [links]"))
+    }
+
     @Test func badUsageAndFilesAreRefused() throws {
         try run(["lint", "--write", "--sync", "duo-system-surfaces.md"], expect: 64)
         try run(["lint", "--dry-run", "duo-system-surfaces.md"], expect: 64)
         try run(["lint", "missing.md"], expect: 66)
         try run(["lint", "duo-system-surfaces.md", "--document", "duo-sytem-surfaces"], expect: 65)
+    }
+}
+
+/// How lint reads quantities in a document's words, and when a measured number reads as a written one.
+@Suite struct LintQuantityTests {
+    @Test func rangesApproximationsAndPlainQuantities() {
+        let found = DocumentLint.quantities(in: "moved down from 87 to 171 pt closed (about 84 pt); 867pt instead of 951 pt, on iOS 27.1 in 2 s")
+        #expect(found.map(\.written) == ["from 87 to 171 pt", "about 84 pt", "867pt", "951 pt", "2 s"])
+        #expect(found[0].from == 87 && found[0].value == 171 && !found[0].about)
+        #expect(found[1].about && found[1].value == 84)
+        #expect(DocumentLint.quantities(in: "a 5.4-inch display, iOS 27, the simulator").isEmpty)
+    }
+
+    @Test func plainNumbersMatchExactlyAndAboutRoundsToThePrecisionWritten() {
+        #expect(DocumentLint.matches(171, 171, decimals: 0, about: false))
+        #expect(!DocumentLint.matches(171.4, 171, decimals: 0, about: false))
+        #expect(DocumentLint.matches(84.4, 84, decimals: 0, about: true))
+        #expect(!DocumentLint.matches(84.6, 84, decimals: 0, about: true))
+        #expect(DocumentLint.matches(84.46, 84.5, decimals: 1, about: true))
     }
 }

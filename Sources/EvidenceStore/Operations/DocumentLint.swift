@@ -322,14 +322,10 @@ extension DocumentLint {
         var changes: [DocumentChange] = []
         var unplaced: [String] = []
         let skipped = skippedLines(parsed)
-        // Each line's words as lint compares them, made once: a table row's first cell, else the item or paragraph line.
-        var words = lines.indices.map { index -> String? in
-            guard !skipped.contains(index) else { return nil }
-            let line = lines[index]
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
-            return MarkedDocument.normalized(trimmed.hasPrefix("|") ? MarkedDocument.firstCell(line) : MarkedDocument.itemBody(line))
-        }
+        // Each line's unmarked words as lint compares them, made once: a table
+        // row's first cell (while the row has no marker), else the item or
+        // paragraph line after its last marker.
+        var words = lines.indices.map { skipped.contains($0) ? nil : unmarkedWords(lines[$0]) }
         for key in facts.order where !marked.contains(key) {
             guard let claim = facts.claims[key] else { continue }
             let statement = MarkedDocument.normalized(claim.statement)
@@ -343,16 +339,33 @@ extension DocumentLint {
                 continue
             }
             lines[index] = updated
-            words[index] = nil  // one marker a line: the line's words now end at it
+            words[index] = unmarkedWords(updated)
             changes.append(DocumentChange(file: file, line: index + 1, description: "marked \(key)"))
         }
         if !changes.isEmpty { try replace(file, with: lines, endingLike: text) }
         return (changes.sorted { $0.line < $1.line }, unplaced)
     }
 
-    /// The marked line, when `statement` is the line's first table cell, its
-    /// whole item or paragraph line (`words`, normalised), or how that line
-    /// starts, word for word.
+    /// What of a line a new marker could still mark, normalised: a table row's
+    /// first cell, or an item's or paragraph's words after its last marker.
+    private static func unmarkedWords(_ line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+        if trimmed.hasPrefix("|") {
+            return line.contains("<!-- evidence:") ? nil : MarkedDocument.normalized(MarkedDocument.firstCell(line))
+        }
+        return MarkedDocument.normalized(String(line[unmarkedStart(line)...]))
+    }
+
+    /// Where a line's unmarked words start: after its last marker, else after its bullet.
+    private static func unmarkedStart(_ line: String) -> String.Index {
+        if let last = line.range(of: "-->", options: .backwards) { return last.upperBound }
+        let body = MarkedDocument.itemBody(line)
+        return line.index(line.endIndex, offsetBy: -body.count)
+    }
+
+    /// The marked line, when `statement` is the line's first table cell, or
+    /// the whole of its unmarked words (`words`), or how they start, word for word.
     private static func place(_ marker: String, statement: String, in line: String, words: String) -> String? {
         if line.trimmingCharacters(in: .whitespaces).hasPrefix("|") {
             guard words == statement else { return nil }
@@ -364,7 +377,9 @@ extension DocumentLint {
             return row + " " + marker + " |"
         }
         if words == statement { return line + " " + marker }
-        guard let range = line.range(of: statement), MarkedDocument.itemBody(String(line[..<range.upperBound])) == statement
+        let start = unmarkedStart(line)
+        guard let range = line.range(of: statement, range: start..<line.endIndex),
+            line[start..<range.lowerBound].allSatisfy(\.isWhitespace)
         else { return nil }
         var marked = line
         marked.insert(contentsOf: " " + marker, at: range.upperBound)
