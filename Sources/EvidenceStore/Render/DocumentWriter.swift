@@ -52,6 +52,17 @@ public protocol FragmentingWriter: DocumentWriter {
 }
 
 extension DocumentWriter {
+    /// Text with its well-formed code spans kept as code, in any format.
+    public func prose(_ text: String) {
+        for piece in Markdown.codeSpans(in: text) {
+            if piece.isCode {
+                code(piece.text)
+            } else {
+                self.text(piece.text)
+            }
+        }
+    }
+
     public func heading(_ level: Int, _ text: String, anchor: String? = nil) {
         beginHeading(level: level, anchor: anchor)
         self.text(text)

@@ -208,16 +208,6 @@ public final class HTMLWriter: BufferedWriter, FragmentingWriter {
         HTML.escape(text, into: &buffer)
     }
 
-    public func prose(_ text: String) {
-        for piece in Markdown.codeSpans(in: text) {
-            if piece.isCode {
-                code(piece.text)
-            } else {
-                self.text(piece.text)
-            }
-        }
-    }
-
     /// A link to the web or within the page; any other destination leaves the text alone.
     public func link(_ text: String, to url: String) {
         guard let href = HTML.href(url) else { return self.text(text) }

@@ -133,17 +133,6 @@ public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
         }
     }
 
-    /// Text with its well-formed code spans kept as code.
-    public func prose(_ text: String) {
-        for piece in Markdown.codeSpans(in: text) {
-            if piece.isCode {
-                code(piece.text)
-            } else {
-                self.text(piece.text)
-            }
-        }
-    }
-
     public func link(_ text: String, to url: String) {
         atLineStart = false
         write("[")
