@@ -18,6 +18,8 @@ public struct MarkedDocument: Sendable {
         public var text: String
         /// Where its links are looked for: the whole row of a table, else its words.
         public var context: String
+        /// Whether it ends a table row (and marks the row's first cell).
+        public var inTable: Bool
         /// The markers that end the same text, this one included (by index).
         public var group: [Int]
         /// The heading the marker sits under.
@@ -205,19 +207,19 @@ public struct MarkedDocument: Sendable {
                 key: String(body[key]), labelText: labelText,
                 label: Label(rawValue: labelText.lowercased().replacingOccurrences(of: " ", with: "-")),
                 line: line, column: offset + body[..<whole.lowerBound].utf8.count + 1, text: groupText ?? "",
-                context: tableRow ? fullLine : groupText ?? "", group: [], section: section))
+                context: tableRow ? fullLine : groupText ?? "", inTable: tableRow, group: [], section: section))
             for member in group { markers[member].group = group }
             cursor = whole.upperBound
         }
         words += body[cursor...]
     }
 
-    /// A line without its list bullet and task box, if it has them.
-    public static func itemBody(_ line: String) -> String {
+    /// Where a line's words start: after its list bullet and task box, if it has them.
+    public static func bodyStart(_ line: String) -> String.Index {
         guard let item = listItem?.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
             let range = Range(item.range, in: line)
-        else { return line.trimmingCharacters(in: .whitespaces) }
-        return String(line[range.upperBound...])
+        else { return line.startIndex }
+        return range.upperBound
     }
 
     /// The first cell of a table row.
@@ -232,6 +234,44 @@ public struct MarkedDocument: Sendable {
             cell.append(character)
         }
         return cell.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The whole sentences at the end of a marker's words that state
+    /// `statement` (normalised), the fewest that do; nil when none do. A
+    /// marker may follow sentences that are no claim; only the claim's own
+    /// sentences are its words.
+    public static func trailingSentences(of text: String, stating statement: String) -> Substring? {
+        for start in sentenceBoundaries(text[...]).starts.reversed() where normalized(String(text[start...])) == statement {
+            return text[start...]
+        }
+        return nil
+    }
+
+    /// Where sentences start in `text` (its first non-blank character, and
+    /// the first after each sentence's end) and where they end (after ".",
+    /// "!", "?", ":" or ";" and any closing quotes, brackets or emphasis,
+    /// before white space or the end).
+    public static func sentenceBoundaries(_ text: Substring) -> (starts: [String.Index], ends: [String.Index]) {
+        var starts: [String.Index] = []
+        var ends: [String.Index] = []
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }) else { return ([], []) }
+        starts.append(first)
+        var index = first
+        while index < text.endIndex {
+            let character = text[index]
+            index = text.index(after: index)
+            guard ".!?:;".contains(character) else { continue }
+            var end = index
+            while end < text.endIndex, ")]\"'”’*_".contains(text[end]) { end = text.index(after: end) }
+            guard end == text.endIndex || text[end].isWhitespace else { continue }
+            ends.append(end)
+            if let next = text[end...].firstIndex(where: { !$0.isWhitespace }) { starts.append(next) }
+            index = end
+        }
+        if let last = text.lastIndex(where: { !$0.isWhitespace }), ends.last.map({ $0 <= last }) ?? true {
+            ends.append(text.index(after: last))
+        }
+        return (starts, ends)
     }
 
     /// Words as lint compares them: links reduced to their text (a

@@ -7,6 +7,7 @@ public enum LintRule: String, Sendable, CaseIterable {
     case words
     case label
     case unsupported = "unsupported-label"
+    case staleProof = "stale-proof"
     case numbers
     case links
     case verified
@@ -21,7 +22,8 @@ public enum LintRule: String, Sendable, CaseIterable {
         case .unmarked: "a claim of the document in the store that no marker mentions"
         case .words: "the marked words differ from the store's statement (whitespace, emphasis and links aside)"
         case .label: "the document's label differs from the store's"
-        case .unsupported: "the evidence does not support the store's label: measured without a current pass, a failing claim, stale proof"
+        case .unsupported: "the evidence does not support the store's label: measured with no current pass of its present words (untested, needing a device, failing, words changed since), sourced without a source, unverified but verified"
+        case .staleProof: "a claim labelled measured passed in its present words only on builds older than the newest recorded (fails --strict)"
         case .numbers: "a quantity in the marked words is not the value, baseline or change of the claim's latest current measurement"
         case .links: "a sourced claim's sources are missing from its words, or its words link to a page that is not its source"
         case .verified: "the front matter's verified: field is not what evidence verified-line prints"
@@ -31,7 +33,7 @@ public enum LintRule: String, Sendable, CaseIterable {
 
     public var severity: LintFinding.Severity {
         switch self {
-        case .unmarked, .words, .links, .duplicate: .warning
+        case .unmarked, .words, .links, .duplicate, .staleProof: .warning
         default: .error
         }
     }

@@ -12,6 +12,8 @@ public enum DocumentLint {
         /// Every claim's document, by key.
         var documents: [String: String]
         var mismatches: [String: Mismatch]
+        /// Stale claims whose present words passed on an older build.
+        var provenOnOlderBuilds: Set<String>
         var measurements: [String: [DecisiveMeasurement]]
         var verifiedLine: String
         var blocks: [String: String]
@@ -23,12 +25,13 @@ public enum DocumentLint {
     }
 
     static func facts(_ store: Store, document name: String, blocks wanted: Set<String> = Set(MarkedDocument.blockKinds)) throws -> Facts {
-        let (document, claims, documents, mismatches, measurements) = try store.read { reader in
+        let (document, claims, documents, mismatches, older, measurements) = try store.read { reader in
             let document = try reader.resolveDocument(name) ?? name
             return (
                 document, try reader.reportClaims(document: document),
                 try reader.claimDocuments(),
                 Dictionary(try reader.mismatches(document: document).map { ($0.claim, $0) }, uniquingKeysWith: { first, _ in first }),
+                try reader.provenOnOlderBuilds(document: document),
                 try reader.decisiveMeasurements(document: document)
             )
         }
@@ -55,7 +58,8 @@ public enum DocumentLint {
         } }
         return Facts(
             document: document, claims: Dictionary(claims.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }),
-            order: claims.map(\.key), documents: documents, mismatches: mismatches, measurements: measurements,
+            order: claims.map(\.key), documents: documents, mismatches: mismatches,
+            provenOnOlderBuilds: older, measurements: measurements,
             verifiedLine: try store.verifiedLine(document: document), blocks: blocks)
     }
 
@@ -105,22 +109,29 @@ public enum DocumentLint {
                 add(marker.line, marker.column, .duplicate, "\(marker.key) is marked already on line \(first)")
             }
             seen[marker.key] = seen[marker.key] ?? marker.line
-            if marker.group.count == 1 && MarkedDocument.normalized(marker.text) != MarkedDocument.normalized(claim.statement) {
+            // A marker alone marks the claim's own sentences at the end of its
+            // words; a group's words are shared, so not compared.
+            let own = marker.group.count == 1 ? MarkedDocument.trailingSentences(of: marker.text, stating: MarkedDocument.normalized(claim.statement)) : nil
+            if marker.group.count == 1 && own == nil {
                 add(marker.line, marker.column, .words, "the words of \(marker.key) differ from the store's: \"\(MarkedDocument.normalized(marker.text))\" here, \"\(claim.statement)\" in the store")
             }
             if label != claim.label {
                 add(marker.line, marker.column, .label, "the document labels \(marker.key) \(label.rawValue); the store labels it \(claim.label.rawValue)")
             }
             if let mismatch = facts.mismatches[marker.key] {
-                add(marker.line, marker.column, .unsupported, "\(marker.key) is labelled \(mismatch.label.rawValue), but \(mismatch.problem)")
+                // Proof of these words on an older build is shown, and fails only
+                // --strict; no pass, a fail or changed words are errors.
+                let old = mismatch.state == .stale && facts.provenOnOlderBuilds.contains(marker.key)
+                add(marker.line, marker.column, old ? .staleProof : .unsupported, "\(marker.key): \(mismatch.problem)")
             }
+            let words = own.map(String.init) ?? marker.text
             if label == .sourced || claim.label == .sourced {
-                for problem in linkProblems(marker, claim: claim) { add(marker.line, marker.column, .links, problem) }
+                for problem in linkProblems(marker.inTable ? marker.context : words, claim: claim) { add(marker.line, marker.column, .links, problem) }
             }
             // Numbers once per group, at its first marker, against every claim of the group.
             if marker.group.first == index {
                 let keys = marker.group.map { parsed.markers[$0].key }
-                for problem in numberProblems(marker.text, keys: keys, facts: facts) { add(marker.line, marker.column, .numbers, problem) }
+                for problem in numberProblems(words, keys: keys, facts: facts) { add(marker.line, marker.column, .numbers, problem) }
             }
         }
         for key in facts.order where seen[key] == nil {
@@ -139,8 +150,8 @@ public enum DocumentLint {
 
     private static let link = try? NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
 
-    private static func linkProblems(_ marker: MarkedDocument.Marker, claim: ReportClaim) -> [String] {
-        let text = marker.context
+    /// The links of `text` (a table row, or a claim's words) against the claim's sources.
+    private static func linkProblems(_ text: String, claim: ReportClaim) -> [String] {
         let links = (link?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).compactMap {
             Range($0.range(at: 1), in: text).map { String(text[$0]) }
         }.filter { $0.hasPrefix("http") }
@@ -292,7 +303,7 @@ extension DocumentLint {
                 actions.append { _ = try store.addClaim(draft, by: author) }
                 continue
             }
-            if marker.group.count == 1 && words != MarkedDocument.normalized(claim.statement) {
+            if marker.group.count == 1 && MarkedDocument.trailingSentences(of: marker.text, stating: MarkedDocument.normalized(claim.statement)) == nil {
                 changes.append(DocumentChange(file: file, line: marker.line, description: "\(marker.key): statement \"\(claim.statement)\" → \"\(words)\""))
                 actions.append { _ = try store.editClaim(key: marker.key, ClaimChanges(statement: words)) }
             }
@@ -311,8 +322,9 @@ extension DocumentLint {
     }
 
     /// Places a marker after each claim of the document whose words the
-    /// document states as a whole table cell, list item or paragraph, or at
-    /// the start of one; returns what it placed and the claims it could not place.
+    /// document states as a table row's first cell, or as whole sentences of
+    /// a list item or paragraph; returns what it placed and the claims it
+    /// could not place.
     public static func annotate(file: String, store: Store, document name: String) throws -> (changes: [DocumentChange], unplaced: [String]) {
         let text = try readDocument(file)
         let parsed = MarkedDocument(text: text)
@@ -322,53 +334,47 @@ extension DocumentLint {
         var changes: [DocumentChange] = []
         var unplaced: [String] = []
         let skipped = skippedLines(parsed)
-        // Each line's unmarked words as lint compares them, made once: a table
-        // row's first cell (while the row has no marker), else the item or
-        // paragraph line after its last marker.
-        var words = lines.indices.map { skipped.contains($0) ? nil : unmarkedWords(lines[$0]) }
+        // Each line's words as lint compares them, made once, to find the
+        // lines worth a closer look: a table row's first cell (while the row
+        // has no marker), else the item's or paragraph's words.
+        var words = lines.indices.map { skipped.contains($0) ? nil : comparableWords(lines[$0]) }
         for key in facts.order where !marked.contains(key) {
             guard let claim = facts.claims[key] else { continue }
             let statement = MarkedDocument.normalized(claim.statement)
             let marker = "<!-- evidence: \(key) (\(claim.label.rawValue)) -->"
-            let candidates = lines.indices.lazy.filter { words[$0]?.hasPrefix(statement) ?? false }
+            let candidates = lines.indices.lazy.filter { words[$0]?.contains(statement) ?? false }
             guard let (index, updated) = candidates.compactMap({ index in
-                place(marker, statement: statement, in: lines[index], words: words[index] ?? "").map { (index, $0) }
+                place(marker, statement: statement, in: lines[index]).map { (index, $0) }
             }).first
             else {
                 unplaced.append(key)
                 continue
             }
             lines[index] = updated
-            words[index] = unmarkedWords(updated)
+            words[index] = comparableWords(updated)
             changes.append(DocumentChange(file: file, line: index + 1, description: "marked \(key)"))
         }
         if !changes.isEmpty { try replace(file, with: lines, endingLike: text) }
         return (changes.sorted { $0.line < $1.line }, unplaced)
     }
 
-    /// What of a line a new marker could still mark, normalised: a table row's
-    /// first cell, or an item's or paragraph's words after its last marker.
-    private static func unmarkedWords(_ line: String) -> String? {
+    /// A line's words, normalised: a table row's first cell (nil once the
+    /// row has a marker), else the item's or paragraph's text.
+    private static func comparableWords(_ line: String) -> String? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         if trimmed.hasPrefix("|") {
             return line.contains("<!-- evidence:") ? nil : MarkedDocument.normalized(MarkedDocument.firstCell(line))
         }
-        return MarkedDocument.normalized(String(line[unmarkedStart(line)...]))
-    }
-
-    /// Where a line's unmarked words start: after its last marker, else after its bullet.
-    private static func unmarkedStart(_ line: String) -> String.Index {
-        if let last = line.range(of: "-->", options: .backwards) { return last.upperBound }
-        let body = MarkedDocument.itemBody(line)
-        return line.index(line.endIndex, offsetBy: -body.count)
+        return MarkedDocument.normalized(String(line[MarkedDocument.bodyStart(line)...]))
     }
 
     /// The marked line, when `statement` is the line's first table cell, or
-    /// the whole of its unmarked words (`words`), or how they start, word for word.
-    private static func place(_ marker: String, statement: String, in line: String, words: String) -> String? {
+    /// whole sentences of one stretch of its words between markers: the
+    /// marker goes right after them.
+    private static func place(_ marker: String, statement: String, in line: String) -> String? {
         if line.trimmingCharacters(in: .whitespaces).hasPrefix("|") {
-            guard words == statement else { return nil }
+            guard MarkedDocument.normalized(MarkedDocument.firstCell(line)) == statement else { return nil }
             var row = line
             while row.last == " " { row.removeLast() }
             guard row.hasSuffix("|") else { return nil }
@@ -376,14 +382,31 @@ extension DocumentLint {
             while row.last == " " { row.removeLast() }
             return row + " " + marker + " |"
         }
-        if words == statement { return line + " " + marker }
-        let start = unmarkedStart(line)
-        guard let range = line.range(of: statement, range: start..<line.endIndex),
-            line[start..<range.lowerBound].allSatisfy(\.isWhitespace)
-        else { return nil }
-        var marked = line
-        marked.insert(contentsOf: " " + marker, at: range.upperBound)
-        return marked
+        for stretch in stretches(of: line) {
+            let (starts, ends) = MarkedDocument.sentenceBoundaries(line[stretch])
+            for start in starts {
+                for end in ends where end > start && MarkedDocument.normalized(String(line[start..<end])) == statement {
+                    var marked = line
+                    marked.insert(contentsOf: " " + marker, at: end)
+                    return marked
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The stretches of an item's or paragraph's line that markers leave:
+    /// from after its bullet to the first marker, between markers, and after the last.
+    private static func stretches(of line: String) -> [Range<String.Index>] {
+        var start = MarkedDocument.bodyStart(line)
+        var found: [Range<String.Index>] = []
+        while let open = line.range(of: "<!--", range: start..<line.endIndex) {
+            found.append(start..<open.lowerBound)
+            guard let close = line.range(of: "-->", range: open.upperBound..<line.endIndex) else { return found }
+            start = close.upperBound
+        }
+        found.append(start..<line.endIndex)
+        return found
     }
 
     /// Lines no marker goes on: front matter, code and generated blocks.

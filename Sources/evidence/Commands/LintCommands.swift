@@ -45,8 +45,9 @@ enum LintCommands {
     static let annotate = CommandSpec(
         name: "annotate",
         abstract: "Place claim markers in a Markdown document where it states a claim's words.",
-        discussion: "A marker goes after a table row's first cell, a list item or a paragraph line that holds a claim's "
-            + "statement (whitespace, emphasis and links aside), whole or at its start. Claims it cannot place are listed. "
+        discussion: "A marker goes at the end of a table row whose first cell is a claim's statement, or right after the "
+            + "whole sentences of a list item or paragraph line that state it (whitespace, emphasis and links aside). "
+            + "Claims it cannot place are listed, such as several claims of one sentence, which are marked by hand. "
             + "Running it again changes nothing.",
         arguments: [ArgumentSpec(name: "file", help: "The Markdown document.")],
         options: [OptionSpec(name: "document", valueName: "name", help: "The document's name in the store.", isRequired: true)],

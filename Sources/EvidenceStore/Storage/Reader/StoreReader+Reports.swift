@@ -131,6 +131,24 @@ extension StoreReader {
         return mismatches
     }
 
+    /// The keys of stale claims whose proof is only old: their decisive
+    /// result passed, for the words they have now, in an environment with
+    /// newer builds recorded since.
+    public func provenOnOlderBuilds(document: String? = nil) throws -> Set<String> {
+        var keys: Set<String> = []
+        try database.cached(
+            """
+            SELECT st.key FROM claim_state AS st
+            JOIN claims AS c ON c.id = st.claim_id
+            JOIN results AS r ON r.id = st.decisive_result_id
+            JOIN claim_statements AS s ON s.id = r.claim_statement_id
+            WHERE st.state = 'stale' AND r.result = 'pass' AND s.statement = c.statement
+              AND (?1 IS NULL OR st.document = ?1)
+            """
+        ).forEachRow([SQLValue(document)]) { keys.insert($0.text(0)) }
+        return keys
+    }
+
     /// Claims labelled not published, with the date that holds as of.
     public func notPublished(document: String? = nil) throws -> [NotPublishedClaim] {
         var claims: [NotPublishedClaim] = []
