@@ -255,6 +255,17 @@ import Testing
         #expect(unknown.contains("no claim controls.no-action-buton in the store; did you mean 'controls.no-action-button'?"))
     }
 
+    @Test func aMarkerThatCannotBeReadAndABlockThatNeverClosesAreBadMarkers() throws {
+        try edit("duo-system-surfaces.md") {
+            $0 + "\n- A claim without its label. <!-- evidence: live-activity.request-active -->\n\n<!-- evidence:untested -->\n"
+        }
+        let result = try run(["lint", "duo-system-surfaces.md"], expect: 1).stdout
+        let marker = try line(of: "A claim without its label.", in: "duo-system-surfaces.md")
+        let block = try line(of: "<!-- evidence:untested -->", in: "duo-system-surfaces.md")
+        #expect(result.contains("duo-system-surfaces.md:\(marker):30: error: a claim marker reads <!-- evidence: KEY (LABEL) -->"), "\(result)")
+        #expect(result.contains("duo-system-surfaces.md:\(block):1: error: the untested block is never closed with <!-- /evidence:untested --> [bad-marker]"), "\(result)")
+    }
+
     @Test func aClaimMarkedTwiceIsADuplicate() throws {
         try edit("duo-system-surfaces.md") {
             $0 + "\n- `Activity.request` succeeded from the app, and the activity reported `.active`. <!-- evidence: live-activity.request-active (measured) -->\n"
