@@ -7,7 +7,8 @@ enum LintCommands {
         name: "lint",
         abstract: "Check Markdown documents against the evidence: words, labels, numbers, links, verified line, generated blocks.",
         discussion: "A claim marker is an HTML comment at the end of the text it marks: <!-- evidence: KEY (LABEL) -->, in a "
-            + "table row's last cell (the first cell holds the words), or after a list item's or paragraph's words. "
+            + "table row's last cell (the first cell holds the words), or after a list item's or paragraph's words; "
+            + "the words may be the last whole sentences before it. Proof only on older builds is a stale-proof warning. "
             + "Generated blocks sit between <!-- evidence:checklist --> and <!-- /evidence:checklist --> (also untested and "
             + "sources). Findings print as FILE:LINE:COL: error|warning: message [rule]. Exit 0 when clean, 1 when any "
             + "error (or, with --strict, any warning). The document's name is its front matter's name:, else its file "
