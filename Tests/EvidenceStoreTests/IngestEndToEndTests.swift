@@ -40,6 +40,43 @@ import Testing
         #expect(shown.contains("ingested from: junit-xcbeautify-1.xml (junit, sha256 "))
     }
 
+    /// A JUnit file of `count` cases in suites of 100, the one at `bad` (if any) named with a line break.
+    private func junit(_ count: Int, badAt bad: Int? = nil) -> String {
+        var xml = "<?xml version=\"1.0\"?>\n<testsuites>\n"
+        for suite in 0..<(count / 100) {
+            xml += "<testsuite name=\"Suite\(suite)\" tests=\"100\">\n"
+            for index in (suite * 100)..<(suite * 100 + 100) {
+                let name = index == bad ? "test\(index)&#10;again" : "test\(index)"
+                xml += "<testcase classname=\"Suite\(suite)\" name=\"\(name)\" time=\"0.01\"/>\n"
+            }
+            xml += "</testsuite>\n"
+        }
+        return xml + "</testsuites>\n"
+    }
+
+    @Test func aBadCaseDeepInALargeFileWritesNothingAndGoodOnesKeepTheirOrder() throws {
+        try run(["map", "add", "Suite7/test7*", "deep-links.closed-and-open"])
+        let bad = try folder.write("bad.xml", junit(3_000, badAt: 2_500))
+        let refused = try run(["ingest", bad, "--simulator", "iPhone Duo", "--os", "iOS 27.1"], expect: 65)
+        #expect(refused.stderr.contains("the test identifier 'Suite25/test2500\\u{A}again' holds the control character U+000A"), "\(refused.stderr)")
+        #expect(try run(["query", "--format", "csv", "SELECT count(*) AS n FROM results WHERE test_id IS NOT NULL"]).stdout == "n\n0\n")
+        #expect(try run(["query", "--format", "csv", "SELECT count(*) AS n FROM runs"]).stdout == "n\n5\n")
+
+        let good = try folder.write("good.xml", junit(3_000))
+        try run(["ingest", good, "--simulator", "iPhone Duo", "--os", "iOS 27.1"])
+        // One row per case; the 100 of Suite7 (test700 to test799) map to the claim.
+        let rows = try run(["query", "--format", "csv", """
+            SELECT count(*) AS n, count(DISTINCT uuid) AS uuids, count(claim_id) AS mapped FROM results WHERE test_id IS NOT NULL
+            """]).stdout
+        #expect(rows == "n,uuids,mapped\n3000,3000,100\n", "\(rows)")
+        // Recorded in the file's order, a microsecond apart, and named in it.
+        let order = try run(["query", "--format", "csv", """
+            SELECT count(*) AS n FROM results AS a JOIN results AS b ON b.id = a.id + 1
+            WHERE a.test_id IS NOT NULL AND b.test_id IS NOT NULL AND (b.recorded_at <= a.recorded_at OR b.uuid <= a.uuid)
+            """]).stdout
+        #expect(order == "n\n0\n")
+    }
+
     @Test func badFilesExitWithTheirCodeAndWriteNothing() throws {
         let doctype = try folder.write("bad.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE x>\n<testsuites/>\n")
         let rejected = try run(["ingest", doctype, "--simulator", "iPhone Duo"], expect: 65)

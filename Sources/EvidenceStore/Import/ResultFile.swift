@@ -76,6 +76,10 @@ public struct IngestSource {
     public let report: TestReport
     public let digest: String
     public let testCount: Int
+    /// Whether cases are made ready on the reading thread (where reading is
+    /// cheap, as libxml2's is) or on the caller's (where reading costs as
+    /// much as writing, as JSON's does): the busier thread does less.
+    let preparesWhileReading: Bool
     private let tests: @Sendable ((TestReport.TestCase) throws -> Void) throws -> Void
 
     public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?) throws -> IngestSource {
@@ -96,7 +100,7 @@ public struct IngestSource {
             let hasher = SHA256()
             let outline = try JUnitReader.outline(source, path: path, hasher: hasher)
             let digest = hasher.finalizeHex()
-            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, preparesWhileReading: true) { body in
                 let again = SHA256()
                 try JUnitReader.forEachTest(source, path: path, outline: outline, hasher: again, body)
                 guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
@@ -108,12 +112,12 @@ public struct IngestSource {
                 // A summary or a legacy record lists only failures: small, and read whole.
                 let data = try ResultFile.read(path, maxBytes: maxBytes)
                 let report = try XCResultReader.read(data, path: path)
-                return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count) { body in
+                return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count, preparesWhileReading: true) { body in
                     for test in report.tests { try body(test) }
                 }
             }
             let digest = hasher.finalizeHex()
-            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, preparesWhileReading: false) { body in
                 let again = SHA256()
                 try XCResultTests.forEachTest(
                     JSONStream(path: path, limit: maxBytes, hasher: again), outline: outline, file: path, body)
@@ -127,6 +131,25 @@ public struct IngestSource {
     /// caller's, a few hundred cases behind; an error in the file is thrown
     /// after every case before it was handed over.
     public func forEachTest(_ body: (TestReport.TestCase) throws -> Void) throws {
-        try Handoff.run(batchSize: 512, produce: tests, consume: body)
+        try forEachTest(preparing: { { $0 } }, body)
+    }
+
+    /// The same, each case first made into what `body` needs by what
+    /// `preparer` returns, called for each case in the file's order (so it
+    /// may keep state of its own), on the reading thread or the caller's.
+    public func forEachTest<Prepared: Sendable>(
+        preparing preparer: @escaping @Sendable () -> (TestReport.TestCase) throws -> Prepared,
+        _ body: (Prepared) throws -> Void
+    ) throws {
+        let tests = self.tests
+        if preparesWhileReading {
+            try Handoff.run(batchSize: 512, produce: { emit in
+                let prepare = preparer()
+                try tests { try emit(try prepare($0)) }
+            }, consume: body)
+        } else {
+            let prepare = preparer()
+            try Handoff.run(batchSize: 512, produce: tests, consume: { try body(try prepare($0)) })
+        }
     }
 }

@@ -1,7 +1,7 @@
 /// Decides which claims a test verifies: the rules kept in the store (`evidence
 /// map`), and the convention that `claim:KEY` in a test's identifier, tags or
 /// properties names KEY.
-public struct TestClaimMatcher {
+public struct TestClaimMatcher: Sendable {
     let rules: [(pattern: Glob, claim: String)]
     let claims: Set<String>
 

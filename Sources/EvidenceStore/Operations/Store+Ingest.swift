@@ -116,24 +116,24 @@ extension Store {
             let fileID = try writer.upsertIngestedFile(TextFormat.IngestedFile(
                 sha256: source.digest, fileName: name, format: report.format.rawValue,
                 testCount: Int64(source.testCount), ingestedAt: clock.timestamp()))
-            // A run for each device a test ran on, made when its first test comes.
-            var runs: [Int: (RunRecord, [UInt8])] = [:]
-            func run(forDevice index: Int) throws -> (RunRecord, [UInt8]) {
+            // A run for each device a test ran on, made when its first test comes,
+            // named by the file and the environment: the same file ingested on
+            // two machines is one run once their exports merge.
+            let runUUIDs = environments.map { ResultIdentity.ingestedRunUUID(fileSHA256: source.digest, environment: $0) }
+            var runs: [Int: RunRecord] = [:]
+            func run(forDevice index: Int) throws -> RunRecord {
                 if let run = runs[index] { return run }
                 // A model the file names is taken as it is; one typed as an option is checked for typos.
                 try Self.vet(
                     environments[index], newModel: options.newModel || report.devices[index].model != nil,
                     reader: writer.reader)
                 let note = (["\(report.shape) from \(name)"] + report.notes).joined(separator: "; ")
-                // Named by the file and the environment: the same file ingested on
-                // two machines is one run once their exports merge.
                 let run = try Self.insertRun(
                     RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
-                    uuid: ResultIdentity.ingestedRunUUID(fileSHA256: source.digest, environment: environments[index]),
-                    ingestedFileID: fileID, into: writer)
-                runs[index] = (run, ResultIdentity.ingestedRunPart(run.uuid))
+                    uuid: runUUIDs[index], ingestedFileID: fileID, into: writer)
+                runs[index] = run
                 summary.runs.append((run, environments[index].description))
-                return (run, ResultIdentity.ingestedRunPart(run.uuid))
+                return run
             }
             // Claim ids and the words each result proves, looked up once per claim.
             var claimIDs: [String: (id: Int64, statement: Int64?)] = [:]
@@ -141,32 +141,30 @@ extension Store {
             // Each claim's latest decisive result is worked out once, at the end.
             let triggers = try writer.setDecisiveTriggersAside()
             var touched: Set<StoreWriter.ClaimEnvironment> = []
-            // The file's results are recorded in its order, a microsecond apart.
-            var moments = Timestamp.MicrosecondSequence(from: clock.now())
-            func recordingTime() -> String { moments.next() }
+            // The file's results are recorded in its order, a microsecond apart;
+            // each test is checked, matched and its rows named (after the run
+            // of its device, as run(forDevice:) inserts it) by the preparer,
+            // on whichever thread the source has less to do.
+            let preparer = TestPreparer(
+                file: path, matcher: matcher, deviceCount: report.devices.count, start: clock.now(),
+                runParts: runUUIDs.map(ResultIdentity.ingestedRunPart))
             var number = 0
-            try source.forEachTest { test in
+            try source.forEachTest(preparing: preparer.make) { prepared in
                 defer { number += 1 }
-                for (field, value) in [("identifier", test.identifier), ("name", test.name)] + test.tags.map({ ("tag", $0) }) {
-                    if let problem = ControlCharacters.problem(in: value, allowingLineBreaks: false) {
-                        throw EvidenceError.badFile(path: path, location: nil, reason: "the test \(field) \(problem)")
-                    }
-                }
-                let (claims, unknown) = matcher.claims(for: test)
-                summary.count(test, mapped: !claims.isEmpty)
-                summary.unknownClaims += unknown.map { (test.identifier, $0) }
-                guard report.devices.indices.contains(test.device) else { return }
-                let (run, runPart) = try run(forDevice: test.device)
+                let test = prepared.test
+                summary.count(test, mapped: !prepared.claims.isEmpty)
+                summary.unknownClaims += prepared.unknown.map { (test.identifier, $0) }
+                guard !prepared.rows.isEmpty else { return }
+                let run = try run(forDevice: test.device)
                 var row = StoreWriter.ResultRow(
                     uuid: "", runID: run.id, environmentID: run.environmentID, claimID: nil, claimStatementID: nil,
                     result: test.outcome.rawValue, posture: nil, note: test.note, checkedAt: startedAt, recordedAt: "",
                     testID: test.identifier, duration: test.duration, message: test.message)
-                if claims.isEmpty {
-                    row.uuid = ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: 0)
-                    row.recordedAt = recordingTime()
+                if prepared.claims.isEmpty {
+                    (row.uuid, row.recordedAt) = prepared.rows[0]
                     try batch.add(row)
                 }
-                for (slot, key) in claims.sorted().enumerated() {
+                for (slot, key) in prepared.claims.enumerated() {
                     if claimIDs[key] == nil {
                         let id = try writer.reader.claimID(key: key)
                         claimIDs[key] = (id, try writer.reader.currentStatement(ofClaim: id)?.id)
@@ -176,8 +174,7 @@ extension Store {
                     if let claim = row.claimID {
                         touched.insert(StoreWriter.ClaimEnvironment(claimID: claim, environmentID: run.environmentID))
                     }
-                    row.uuid = ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: slot + 1)
-                    row.recordedAt = recordingTime()
+                    (row.uuid, row.recordedAt) = prepared.rows[slot]
                     try batch.add(row)
                 }
                 if number % 2000 == 0 { progress?(number, source.testCount) }
@@ -188,6 +185,50 @@ extension Store {
             progress?(source.testCount, source.testCount)
         }
         return summary
+    }
+
+    /// One test case made ready on the reading thread: its claims, sorted,
+    /// and the UUID and recording time of each row it gives (one per claim,
+    /// or one with no claim; none when it ran on no device of the file).
+    struct PreparedTest: Sendable {
+        var test: TestReport.TestCase
+        var claims: [String]
+        var unknown: [String]
+        var rows: [(uuid: String, recordedAt: String)]
+    }
+
+    /// What the reading thread needs to prepare a file's test cases.
+    struct TestPreparer: Sendable {
+        var file: String
+        var matcher: TestClaimMatcher
+        var deviceCount: Int
+        var start: Date
+        /// What the result UUIDs of each device's run start with.
+        var runParts: [[UInt8]]
+
+        /// A closure that prepares each test case in turn: tests are numbered,
+        /// and rows recorded a microsecond apart, in the file's order.
+        func make() -> (TestReport.TestCase) throws -> PreparedTest {
+            var moments = Timestamp.MicrosecondSequence(from: start)
+            var number = 0
+            return { test in
+                defer { number += 1 }
+                for (field, value) in [("identifier", test.identifier), ("name", test.name)] + test.tags.map({ ("tag", $0) }) {
+                    if let problem = ControlCharacters.problem(in: value, allowingLineBreaks: false) {
+                        throw EvidenceError.badFile(path: file, location: nil, reason: "the test \(field) \(problem)")
+                    }
+                }
+                let (claims, unknown) = matcher.claims(for: test)
+                var prepared = PreparedTest(test: test, claims: claims.sorted(), unknown: unknown, rows: [])
+                guard (0..<deviceCount).contains(test.device) else { return prepared }
+                let runPart = runParts[test.device]
+                let slots = prepared.claims.isEmpty ? [0] : Array(1...prepared.claims.count)
+                prepared.rows = slots.map { slot in
+                    (ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: slot), moments.next())
+                }
+                return prepared
+            }
+        }
     }
 
     /// The file's device, filled in from the options where the file is silent.
