@@ -122,6 +122,23 @@ import Testing
         #expect(breaks.contains("at least 600pt wide. But a root GeometryReader reports the safe-area width, about 867pt unfolded instead of 951. <!-- evidence: breaks.geometry-reader-width (measured) --> Add the insets back"))
     }
 
+    @Test func annotateNeverTakesWordsFromAMarkerAlreadyPlaced() throws {
+        for (key, statement) in [
+            ("notes.both", "The first sentence. The second sentence."), ("notes.first", "The first sentence."),
+            ("notes.second", "The second sentence."), ("notes.third", "A third one."),
+        ] {
+            try run(["claim", "add", key, "--statement", statement, "--document", "notes", "--area", "Notes", "--label", "unverified"])
+        }
+        let text = "Intro. The first sentence. The second sentence. <!-- evidence: notes.both (unverified) --> A third one.\n"
+        try text.write(toFile: folder.path("notes.md"), atomically: true, encoding: .utf8)
+        let placed = try run(["annotate", "notes.md", "--document", "notes"])
+        // notes.first would take the words of notes.both; notes.second would end them too.
+        #expect(placed.stdout.contains("not placed: notes.first") && placed.stdout.contains("not placed: notes.second"), "\(placed.stdout)")
+        let after = try String(contentsOfFile: folder.path("notes.md"), encoding: .utf8)
+        #expect(after == "Intro. The first sentence. The second sentence. <!-- evidence: notes.both (unverified) --> A third one. <!-- evidence: notes.third (unverified) -->\n")
+        #expect(!(try run(["lint", "notes.md"]).stdout.contains("[words]")))
+    }
+
     @Test func aClaimNoMarkerMentionsIsAWarning() throws {
         try edit("duo-system-surfaces.md") {
             $0.replacingOccurrences(of: " <!-- evidence: bars.other-app-activity (unverified) -->", with: "")

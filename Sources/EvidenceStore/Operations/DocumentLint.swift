@@ -344,7 +344,8 @@ extension DocumentLint {
             let marker = "<!-- evidence: \(key) (\(claim.label.rawValue)) -->"
             let candidates = lines.indices.lazy.filter { words[$0]?.contains(statement) ?? false }
             guard let (index, updated) = candidates.compactMap({ index in
-                place(marker, statement: statement, in: lines[index]).map { (index, $0) }
+                place(marker, statement: statement, in: lines[index]) { keepsOthers(lines[index], $0, key: key, facts: facts) }
+                    .map { (index, $0) }
             }).first
             else {
                 unplaced.append(key)
@@ -371,8 +372,8 @@ extension DocumentLint {
 
     /// The marked line, when `statement` is the line's first table cell, or
     /// whole sentences of one stretch of its words between markers: the
-    /// marker goes right after them.
-    private static func place(_ marker: String, statement: String, in line: String) -> String? {
+    /// marker goes right after them, where `accept` takes the line so marked.
+    private static func place(_ marker: String, statement: String, in line: String, accept: (String) -> Bool) -> String? {
         if line.trimmingCharacters(in: .whitespaces).hasPrefix("|") {
             guard MarkedDocument.normalized(MarkedDocument.firstCell(line)) == statement else { return nil }
             var row = line
@@ -388,11 +389,29 @@ extension DocumentLint {
                 for end in ends where end > start && MarkedDocument.normalized(String(line[start..<end])) == statement {
                     var marked = line
                     marked.insert(contentsOf: " " + marker, at: end)
-                    return marked
+                    if accept(marked) { return marked }
                 }
             }
         }
         return nil
+    }
+
+    /// Whether a new marker for `key` in a line stands alone (it ends no other
+    /// marker's words) and leaves every marker of the line whose words agreed
+    /// with its claim agreeing: a marker after the new one keeps only the
+    /// words between them.
+    private static func keepsOthers(_ old: String, _ new: String, key: String, facts: Facts) -> Bool {
+        func agreeing(_ parsed: MarkedDocument) -> Set<String> {
+            Set(parsed.markers.filter { marker in
+                marker.key != key && marker.group.count == 1
+                    && facts.claims[marker.key].map {
+                        MarkedDocument.trailingSentences(of: marker.text, stating: MarkedDocument.normalized($0.statement)) != nil
+                    } ?? false
+            }.map(\.key))
+        }
+        let marked = MarkedDocument(text: new)
+        guard marked.markers.first(where: { $0.key == key })?.group.count == 1 else { return false }
+        return agreeing(MarkedDocument(text: old)).isSubset(of: agreeing(marked))
     }
 
     /// The stretches of an item's or paragraph's line that markers leave:
