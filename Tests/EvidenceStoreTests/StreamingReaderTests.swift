@@ -167,6 +167,29 @@ import Testing
 extension XCResultStreamingTests {
     /// Literals, numbers, escapes and characters of several bytes, cut by
     /// chunks of every small size: the same values as the whole read.
+    @Test func newlinesAreCountedExactlyWhateverTheirPlace() {
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000] {
+            let bytes = (0..<length).map { _ in [0x0A, 0x0B, 0x8A, 0x20, 0x00, 0xFF][Int.random(in: 0..<6, using: &generator)] as UInt8 }
+            for end in Set([0, length / 3, length]) {
+                #expect(JSONStream.newlines(in: bytes, before: end) == bytes[..<end].filter { $0 == 0x0A }.count, "\(bytes) to \(end)")
+            }
+        }
+    }
+
+    @Test func anErrorNamesItsLineWhateverTheChunkSize() throws {
+        // Pretty-printed, as xcresulttool writes it, with a bad value on line 203.
+        var text = "{\n  \"testNodes\" : [\n"
+        for index in 0..<100 { text += "    { \"name\" : \"test\(index)\",\n      \"nodeType\" : \"Test Case\", \"result\" : \"Passed\" },\n" }
+        text += "    { \"name\" : tru }\n  ]\n}\n"
+        let path = try folder.write("bad.json", text)
+        for chunkSize in [1, 5, 8, 64, 4096] {
+            #expect(throws: EvidenceError.badFile(path: path, location: "203", reason: "not valid JSON: unexpected character ' '")) {
+                _ = try XCResultTests.outline(try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), file: path)
+            }
+        }
+    }
+
     @Test func valuesCutByChunksReadTheSame() throws {
         let document = """
             {"flag": true, "none": null, "no": false, "big": -1.5e3, "count": 12345678901,
