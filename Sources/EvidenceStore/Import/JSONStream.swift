@@ -67,28 +67,9 @@ final class JSONStream {
         return true
     }
 
-    /// How many '\n' the first `end` bytes hold, counted eight bytes at a
-    /// time: every byte read passes through here once.
+    /// How many '\n' the first `end` bytes hold: every byte read passes through here once.
     static func newlines(in bytes: [UInt8], before end: Int) -> Int {
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress, end > 0 else { return 0 }
-            let ones: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            var count = 0
-            var index = 0
-            while index + 8 <= end {
-                // A byte of `word` is zero where the byte was '\n'; the high bit
-                // of each byte of `zeros` is set exactly there, with no carry between bytes.
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
-                let zeros = ~(((word & ones) &+ ones) | word | ones)
-                count &+= zeros.nonzeroBitCount
-                index += 8
-            }
-            while index < end {
-                if raw[index] == 0x0A { count &+= 1 }
-                index += 1
-            }
-            return count
-        }
+        bytes.withUnsafeBytes { Newlines.count(in: UnsafeRawBufferPointer(rebasing: $0[..<end])) }
     }
 
     @inline(__always)

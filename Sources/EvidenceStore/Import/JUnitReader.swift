@@ -368,7 +368,7 @@ struct DeclarationScanner {
     mutating func check(_ chunk: UnsafeRawBufferPointer, firstLine: Int) throws {
         if !tail.isEmpty {
             let joined = tail + Array(chunk.prefix(16))
-            try joined.withUnsafeBytes { try scan($0, line: firstLine - tail.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }) }
+            try joined.withUnsafeBytes { try scan($0, line: firstLine - tail.withUnsafeBytes(Newlines.count)) }
         }
         try scan(chunk, line: firstLine)
         tail = Array(chunk.suffix(8))
@@ -393,7 +393,7 @@ struct DeclarationScanner {
                     }
                 }
                 if matches {
-                    let line = firstLine + UnsafeRawBufferPointer(rebasing: bytes[0..<index]).reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+                    let line = firstLine + Newlines.count(in: UnsafeRawBufferPointer(rebasing: bytes[0..<index]))
                     throw EvidenceError.badFile(
                         path: path, location: String(line),
                         reason: "the file has a \(String(decoding: needle, as: UTF8.self).uppercased()) declaration; result files with DTDs or entities are refused")

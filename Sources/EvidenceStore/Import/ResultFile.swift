@@ -79,7 +79,7 @@ public struct IngestSource {
     /// Whether cases are made ready on the reading thread (where reading is
     /// cheap, as libxml2's is) or on the caller's (where reading costs as
     /// much as writing, as JSON's does): the busier thread does less.
-    let preparesWhileReading: Bool
+    var preparesWhileReading: Bool { report.format == .junit }
     private let tests: @Sendable ((TestReport.TestCase) throws -> Void) throws -> Void
 
     public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?) throws -> IngestSource {
@@ -100,7 +100,7 @@ public struct IngestSource {
             let hasher = SHA256()
             let outline = try JUnitReader.outline(source, path: path, hasher: hasher)
             let digest = hasher.finalizeHex()
-            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, preparesWhileReading: true) { body in
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
                 let again = SHA256()
                 try JUnitReader.forEachTest(source, path: path, outline: outline, hasher: again, body)
                 guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
@@ -112,12 +112,12 @@ public struct IngestSource {
                 // A summary or a legacy record lists only failures: small, and read whole.
                 let data = try ResultFile.read(path, maxBytes: maxBytes)
                 let report = try XCResultReader.read(data, path: path)
-                return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count, preparesWhileReading: true) { body in
+                return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count) { body in
                     for test in report.tests { try body(test) }
                 }
             }
             let digest = hasher.finalizeHex()
-            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, preparesWhileReading: false) { body in
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
                 let again = SHA256()
                 try XCResultTests.forEachTest(
                     JSONStream(path: path, limit: maxBytes, hasher: again), outline: outline, file: path, body)

@@ -21,9 +21,7 @@ enum UntrustedText {
     }
 
     static func line(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var line = 1
-        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A { line += 1 }
-        return line
+        1 + Newlines.count(in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<min(offset, bytes.count)])))
     }
 
     /// The offset of the first byte that starts an invalid UTF-8 sequence.

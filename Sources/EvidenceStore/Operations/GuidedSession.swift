@@ -52,13 +52,15 @@ public final class GuidedSession {
         let selection = selection.withDefaults(for: environment.kind)
         let document = try reader.resolveDocument(selection.document)
         var keys: [String]
+        // The claims named by key are read whole once, to filter them and to make their steps.
+        var details: [String: ClaimDetail] = [:]
         if selection.keys.isEmpty {
             keys = try reader.claimList(ClaimFilter(document: document, area: selection.area))
                 .filter { selection.states.contains($0.state) && $0.label != .notPublished }.map(\.key)
         } else {
             var seen: Set<String> = []
-            let listed = try selection.keys.filter { seen.insert($0).inserted }.map { try reader.claimDetail(key: $0).claim }
-            keys = listed.filter { claim in
+            for key in selection.keys where seen.insert(key).inserted { details[key] = try reader.claimDetail(key: key) }
+            keys = details.values.map(\.claim).filter { claim in
                 (document == nil || claim.document == document)
                     && (selection.area.map { $0.lowercased() == claim.area.lowercased() } ?? true)
             }
@@ -69,13 +71,13 @@ public final class GuidedSession {
         alreadyAnswered = keys.filter { answered.contains($0) }
         answeredInResumedRun = answered.sorted()
         keys.removeAll { answered.contains($0) }
-        steps = try keys.map { try Self.step(for: $0, reader: reader) }
+        steps = try keys.map { try Self.step(for: details[$0] ?? reader.claimDetail(key: $0), reader: reader) }
         dispositions = Array(repeating: nil, count: steps.count)
         lastRun = resumedRun
     }
 
-    private static func step(for key: String, reader: StoreReader) throws -> Step {
-        let claim = try reader.claimDetail(key: key)
+    private static func step(for claim: ClaimDetail, reader: StoreReader) throws -> Step {
+        let key = claim.claim.key
         var latest: [String: MeasurementListing] = [:]
         var names: [String] = []
         for row in try reader.measurementList(MeasurementFilter(claimKey: key)) where !row.retracted {
