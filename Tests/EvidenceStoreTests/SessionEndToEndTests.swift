@@ -217,6 +217,13 @@ import Testing
              "--answers", "answers.txt"])
         #expect(session.stdout.contains("latest: pass on iPhone Duo simulator, iOS 27.1, Xcode 27.1 (27A9275), 2026-10-20; status-bar clock y = 87 pt → 171 pt"), "\(session.stdout)")
         #expect(try csv("SELECT value, baseline, unit FROM measurements ORDER BY id DESC LIMIT 1") == "value,baseline,unit\n173,87,pt\n")
+        // A claim named by a wrong key is refused, with the closest keys, and nothing is logged.
+        let count = try csv("SELECT count(*) AS n FROM results")
+        let wrong = try run(
+            ["session", "--simulator", "iPhone Duo", "--os", "iOS 27.2", "--xcode", "27.2", "island.clock-offset.closed",
+             "island.clock-ofset.open-wide", "--answers", "answers.txt"], expect: 65)
+        #expect(wrong.stderr.contains("unknown claim 'island.clock-ofset.open-wide'; did you mean 'island.clock-offset.open-wide'"), "\(wrong.stderr)")
+        #expect(try csv("SELECT count(*) AS n FROM results") == count)
         let prompt = MeasurementPrompt(name: "status-bar clock y", unit: .pt, baseline: 87, lastValue: 171)
         #expect(prompt.label == "status-bar clock y [pt], from 87")
         #expect(try prompt.draft(from: "173") == MeasurementDraft(name: "status-bar clock y", value: 173, unit: .pt, baseline: 87))
