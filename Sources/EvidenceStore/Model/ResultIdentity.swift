@@ -44,15 +44,18 @@ public enum ResultIdentity {
     }
 
     public static func ingestedResultUUID(runPart: [UInt8], test: Int, claimSlot: Int) -> String {
-        var bytes = runPart
         let index = UInt32(truncatingIfNeeded: test)
-        bytes[10] = UInt8(truncatingIfNeeded: index >> 24)
-        bytes[11] = UInt8(truncatingIfNeeded: index >> 16)
-        bytes[12] = UInt8(truncatingIfNeeded: index >> 8)
-        bytes[13] = UInt8(truncatingIfNeeded: index)
-        bytes[14] = UInt8(truncatingIfNeeded: claimSlot >> 8)
-        bytes[15] = UInt8(truncatingIfNeeded: claimSlot)
-        return formatted(bytes)
+        return formatted { position in
+            switch position {
+            case 10: UInt8(truncatingIfNeeded: index >> 24)
+            case 11: UInt8(truncatingIfNeeded: index >> 16)
+            case 12: UInt8(truncatingIfNeeded: index >> 8)
+            case 13: UInt8(truncatingIfNeeded: index)
+            case 14: UInt8(truncatingIfNeeded: claimSlot >> 8)
+            case 15: UInt8(truncatingIfNeeded: claimSlot)
+            default: runPart[position]
+            }
+        }
     }
 
     /// A name-based UUID (version 8) from SHA-256 of a namespace and parts.
@@ -67,18 +70,29 @@ public enum ResultIdentity {
 
     /// Sixteen bytes as a version 8 UUID: the version and variant bits set.
     private static func formatted(_ raw: [UInt8]) -> String {
-        var bytes = raw
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        formatted { raw[$0] }
+    }
+
+    /// The sixteen bytes `byte(0)` to `byte(15)` as a version 8 UUID, written
+    /// straight into the string: an ingest names every result this way.
+    private static func formatted(_ byte: (Int) -> UInt8) -> String {
+        String(unsafeUninitializedCapacity: 36) { text in
+            let digits: StaticString = "0123456789abcdef"
+            var written = 0
+            for index in 0..<16 {
+                var value = byte(index)
+                if index == 6 { value = (value & 0x0F) | 0x80 }
+                if index == 8 { value = (value & 0x3F) | 0x80 }
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    text[written] = UInt8(ascii: "-")
+                    written += 1
+                }
+                text[written] = digits.utf8Start[Int(value >> 4)]
+                text[written + 1] = digits.utf8Start[Int(value & 0x0F)]
+                written += 2
+            }
+            return written
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// When a result recorded before results kept the moment was recorded: its

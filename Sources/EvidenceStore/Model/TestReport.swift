@@ -133,9 +133,39 @@ enum Duration {
             }
         }
         guard last > start else { return nil }
+        if let value = plainDecimal(bytes, start, last) { return value * scale }
         var number = [UInt8](bytes[start..<last])
         for index in number.indices where number[index] == UInt8(ascii: ",") { number[index] = UInt8(ascii: ".") }
         guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite, value >= 0 else { return nil }
         return value * scale
+    }
+
+    private static let exactPowersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ]
+
+    /// Digits with at most one point or comma between them and at most 15 in
+    /// all, as most files write every time ("0.014"), read without strtod:
+    /// the digits and the power of ten are exact doubles, and one division of
+    /// exact doubles is rounded correctly, as strtod rounds. Anything else is nil.
+    private static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var digits: Int64 = 0
+        var count = 0
+        var fraction = -1
+        for index in start..<end {
+            let byte = bytes[index]
+            if byte >= 0x30 && byte <= 0x39 {
+                count += 1
+                guard count <= 15 else { return nil }
+                digits = digits * 10 + Int64(byte - 0x30)
+                if fraction >= 0 { fraction += 1 }
+            } else if (byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",")) && fraction < 0 {
+                fraction = 0
+            } else {
+                return nil
+            }
+        }
+        guard count > 0, fraction != 0 else { return nil }
+        return Double(digits) / exactPowersOfTen[max(fraction, 0)]
     }
 }

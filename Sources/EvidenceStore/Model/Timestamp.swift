@@ -40,7 +40,8 @@ public enum Timestamp {
     public struct MicrosecondSequence {
         private var seconds: Int64
         private var micros: Int
-        private var prefix: String
+        /// "YYYY-MM-DDTHH:MM:SS" of the current second.
+        private var prefix: [UInt8]
 
         public init(from date: Date) {
             let value = date.timeIntervalSince1970
@@ -48,7 +49,7 @@ public enum Timestamp {
             let whole = clamped.rounded(.down)
             seconds = Int64(whole)
             micros = min(999_999, max(0, Int(((clamped - whole) * 1_000_000).rounded(.down))))
-            prefix = String(format(secondsSinceEpoch: seconds).dropLast())
+            prefix = Array(format(secondsSinceEpoch: seconds).utf8.dropLast())
         }
 
         /// The next moment: one microsecond after the last one given.
@@ -57,9 +58,24 @@ public enum Timestamp {
             if micros == 1_000_000 {
                 micros = 0
                 seconds += 1
-                prefix = String(Timestamp.format(secondsSinceEpoch: seconds).dropLast())
+                prefix = Array(Timestamp.format(secondsSinceEpoch: seconds).utf8.dropLast())
             }
-            return prefix + "." + Timestamp.pad(micros, 6) + "Z"
+            // Written straight into the string: an ingest gives every result one.
+            var value = micros
+            return String(unsafeUninitializedCapacity: prefix.count + 8) { text in
+                var written = 0
+                for byte in prefix {
+                    text[written] = byte
+                    written += 1
+                }
+                text[written] = UInt8(ascii: ".")
+                for place in stride(from: written + 6, to: written, by: -1) {
+                    text[place] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                text[written + 7] = UInt8(ascii: "Z")
+                return written + 8
+            }
         }
     }
 

@@ -213,11 +213,14 @@ extension Store {
             var number = 0
             return { test in
                 defer { number += 1 }
-                for (field, value) in [("identifier", test.identifier), ("name", test.name)] + test.tags.map({ ("tag", $0) }) {
+                func check(_ value: String, _ field: String) throws {
                     if let problem = ControlCharacters.problem(in: value, allowingLineBreaks: false) {
                         throw EvidenceError.badFile(path: file, location: nil, reason: "the test \(field) \(problem)")
                     }
                 }
+                try check(test.identifier, "identifier")
+                try check(test.name, "name")
+                for tag in test.tags { try check(tag, "tag") }
                 let (claims, unknown) = matcher.claims(for: test)
                 var prepared = PreparedTest(test: test, claims: claims.sorted(), unknown: unknown, rows: [])
                 guard (0..<deviceCount).contains(test.device) else { return prepared }

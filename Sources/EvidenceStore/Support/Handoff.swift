@@ -19,9 +19,10 @@ enum Handoff {
                 var batch: [Element] = []
                 batch.reserveCapacity(batchSize)
                 try produce { element in
-                    if queue.isCancelled { throw CancellationError() }
                     batch.append(element)
                     if batch.count == batchSize {
+                        // Once a batch, not once an element: the check takes the queue's lock.
+                        if queue.isCancelled { throw CancellationError() }
                         queue.put(.items(batch))
                         batch.removeAll(keepingCapacity: true)
                     }

@@ -110,6 +110,24 @@ final class Statement {
         })
     }
 
+    /// Binds parameter `index` to the `n`th text of `texts` (from 0), or NULL,
+    /// where it is: SQLite reads it in place (SQLITE_STATIC) rather than
+    /// copying it. The texts must stay where they are until the statement has
+    /// run and its bindings are cleared (`executeAndClearBindings`).
+    func bindInPlace(_ index: Int32, _ texts: TextArena.Texts, _ n: Int) throws {
+        let span = texts.spans[n]
+        guard span.count >= 0 else { return try check(sqlite3_bind_null(handle, index)) }
+        guard span.count > 0, let base = texts.bytes.baseAddress else {
+            return try check(sqlite3_bind_text(handle, index, Self.emptyText.utf8Start, 0, nil))
+        }
+        try check(UnsafeRawPointer(base + span.start).withMemoryRebound(to: CChar.self, capacity: span.count) {
+            sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(span.count), nil, UInt8(SQLITE_UTF8))
+        })
+    }
+
+    /// What an empty text is bound to: a static string, never freed.
+    private static let emptyText: StaticString = ""
+
     func bind(_ index: Int32, _ number: Int64?) throws {
         try check(number.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
     }
@@ -121,6 +139,16 @@ final class Statement {
     /// Runs a statement whose parameters were bound one by one, then resets it.
     func execute() throws {
         defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Runs the statement, resets it and unbinds every parameter: what was
+    /// bound in place may go away afterwards.
+    func executeAndClearBindings() throws {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
         while try step() {}
     }
 

@@ -12,6 +12,7 @@ final class ResultBatch {
     private var nextMeasurementID: Int64
     private var results: [StoreWriter.ResultRow] = []
     private var measurements: [(id: Int64, resultID: Int64, measurement: TextFormat.Measurement)] = []
+    private var texts = TextArena()
 
     init(writer: StoreWriter) throws {
         self.writer = writer
@@ -40,7 +41,7 @@ final class ResultBatch {
     /// Writes what is pending.
     func flush() throws {
         if results.count == Self.rows {
-            try writer.insertResults(results)
+            try writer.insertResults(results, texts: &texts)
         } else {
             for row in results { try writer.upsertResult(row) }
         }
@@ -60,35 +61,54 @@ final class ResultBatch {
 }
 
 extension StoreWriter {
-    /// Inserts exactly `ResultBatch.rows` results, each with its id set.
-    func insertResults(_ rows: [ResultRow]) throws {
+    /// Inserts exactly `ResultBatch.rows` results, each with its id set. Their
+    /// texts are copied into `texts` and bound from there, in place.
+    func insertResults(_ rows: [ResultRow], texts: inout TextArena) throws {
         let statement = try database.cached(
             """
             INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture, note,
                                  checked_at, recorded_at, test_id, duration, message) VALUES
             """, repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
-        var index: Int32 = 0
-        func next() -> Int32 {
-            index += 1
-            return index
-        }
+        texts.removeAll()
         for row in rows {
-            try statement.bind(next(), row.id)
-            try statement.bind(next(), row.uuid)
-            try statement.bind(next(), row.runID)
-            try statement.bind(next(), row.environmentID)
-            try statement.bind(next(), row.claimID)
-            try statement.bind(next(), row.claimStatementID)
-            try statement.bind(next(), row.result)
-            try statement.bind(next(), row.posture)
-            try statement.bind(next(), row.note)
-            try statement.bind(next(), row.checkedAt)
-            try statement.bind(next(), row.recordedAt)
-            try statement.bind(next(), row.testID)
-            try statement.bind(next(), row.duration)
-            try statement.bind(next(), row.message)
+            texts.append(row.uuid)
+            texts.append(row.result)
+            texts.append(row.posture)
+            texts.append(row.note)
+            texts.append(row.checkedAt)
+            texts.append(row.recordedAt)
+            texts.append(row.testID)
+            texts.append(row.message)
         }
-        try statement.execute()
+        try texts.withTexts { bytes in
+            var index: Int32 = 0
+            func next() -> Int32 {
+                index += 1
+                return index
+            }
+            var text = 0
+            func nextText() -> Int {
+                text += 1
+                return text - 1
+            }
+            for row in rows {
+                try statement.bind(next(), row.id)
+                try statement.bindInPlace(next(), bytes, nextText())
+                try statement.bind(next(), row.runID)
+                try statement.bind(next(), row.environmentID)
+                try statement.bind(next(), row.claimID)
+                try statement.bind(next(), row.claimStatementID)
+                try statement.bindInPlace(next(), bytes, nextText())
+                try statement.bindInPlace(next(), bytes, nextText())
+                try statement.bindInPlace(next(), bytes, nextText())
+                try statement.bindInPlace(next(), bytes, nextText())
+                try statement.bindInPlace(next(), bytes, nextText())
+                try statement.bindInPlace(next(), bytes, nextText())
+                try statement.bind(next(), row.duration)
+                try statement.bindInPlace(next(), bytes, nextText())
+            }
+            try statement.executeAndClearBindings()
+        }
     }
 
     /// Inserts exactly `ResultBatch.rows` measurements, each with its id.

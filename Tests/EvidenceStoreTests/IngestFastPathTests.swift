@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+/// What ingest does for every test case, done without Foundation's general
+/// routines, must give exactly what those routines give.
+@Suite struct IngestFastPathTests {
+    /// A test duration as the general path reads it: a unit, then the number
+    /// (a decimal comma read as a point) by Swift's own parser.
+    static func reference(_ text: String) -> Double? {
+        var number = Substring(text)
+        var scale = 1.0
+        if number.hasSuffix("ms") {
+            number = number.dropLast(2)
+            scale = 0.001
+        } else if number.hasSuffix("s") {
+            number = number.dropLast()
+        } else if number.hasSuffix("m") {
+            number = number.dropLast()
+            scale = 60
+        }
+        guard !number.isEmpty, let value = Double(number.replacingOccurrences(of: ",", with: ".")), value.isFinite,
+            value >= 0
+        else { return nil }
+        return value * scale
+    }
+
+    @Test func durationsReadBitForBitAsTheGeneralParserReadsThem() {
+        var generator = StateInvariantTests.Generator(state: 20_261_130)
+        var texts = [
+            "0", "0.000", "0.014", "0,014", ".5", "5.", "1.", ".", "12.5ms", "3m", "0.1s", "99999999999999.9",
+            "123456789012345", "1234567890123456", "0.1234567890123456", "9007199254740993", "1e3", "-1", "1.2.3",
+            "1,2,3", "", "ms", "0x10", "00000000000000000001.5",
+        ]
+        for _ in 0..<20_000 {
+            let whole = String(generator.next() % 1_000_000_000)
+            let digits = Int(generator.next() % 12)
+            var fraction = ""
+            for _ in 0..<digits { fraction.append(Character(String(generator.next() % 10))) }
+            let point = generator.next() % 3 == 0 ? "," : "."
+            let unit = ["", "s", "ms", "m"][Int(generator.next() % 4)]
+            texts.append(digits == 0 ? whole + unit : whole + point + fraction + unit)
+        }
+        for text in texts {
+            let fast = Duration.seconds(text)
+            let general = Self.reference(text)
+            #expect(fast?.bitPattern == general?.bitPattern, "\(text): \(String(describing: fast)) against \(String(describing: general))")
+        }
+    }
+
+    @Test func momentsAreWrittenAsTimestampsWriteThem() {
+        // Starts two microseconds before a second ends, so the sequence crosses it.
+        let start = Date(timeIntervalSince1970: 1_796_000_000.999_997_5)
+        var moments = Timestamp.MicrosecondSequence(from: start)
+        let expected = [
+            "\(Timestamp.format(secondsSinceEpoch: 1_796_000_000).dropLast()).999998Z",
+            "\(Timestamp.format(secondsSinceEpoch: 1_796_000_000).dropLast()).999999Z",
+            "\(Timestamp.format(secondsSinceEpoch: 1_796_000_001).dropLast()).000000Z",
+            "\(Timestamp.format(secondsSinceEpoch: 1_796_000_001).dropLast()).000001Z",
+        ]
+        #expect((0..<4).map { _ in moments.next() } == expected)
+        #expect(expected[2] == "2026-11-30T00:53:21.000000Z")
+    }
+
+    @Test func ingestedResultUUIDsAreTheNamedBytesWithTheVersionSet() {
+        let runPart = ResultIdentity.ingestedRunPart("1d1fb0de-0000-8000-8000-000000000001")
+        #expect(runPart.count == 16)
+        for (test, slot) in [(0, 0), (1, 0), (70_000, 3), (Int(UInt32.max), 65_535), (305_419_896, 258)] {
+            var bytes = runPart
+            bytes[10] = UInt8(truncatingIfNeeded: test >> 24)
+            bytes[11] = UInt8(truncatingIfNeeded: test >> 16)
+            bytes[12] = UInt8(truncatingIfNeeded: test >> 8)
+            bytes[13] = UInt8(truncatingIfNeeded: test)
+            bytes[14] = UInt8(truncatingIfNeeded: slot >> 8)
+            bytes[15] = UInt8(truncatingIfNeeded: slot)
+            bytes[6] = (bytes[6] & 0x0F) | 0x80
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            let hex = bytes.map { String(format: "%02x", $0) }
+            let expected = [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }
+                .joined(separator: "-")
+            #expect(ResultIdentity.ingestedResultUUID(runPart: runPart, test: test, claimSlot: slot) == expected)
+        }
+    }
+
+    @Test func claimKeysAreFoundWhereverTheyStand() {
+        let cases: [(String, [String])] = [
+            ("claim:island.clock-offset.closed", ["island.clock-offset.closed"]),
+            ("Clock moves down claim:a.b and claim:c_d", ["a.b", "c_d"]),
+            ("cclaim:x", ["x"]),
+            ("claim:", []),
+            ("claim", []),
+            ("clai", []),
+            ("c", []),
+            ("", []),
+            ("claim:claim:k", ["claim", "k"]),
+            ("ends with claim:k", ["k"]),
+            ("ccc claim:k! claim:é", ["k"]),
+        ]
+        for (text, keys) in cases {
+            #expect(TestClaimMatcher.conventionKeys(in: text) == keys, "\(text)")
+        }
+    }
+}
