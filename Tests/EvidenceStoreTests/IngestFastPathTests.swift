@@ -101,4 +101,23 @@ import Testing
             #expect(TestClaimMatcher.conventionKeys(in: text) == keys, "\(text)")
         }
     }
+
+    @Test func jsonScansStopWhereAByteByByteScanStops() {
+        var generator = StateInvariantTests.Generator(state: 7)
+        // Mostly the bytes that matter, so every word mixes stops and runs.
+        let alphabet: [UInt8] = [0x20, 0x20, 0x20, 0x0A, 0x09, 0x0D, 0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xE2, 0x61, 0x7B, 0x30]
+        for length in 0..<40 {
+            for _ in 0..<50 {
+                let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+                bytes.withUnsafeBytes { buffer in
+                    for start in 0...length {
+                        let space = bytes[start...].firstIndex { ![0x20, 0x0A, 0x09, 0x0D].contains($0) } ?? length
+                        let stop = bytes[start...].firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? length
+                        #expect(JSONBytes.firstNonSpace(in: buffer, from: start) == space, "\(bytes) from \(start)")
+                        #expect(JSONBytes.stringStop(in: buffer, from: start) == stop, "\(bytes) from \(start)")
+                    }
+                }
+            }
+        }
+    }
 }

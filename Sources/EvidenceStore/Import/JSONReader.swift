@@ -50,12 +50,7 @@ public struct JSONReader {
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func skipSpace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
+        index = JSONBytes.firstNonSpace(in: bytes, from: index)
     }
 
     private mutating func value(depth: Int) throws -> JSONValue {
@@ -175,9 +170,7 @@ public struct JSONReader {
         index += 1
         let start = index
         // Fast path: no escapes.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
-            index += 1
-        }
+        index = JSONBytes.stringStop(in: bytes, from: index)
         if current == UInt8(ascii: "\"") {
             let text = try Self.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<index]), offset: start)
             index += 1

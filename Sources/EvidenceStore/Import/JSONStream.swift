@@ -80,18 +80,8 @@ final class JSONStream {
 
     private func skipSpace() throws {
         repeat {
-            let (index, found) = buffer.withUnsafeBufferPointer { bytes in
-                var index = position
-                while index < bytes.count {
-                    switch bytes[index] {
-                    case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                    default: return (index, true)
-                    }
-                }
-                return (index, false)
-            }
-            position = index
-            if found { return }
+            position = buffer.withUnsafeBytes { JSONBytes.firstNonSpace(in: $0, from: position) }
+            if position < buffer.count { return }
         } while try fill(1)
     }
 
@@ -200,11 +190,19 @@ final class JSONStream {
     /// The next value, checked and passed over.
     func skip() throws {
         try skipSpace()
-        if try peek() == UInt8(ascii: "\"") {
+        switch try peek() ?? 0 {
+        case UInt8(ascii: "\""):
             if let end = try plainStringEnd() {
                 position = end
                 return
             }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if let end = plainNumberEnd() {
+                position = end
+                return
+            }
+        default:
+            break
         }
         _ = try value()
     }
@@ -231,23 +229,43 @@ final class JSONStream {
         return text
     }
 
+    /// Where the number at the position ends, when it is a decimal without an
+    /// exponent (so it cannot be out of range), wholly in the buffer with a
+    /// byte after it; nil otherwise, for `JSONReader` to read it or say what is
+    /// wrong. A "0" followed by digits ends after the "0", as `JSONReader`'s does.
+    private func plainNumberEnd() -> Int? {
+        buffer.withUnsafeBufferPointer { bytes -> Int? in
+            func isDigit(_ index: Int) -> Bool { index < bytes.count && bytes[index] >= 0x30 && bytes[index] <= 0x39 }
+            var index = position
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard isDigit(index) else { return nil }
+            let whole = index
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                while isDigit(index) { index += 1 }
+            }
+            guard index - whole <= 300 else { return nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard isDigit(index) else { return nil }
+                while isDigit(index) { index += 1 }
+            }
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") else {
+                return nil
+            }
+            return index
+        }
+    }
+
     /// Where the string at the position ends (past its closing quote), when it
     /// has no escape and no control character; nil otherwise, for `JSONReader`
     /// to read it or say what is wrong.
     private func plainStringEnd() throws -> Int? {
         var offset = 1
         while true {
-            let (scanned, end) = buffer.withUnsafeBufferPointer { bytes -> (Int, Int??) in
-                var index = position + offset
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    if byte == UInt8(ascii: "\"") { return (index, .some(index + 1)) }
-                    if byte == UInt8(ascii: "\\") || byte < 0x20 { return (index, .some(nil)) }
-                    index += 1
-                }
-                return (index, nil)
-            }
-            if let end { return end }
+            let scanned = buffer.withUnsafeBytes { JSONBytes.stringStop(in: $0, from: position + offset) }
+            if scanned < buffer.count { return buffer[scanned] == UInt8(ascii: "\"") ? scanned + 1 : nil }
             offset = scanned - position
             guard try fill(offset + 1) else { return nil }
         }
