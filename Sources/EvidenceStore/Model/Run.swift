@@ -12,6 +12,14 @@ public struct RunRecord: Equatable, Sendable {
 
     /// The short name reports use: the first 8 characters of the UUID.
     public var shortName: String { String(uuid.prefix(8)) }
+
+    /// What each of the run's results keeps of it.
+    public struct IDs: Sendable {
+        public var id: Int64
+        public var environmentID: Int64
+    }
+
+    public var ids: IDs { IDs(id: id, environmentID: environmentID) }
 }
 
 public struct RunDraft: Equatable, Sendable {

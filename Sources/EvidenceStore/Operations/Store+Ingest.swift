@@ -121,6 +121,8 @@ extension Store {
             // two machines is one run once their exports merge.
             let runUUIDs = environments.map { ResultIdentity.ingestedRunUUID(fileSHA256: source.digest, environment: $0) }
             var runs: [Int: RunRecord] = [:]
+            // What each result needs of its run, by device: looked up for every test case.
+            var runIDs = [RunRecord.IDs?](repeating: nil, count: report.devices.count)
             func run(forDevice index: Int) throws -> RunRecord {
                 if let run = runs[index] { return run }
                 // A model the file names is taken as it is; one typed as an option is checked for typos.
@@ -132,6 +134,7 @@ extension Store {
                     RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
                     uuid: runUUIDs[index], ingestedFileID: fileID, into: writer)
                 runs[index] = run
+                runIDs[index] = run.ids
                 summary.runs.append((run, environments[index].description))
                 return run
             }
@@ -153,9 +156,9 @@ extension Store {
                 defer { number += 1 }
                 let test = prepared.test
                 summary.count(test, mapped: !prepared.claims.isEmpty)
-                summary.unknownClaims += prepared.unknown.map { (test.identifier, $0) }
+                if !prepared.unknown.isEmpty { summary.unknownClaims += prepared.unknown.map { (test.identifier, $0) } }
                 guard !prepared.rows.isEmpty else { return }
-                let run = try run(forDevice: test.device)
+                let run = try runIDs[test.device] ?? run(forDevice: test.device).ids
                 var row = StoreWriter.ResultRow(
                     uuid: "", runID: run.id, environmentID: run.environmentID, claimID: nil, claimStatementID: nil,
                     result: test.outcome.rawValue, posture: nil, note: test.note, checkedAt: startedAt, recordedAt: "",
