@@ -54,7 +54,7 @@ enum Command: Equatable {
     case flaky(store: String, window: Int, format: OutputFormat)
     case lint(store: String, files: [String], document: String?, format: LintOutput.Format, strict: Bool, mode: LintMode, by: String)
     case annotate(store: String, file: String, document: String)
-    case compare(store: String, from: ComparisonSide, to: ComparisonSide, format: String, failOn: Set<ComparisonChange>)
+    case compare(store: String, from: ComparisonSide, to: ComparisonSide, output: CompareCommands.Output, failOn: Set<ComparisonChange>)
     case session(
         store: String, environment: EnvironmentSpec, tester: String, newModel: Bool, selection: SessionSelection,
         answers: String?)

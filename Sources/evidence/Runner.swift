@@ -111,8 +111,8 @@ struct Runner {
             return try lint(store: store, files: files, document: document, format: format, strict: strict, mode: mode, by: by)
         case .annotate(let store, let file, let document):
             return try annotate(store: store, file: file, document: document)
-        case .compare(let store, let from, let to, let format, let failOn):
-            return try compare(store: store, from: from, to: to, format: format, failOn: failOn)
+        case .compare(let store, let from, let to, let form, let failOn):
+            return try compare(store: store, from: from, to: to, output: form, failOn: failOn)
         case .session(let store, let environment, let tester, let newModel, let selection, let answers):
             return try session(
                 store: store, environment: environment, tester: tester, newModel: newModel, selection: selection,

@@ -120,4 +120,43 @@ import Testing
             }
         }
     }
+
+    /// The number under "a" passed over by a stream (in chunks of 1 to 5
+    /// bytes, so it often ends a chunk) is taken or refused as JSONReader,
+    /// reading the whole document, takes or refuses it, at the same line.
+    @Test func aNumberPassedOverIsTakenOrRefusedAsOneReadWholeIs() throws {
+        let folder = try TemporaryFolder()
+        let numbers = [
+            "0", "-0", "12", "0.5", "-12.75", "1e5", "1E-3", "2.5e+10", "01", "-", "1.", ".5", "1e", "1e+", "--1",
+            "1.2.3", "1e999", "-1e999", "123456789012345678901234567890", String(repeating: "9", count: 400), "0x1",
+        ]
+        for number in numbers {
+            let text = "{\n\"a\": \(number),\n\"b\": true\n}\n"
+            let whole = Result { try JSONReader.parse(Data(text.utf8)) }
+            let path = folder.path("number.json")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            for chunkSize in 1...5 {
+                let stream = try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize)
+                let streamed = Result { () throws -> [String] in
+                    try stream.open(UInt8(ascii: "{"))
+                    var keys: [String] = []
+                    while let key = try stream.nextKey(first: keys.isEmpty) {
+                        keys.append(key)
+                        try stream.skip()
+                    }
+                    try stream.finish()
+                    return keys
+                }
+                switch (whole, streamed) {
+                case (.success, .success(let keys)):
+                    #expect(keys == ["a", "b"])
+                case (.failure, .failure(let error)):
+                    #expect("\(error)".contains("number.json:2"), "\(number), chunks of \(chunkSize): \(error)")
+                default:
+                    Issue.record("\(number), chunks of \(chunkSize): read whole \(whole), streamed \(streamed)")
+                }
+            }
+        }
+    }
 }
+

@@ -134,29 +134,10 @@ public struct JSONReader {
 
     private mutating func number() throws -> JSONValue {
         let start = index
-        var isInteger = true
-        if current == UInt8(ascii: "-") { index += 1 }
-        guard let first = current, Self.isDigit(first) else { throw failure("a malformed number") }
-        if first == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while let byte = current, Self.isDigit(byte) { index += 1 }
-        }
-        if current == UInt8(ascii: ".") {
-            isInteger = false
-            index += 1
-            guard let byte = current, Self.isDigit(byte) else { throw failure("a malformed number") }
-            while let byte = current, Self.isDigit(byte) { index += 1 }
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            isInteger = false
-            index += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard let byte = current, Self.isDigit(byte) else { throw failure("a malformed number") }
-            while let byte = current, Self.isDigit(byte) { index += 1 }
-        }
+        let scanned = try Self.scanNumber(bytes, from: start)
+        index = scanned.end
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if isInteger, let integer = Int64(text) {
+        if scanned.isInteger, let integer = Int64(text) {
             return .integer(integer)
         }
         guard let double = Double(text), double.isFinite else {
@@ -164,6 +145,42 @@ public struct JSONReader {
             throw failure("the number \(text) is out of range")
         }
         return .number(double)
+    }
+
+    /// The number at `start` by JSON's grammar: where it ends, and whether it
+    /// is written as an integer (no fraction, no exponent) or has an
+    /// exponent. A malformed one fails at the byte that breaks it. Its value
+    /// is not read: `JSONStream` passes over numbers with this alone.
+    static func scanNumber(_ bytes: UnsafeRawBufferPointer, from start: Int) throws
+        -> (end: Int, isInteger: Bool, hasExponent: Bool)
+    {
+        var index = start
+        func digit() -> Bool { index < bytes.count && isDigit(bytes[index]) }
+        func malformed() -> Failure { Failure(message: "a malformed number", offset: index) }
+        var isInteger = true
+        var hasExponent = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard digit() else { throw malformed() }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while digit() { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard digit() else { throw malformed() }
+            while digit() { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            hasExponent = true
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digit() else { throw malformed() }
+            while digit() { index += 1 }
+        }
+        return (index, isInteger, hasExponent)
     }
 
     private mutating func string() throws -> String {

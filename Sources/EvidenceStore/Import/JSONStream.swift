@@ -229,33 +229,17 @@ final class JSONStream {
         return text
     }
 
-    /// Where the number at the position ends, when it is a decimal without an
-    /// exponent (so it cannot be out of range), wholly in the buffer with a
-    /// byte after it; nil otherwise, for `JSONReader` to read it or say what is
-    /// wrong. A "0" followed by digits ends after the "0", as `JSONReader`'s does.
+    /// Where the number at the position ends, when `JSONReader`'s grammar
+    /// takes it, it has no exponent and at most 300 characters (so it cannot
+    /// be out of range), and a byte follows it in the buffer (so it does not go
+    /// on in the next chunk); nil otherwise, for `JSONReader` to read it whole
+    /// or say what is wrong.
     private func plainNumberEnd() -> Int? {
-        buffer.withUnsafeBufferPointer { bytes -> Int? in
-            func isDigit(_ index: Int) -> Bool { index < bytes.count && bytes[index] >= 0x30 && bytes[index] <= 0x39 }
-            var index = position
-            if bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard isDigit(index) else { return nil }
-            let whole = index
-            if bytes[index] == UInt8(ascii: "0") {
-                index += 1
-            } else {
-                while isDigit(index) { index += 1 }
-            }
-            guard index - whole <= 300 else { return nil }
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                guard isDigit(index) else { return nil }
-                while isDigit(index) { index += 1 }
-            }
-            guard index < bytes.count, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") else {
-                return nil
-            }
-            return index
-        }
+        let start = position
+        guard let number = try? buffer.withUnsafeBytes({ try JSONReader.scanNumber($0, from: start) }),
+            !number.hasExponent, number.end - start <= 300, number.end < buffer.count
+        else { return nil }
+        return number.end
     }
 
     /// Where the string at the position ends (past its closing quote), when it

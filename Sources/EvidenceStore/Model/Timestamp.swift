@@ -49,7 +49,12 @@ public enum Timestamp {
             let whole = clamped.rounded(.down)
             seconds = Int64(whole)
             micros = min(999_999, max(0, Int(((clamped - whole) * 1_000_000).rounded(.down))))
-            prefix = Array(format(secondsSinceEpoch: seconds).utf8.dropLast())
+            prefix = Self.prefix(seconds)
+        }
+
+        /// "YYYY-MM-DDTHH:MM:SS" of a second, as bytes.
+        private static func prefix(_ seconds: Int64) -> [UInt8] {
+            Array(Timestamp.format(secondsSinceEpoch: seconds).utf8.dropLast())
         }
 
         /// The next moment: one microsecond after the last one given.
@@ -58,7 +63,7 @@ public enum Timestamp {
             if micros == 1_000_000 {
                 micros = 0
                 seconds += 1
-                prefix = Array(Timestamp.format(secondsSinceEpoch: seconds).utf8.dropLast())
+                prefix = Self.prefix(seconds)
             }
             // Written straight into the string: an ingest gives every result one.
             var value = micros

@@ -120,11 +120,11 @@ extension Store {
             // named by the file and the environment: the same file ingested on
             // two machines is one run once their exports merge.
             let runUUIDs = environments.map { ResultIdentity.ingestedRunUUID(fileSHA256: source.digest, environment: $0) }
-            var runs: [Int: RunRecord] = [:]
-            // What each result needs of its run, by device: looked up for every test case.
+            // What each result needs of its device's run, once the run is made:
+            // looked up for every test case, so only its ids are kept here.
             var runIDs = [RunRecord.IDs?](repeating: nil, count: report.devices.count)
-            func run(forDevice index: Int) throws -> RunRecord {
-                if let run = runs[index] { return run }
+            func run(forDevice index: Int) throws -> RunRecord.IDs {
+                if let ids = runIDs[index] { return ids }
                 // A model the file names is taken as it is; one typed as an option is checked for typos.
                 try Self.vet(
                     environments[index], newModel: options.newModel || report.devices[index].model != nil,
@@ -133,10 +133,9 @@ extension Store {
                 let run = try Self.insertRun(
                     RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
                     uuid: runUUIDs[index], ingestedFileID: fileID, into: writer)
-                runs[index] = run
                 runIDs[index] = run.ids
                 summary.runs.append((run, environments[index].description))
-                return run
+                return run.ids
             }
             // Claim ids and the words each result proves, looked up once per claim.
             var claimIDs: [String: (id: Int64, statement: Int64?)] = [:]
@@ -158,7 +157,7 @@ extension Store {
                 summary.count(test, mapped: !prepared.claims.isEmpty)
                 if !prepared.unknown.isEmpty { summary.unknownClaims += prepared.unknown.map { (test.identifier, $0) } }
                 guard !prepared.rows.isEmpty else { return }
-                let run = try runIDs[test.device] ?? run(forDevice: test.device).ids
+                let run = try run(forDevice: test.device)
                 var row = StoreWriter.ResultRow(
                     uuid: "", runID: run.id, environmentID: run.environmentID, claimID: nil, claimStatementID: nil,
                     result: test.outcome.rawValue, posture: nil, note: test.note, checkedAt: startedAt, recordedAt: "",
@@ -184,7 +183,7 @@ extension Store {
             }
             try batch.flush()
             try writer.restore(triggers, pairs: touched)
-            if runs.isEmpty { _ = try run(forDevice: 0) }
+            if summary.runs.isEmpty { _ = try run(forDevice: 0) }
             progress?(source.testCount, source.testCount)
         }
         return summary

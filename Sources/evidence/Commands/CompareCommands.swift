@@ -5,6 +5,17 @@ import Foundation
 enum CompareCommands {
     static let formats = OutputFormat.names + ["markdown"]
 
+    /// How a comparison is written: as a listing, or as a Markdown document.
+    enum Output: Equatable {
+        case listing(OutputFormat)
+        case markdown
+
+        init(parsing text: String?) throws {
+            let name = (text ?? "table").lowercased()
+            self = name == "markdown" ? .markdown : .listing(try OutputFormat(parsing: name))
+        }
+    }
+
     static let compare = CommandSpec(
         name: "compare",
         abstract: "What changed between two runs, or two builds of a model: regressions, fixes, coverage and moved measurements.",
@@ -44,7 +55,7 @@ enum CompareCommands {
             }
             return .compare(
                 store: CommandTree.storePath(values), from: try side("from"), to: try side("to"),
-                format: (values.value("format") ?? "table").lowercased(), failOn: Set(failOn))
+                output: try Output(parsing: values.value("format")), failOn: Set(failOn))
         }
     )
 }
@@ -88,16 +99,18 @@ extension CompareCommands {
 }
 
 extension Runner {
-    func compare(store path: String, from: ComparisonSide, to: ComparisonSide, format: String, failOn: Set<ComparisonChange>)
-        throws -> Int32
-    {
+    func compare(
+        store path: String, from: ComparisonSide, to: ComparisonSide, output form: CompareCommands.Output,
+        failOn: Set<ComparisonChange>
+    ) throws -> Int32 {
         let store = try open(path, access: .reading)
         defer { store.close() }
         let comparison = try store.compare(from: from, to: to)
-        if format == "markdown" {
+        switch form {
+        case .markdown:
             try ComparisonDocument(comparison).write(to: MarkdownWriter(into: output.standardOutput))
-        } else {
-            output.write(Tabular(comparison.rows).render(try OutputFormat(parsing: format)))
+        case .listing(let format):
+            output.write(Tabular(comparison.rows).render(format))
         }
         let failing = ComparisonChange.allCases.filter { failOn.contains($0) && comparison.count($0) > 0 }
         guard failing.isEmpty else {

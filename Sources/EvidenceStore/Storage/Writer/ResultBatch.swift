@@ -70,6 +70,7 @@ extension StoreWriter {
                                  checked_at, recorded_at, test_id, duration, message) VALUES
             """, repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
         texts.removeAll()
+        // Each row's texts in the order of their columns, as the loop below binds them.
         for row in rows {
             texts.append(row.uuid)
             texts.append(row.result)
