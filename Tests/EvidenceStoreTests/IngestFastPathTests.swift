@@ -102,6 +102,27 @@ import Testing
         }
     }
 
+    @Test func printableASCIIIsFoundAsAByteByByteScanFindsIt() {
+        var generator = StateInvariantTests.Generator(state: 11)
+        // Every edge of the printable range, and bytes of longer UTF-8.
+        let alphabet: [UInt8] = [0x20, 0x7E, 0x61, 0x1F, 0x00, 0x7F, 0x80, 0xFF, 0xC3, 0xA9, 0x0A, 0x09, 0x21]
+        for length in 0..<40 {
+            for _ in 0..<50 {
+                // Mostly printable, so a word often holds just one byte outside.
+                let bytes = (0..<length).map { _ in
+                    generator.next() % 4 == 0 ? alphabet[Int(generator.next() % UInt64(alphabet.count))] : 0x61
+                }
+                let expected = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+                bytes.withUnsafeBytes { buffer in
+                    #expect(ByteWords.allPrintableASCII(buffer) == expected, "\(bytes)")
+                }
+                if let text = String(validating: bytes, as: UTF8.self) {
+                    #expect(ControlCharacters.isPrintableASCII(text) == expected, "\(bytes)")
+                }
+            }
+        }
+    }
+
     @Test func jsonScansStopWhereAByteByByteScanStops() {
         var generator = StateInvariantTests.Generator(state: 7)
         // Mostly the bytes that matter, so every word mixes stops and runs.

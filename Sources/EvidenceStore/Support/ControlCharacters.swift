@@ -15,10 +15,17 @@ public enum ControlCharacters {
     /// The first control in `text`, line breaks and tabs passed over when allowed.
     public static func first(in text: String, allowingLineBreaks: Bool) -> Unicode.Scalar? {
         // Printable ASCII, nearly every value, holds none: a byte scan says so.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
+        if isPrintableASCII(text) { return nil }
         return text.unicodeScalars.first { scalar in
             isControl(scalar) && !(allowingLineBreaks && (scalar == "\n" || scalar == "\t" || scalar == "\r"))
         }
+    }
+
+    /// Whether every byte of `text` is printable ASCII, scanned eight bytes at
+    /// a time where the string's bytes are at hand (a native string's are).
+    static func isPrintableASCII(_ text: String) -> Bool {
+        let scanned = text.utf8.withContiguousStorageIfAvailable { ByteWords.allPrintableASCII(UnsafeRawBufferPointer($0)) }
+        return scanned ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// Why `text` cannot stand where one line (or, allowing line breaks, free

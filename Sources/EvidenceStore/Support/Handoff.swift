@@ -44,7 +44,12 @@ enum Handoff {
         while true {
             switch queue.take() {
             case .items(let items):
-                for item in items { try consume(item) }
+                // Each element is lent to `consume` where it lies: iterating
+                // the array would copy it (retaining every reference it holds,
+                // on this thread, what the producer's thread just released).
+                try items.withUnsafeBufferPointer { buffer in
+                    for index in buffer.indices { try consume(buffer[index]) }
+                }
             case .end:
                 return
             case .failure(let error):
