@@ -123,6 +123,65 @@ import Testing
         }
     }
 
+    /// A stream of bytes checked in chunks of any size is refused (for a
+    /// NUL or invalid UTF-8) or passed as a byte-by-byte reading does, at the
+    /// same line, and ends on the same line.
+    @Test func checkedTextKeepsItsLineAsAByteByByteReadingDoes() {
+        var generator = StateInvariantTests.Generator(state: 5)
+        let alphabet: [[UInt8]] = [[0x61], [0x61], [0x61], [0x20], [0x0A], [0x0A], [0xC3, 0xA9], [0xE2, 0x80, 0x94], [0x00], [0xFF], [0xC3]]
+        func reference(_ bytes: [UInt8]) -> (failure: String?, line: Int) {
+            var line = 1
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0 { return ("NUL", line) }
+                if byte < 0x80 {
+                    if byte == 0x0A { line += 1 }
+                    index += 1
+                    continue
+                }
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                guard (0xC2...0xF4).contains(byte), index + length <= bytes.count,
+                    String(validating: bytes[index..<index + length], as: UTF8.self) != nil
+                else { return ("invalid", line) }
+                index += length
+            }
+            return (nil, line)
+        }
+        for length in 0..<60 {
+            for _ in 0..<40 {
+                // Rarely a bad byte, so most texts are long and valid.
+                var bytes: [UInt8] = []
+                while bytes.count < length {
+                    let pick = Int(generator.next() % UInt64(alphabet.count + 20))
+                    bytes += pick < alphabet.count ? alphabet[pick] : [0x62]
+                }
+                let expected = reference(bytes)
+                var stream = UTF8Stream(path: "f", what: "text")
+                var failure: String?
+                var start = 0
+                do {
+                    while start < bytes.count {
+                        let end = min(bytes.count, start + 1 + Int(generator.next() % 20))
+                        try bytes[start..<end].withUnsafeBytes { try stream.check($0) }
+                        start = end
+                    }
+                    try stream.finish()
+                } catch let EvidenceError.badFile(_, location, reason) {
+                    failure = (reason.hasPrefix("a NUL") ? "NUL" : "invalid") + " at " + (location ?? "")
+                } catch {
+                    failure = "\(error)"
+                }
+                if let kind = expected.failure {
+                    #expect(failure == "\(kind) at \(expected.line)", "\(bytes)")
+                } else {
+                    #expect(failure == nil, "\(bytes)")
+                    #expect(stream.line == expected.line, "\(bytes)")
+                }
+            }
+        }
+    }
+
     @Test func jsonScansStopWhereAByteByByteScanStops() {
         var generator = StateInvariantTests.Generator(state: 7)
         // Mostly the bytes that matter, so every word mixes stops and runs.

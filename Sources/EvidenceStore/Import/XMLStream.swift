@@ -208,14 +208,12 @@ struct UTF8Stream {
             }
         }
         while index < bytes.count {
-            // Eight ASCII bytes at a time: no high bit, no zero byte (the usual case).
+            // Eight ASCII bytes at a time (the usual case): no high bit, no
+            // zero byte; the line feeds among them are counted, not stepped through.
             while index + 8 <= bytes.count {
-                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let hasHigh = word & 0x8080_8080_8080_8080 != 0
-                let hasZero = (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
-                if hasHigh || hasZero { break }
-                let newlines = word ^ 0x0A0A_0A0A_0A0A_0A0A
-                if (newlines &- 0x0101_0101_0101_0101) & ~newlines & 0x8080_8080_8080_8080 != 0 { break }
+                let word = ByteWords.word(bytes, at: index)
+                if (word & ByteWords.highBits) | ByteWords.zeroBytes(word) != 0 { break }
+                line += ByteWords.bytes(word, equalTo: 0x0A).nonzeroBitCount
                 index += 8
             }
             guard index < bytes.count else { break }
