@@ -182,7 +182,7 @@ import Testing
         }
     }
 
-    @Test func jsonScansStopWhereAByteByByteScanStops() {
+    @Test func jsonScansAndLineCountsStopWhereAByteByByteScanStops() {
         var generator = StateInvariantTests.Generator(state: 7)
         // Mostly the bytes that matter, so every word mixes stops and runs.
         let alphabet: [UInt8] = [0x20, 0x20, 0x20, 0x0A, 0x09, 0x0D, 0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xE2, 0x61, 0x7B, 0x30]
@@ -195,6 +195,9 @@ import Testing
                         let stop = bytes[start...].firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? length
                         #expect(JSONBytes.firstNonSpace(in: buffer, from: start) == space, "\(bytes) from \(start)")
                         #expect(JSONBytes.stringStop(in: buffer, from: start) == stop, "\(bytes) from \(start)")
+                        #expect(
+                            Newlines.count(in: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+                                == bytes[start...].count { $0 == 0x0A }, "\(bytes) from \(start)")
                     }
                 }
             }
