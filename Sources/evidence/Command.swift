@@ -42,7 +42,8 @@ enum Command: Equatable {
     case gitSetup(folder: String)
     case seed(store: String, folder: String?)
     // Reports
-    case document(Reports.Kind, store: String, output: String?, options: Reports.Options)
+    /// `stamp`: the generation time is printed, read when the command runs.
+    case document(Reports.Kind, store: String, output: String?, options: Reports.Options, stamp: Bool)
     case checklistMark(store: String, item: String, mark: TextFormat.ChecklistMark.Kind?, reason: String?, by: String)
     case untested(store: String, needsDevice: Bool, document: String?, all: Bool, format: OutputFormat)
     case status(store: String, document: String?, format: OutputFormat)

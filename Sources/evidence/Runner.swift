@@ -83,8 +83,8 @@ struct Runner {
             return try gitSetup(folder: folder)
         case .seed(let store, let folder):
             return try seed(store: store, folder: folder)
-        case .document(let kind, let store, let file, let options):
-            return try self.document(kind, store: store, output: file, options: options)
+        case .document(let kind, let store, let file, let options, let stamp):
+            return try self.document(kind, store: store, output: file, options: options, stamp: stamp)
         case .checklistMark(let store, let item, let mark, let reason, let author):
             return try checklistMark(store: store, item: item, mark: mark, reason: reason, by: author)
         case .untested(let store, let needsDevice, let document, let all, let format):

@@ -139,6 +139,25 @@ import Testing
         #expect(!(try run(["lint", "notes.md"]).stdout.contains("[words]")))
     }
 
+    /// Annotate places markers only where lint reads them: after front
+    /// matter closed by "..." as well as "---", and not in a code fence,
+    /// which only a fence of its own kind closes.
+    @Test func annotatePlacesMarkersWhereLintReadsThemOnly() throws {
+        try run(["claim", "add", "notes.code", "--statement", "The sentence in the code.", "--document", "notes", "--area", "Notes", "--label", "unverified"])
+        let fenced = "~~~\n```\nThe sentence in the code.\n~~~\n"
+        try fenced.write(toFile: folder.path("fenced.md"), atomically: true, encoding: .utf8)
+        #expect(try run(["annotate", "fenced.md", "--document", "notes"]).stdout.contains("not placed: notes.code"))
+        #expect(try String(contentsOfFile: folder.path("fenced.md"), encoding: .utf8) == fenced)
+        #expect(MarkedDocument(text: fenced).skippedLines == [0, 1, 2, 3])
+
+        let afterFrontMatter = "---\nname: notes\n...\nThe sentence in the code.\n"
+        try afterFrontMatter.write(toFile: folder.path("front.md"), atomically: true, encoding: .utf8)
+        try run(["annotate", "front.md", "--document", "notes"])
+        let marked = try String(contentsOfFile: folder.path("front.md"), encoding: .utf8)
+        #expect(marked == "---\nname: notes\n...\nThe sentence in the code. <!-- evidence: notes.code (unverified) -->\n")
+        #expect(MarkedDocument(text: marked).markers.map(\.key) == ["notes.code"])
+    }
+
     @Test func aClaimNoMarkerMentionsIsAWarning() throws {
         try edit("duo-system-surfaces.md") {
             $0.replacingOccurrences(of: " <!-- evidence: bars.other-app-activity (unverified) -->", with: "")

@@ -50,6 +50,10 @@ public struct MarkedDocument: Sendable {
     public var blocks: [Block] = []
     /// Markers that cannot be read, blocks that never close.
     public var problems: [Problem] = []
+    /// The lines (by index, from 0) that are not the document's prose, so no
+    /// marker is read or goes there: the front matter, code fences and
+    /// generated blocks, with the lines that open and close them.
+    public var skippedLines: Set<Int> = []
 
     /// The generated blocks a document may hold.
     public static let blockKinds = ["checklist", "untested", "sources"]
@@ -74,6 +78,7 @@ public struct MarkedDocument: Sendable {
                 index += 1
             }
             index += 1
+            skippedLines.formUnion(0..<min(index, lines.count))
         }
         var fence: String?
         var section = ""
@@ -92,8 +97,10 @@ public struct MarkedDocument: Sendable {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if let current = fence {
                 if trimmed.hasPrefix(current) { fence = nil }
+                skippedLines.insert(number - 1)
                 continue
             }
+            if open != nil { skippedLines.insert(number - 1) }
             if let kind = Self.blockComment(trimmed, closing: true), var block = open {
                 if kind == block.kind {
                     blocks.append(Block(kind: kind, startLine: block.line, endLine: number, content: block.content.map { $0 + "\n" }.joined()))
@@ -111,11 +118,13 @@ public struct MarkedDocument: Sendable {
             }
             if let kind = Self.blockComment(trimmed, closing: false) {
                 open = (kind, number, [])
+                skippedLines.insert(number - 1)
                 endBlock()
                 continue
             }
             if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
                 fence = String(trimmed.prefix(3))
+                skippedLines.insert(number - 1)
                 endBlock()
                 continue
             }

@@ -177,7 +177,10 @@ public enum DocumentLint {
         var written: String
     }
 
-    private static let units = "pt|px|mm|ms|s|%|fps|MB|KB|B"
+    /// The store's units, as a document writes them after a number ("count" is
+    /// a word of its own in prose, not a unit a quantity is written with).
+    private static let units = MeasurementUnit.allCases.filter { $0 != .count }.map(\.rawValue)
+        .joined(separator: "|")
     private static let range = try? NSRegularExpression(
         pattern: #"(?:\bfrom\s+)?(-?\d+(?:\.\d+)?)(?:\s*(?:"# + units + #"))?\s+to\s+(-?\d+(?:\.\d+)?)\s*("# + units + #")(?![A-Za-z])"#)
     private static let single = try? NSRegularExpression(
@@ -333,7 +336,7 @@ extension DocumentLint {
         var lines = parsed.lines
         var changes: [DocumentChange] = []
         var unplaced: [String] = []
-        let skipped = skippedLines(parsed)
+        let skipped = parsed.skippedLines
         // Each line's words as lint compares them, made once, to find the
         // lines worth a closer look: a table row's first cell (while the row
         // has no marker), else the item's or paragraph's words.
@@ -426,33 +429,6 @@ extension DocumentLint {
         }
         found.append(start..<line.endIndex)
         return found
-    }
-
-    /// Lines no marker goes on: front matter, code and generated blocks.
-    private static func skippedLines(_ parsed: MarkedDocument) -> Set<Int> {
-        var skipped: Set<Int> = []
-        var index = 0
-        if parsed.lines.first == "---" {
-            skipped.insert(0)
-            index = 1
-            while index < parsed.lines.count && parsed.lines[index] != "---" {
-                skipped.insert(index)
-                index += 1
-            }
-            skipped.insert(index)
-        }
-        var fence = false
-        for line in index..<parsed.lines.count {
-            let trimmed = parsed.lines[line].trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence.toggle()
-                skipped.insert(line)
-            } else if fence {
-                skipped.insert(line)
-            }
-        }
-        for block in parsed.blocks { skipped.formUnion((block.startLine - 1)..<block.endLine) }
-        return skipped
     }
 
     public static func readDocument(_ file: String) throws -> String {

@@ -227,7 +227,7 @@ extension Store {
                 var prepared = PreparedTest(test: test, claims: claims.sorted(), unknown: unknown, rows: [])
                 guard (0..<deviceCount).contains(test.device) else { return prepared }
                 let runPart = runParts[test.device]
-                let slots = prepared.claims.isEmpty ? [0] : Array(1...prepared.claims.count)
+                let slots = prepared.claims.isEmpty ? 0...0 : 1...prepared.claims.count
                 prepared.rows = slots.map { slot in
                     (ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: slot), moments.next())
                 }

@@ -18,12 +18,10 @@ enum ReportCommands {
         if values.flag("no-images") && format != .html {
             throw UsageError(message: "--no-images goes with --format html.", path: values.path)
         }
-        // The time is read when the command runs, so that it is the time of writing.
         return .document(
             kind, store: CommandTree.storePath(values), output: values.value("output"),
-            options: Reports.Options(
-                document: values.value("document"), stamp: values.flag("stamp") ? "" : nil, format: format,
-                images: !values.flag("no-images")))
+            options: Reports.Options(document: values.value("document"), format: format, images: !values.flag("no-images")),
+            stamp: values.flag("stamp"))
     }
 
     static let specs: [CommandSpec] = [
@@ -113,12 +111,15 @@ enum ReportCommands {
 }
 
 extension Runner {
-    func document(_ kind: Reports.Kind, store path: String, output file: String?, options: Reports.Options) throws -> Int32 {
+    func document(_ kind: Reports.Kind, store path: String, output file: String?, options: Reports.Options, stamp: Bool) throws
+        -> Int32
+    {
         if let file { try Store.refuseAsOutput(file, store: path) }
         let store = try open(path, access: .reading)
         defer { store.close() }
         var options = options
-        if options.stamp != nil { options.stamp = clock.timestamp() }
+        // The time of writing, read now rather than when the command was parsed.
+        if stamp { options.stamp = clock.timestamp() }
         let sink = try file.map { try TextSink(path: Store.absolutePath($0)) } ?? output.standardOutput
         try Reports.write(kind, of: store, options: options, into: sink)
         if let file {
