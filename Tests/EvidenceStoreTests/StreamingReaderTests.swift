@@ -215,3 +215,123 @@ extension XCResultStreamingTests {
         }
     }
 }
+
+/// The plain reading of a test case node, straight from its bytes, against
+/// the general one through `JSONValue`: it may decline any node, but a node
+/// it reads it reads as the general reading does, and never one that the
+/// general reading refuses.
+@Suite struct PlainNodeTests {
+    /// Test case nodes: the usual shapes, every kind of value under each key
+    /// read, keys twice, escapes, children, and malformed text.
+    static let nodes: [String] = {
+        var nodes = [
+            #"{"duration" : "0,014s", "durationInSeconds" : 0.0141234, "name" : "testA()", "nodeIdentifier" : "S/testA()", "nodeIdentifierURL" : "test://x", "nodeType" : "Test Case", "result" : "Passed"}"#,
+            #"{"name":"testB()","nodeType":"Test Case","result":"Failed","durationInSeconds":2}"#,
+            #"{"result": "Skipped", "name": "c()"}"#,
+            #"{"result": "Expected Failure", "name": null, "nodeIdentifier": null}"#,
+            #"{"result": "Mixed", "duration": "1m 2,5s"}"#,
+            #"{"result": "Passed", "duration": 0.25}"#,
+            #"{"result": "Passed", "duration": "soon"}"#,
+            #"{"result": "Passed", "duration": null, "durationInSeconds": null}"#,
+            #"{"result": "Passed", "durationInSeconds": "0.5"}"#,
+            #"{"result": "Passed", "durationInSeconds": -0.5}"#,
+            #"{"result": "Passed", "durationInSeconds": 1e-3}"#,
+            #"{"result": "Passed", "durationInSeconds": 1234567890123456789}"#,
+            #"{"result": "Passed", "durationInSeconds": 0.5, "duration": true}"#,
+            #"{"result": null}"#,
+            #"{"name": "no result()"}"#,
+            #"{"result": 1}"#,
+            #"{"result": "Passed", "name": 7}"#,
+            #"{"result": "Passed", "nodeIdentifier": false}"#,
+            #"{"result": "Passed", "name": "a()", "name": "b()"}"#,
+            #"{"result": "Passed", "extra": 1, "extra": 2}"#,
+            #"{"result": "Passed", "extra": 1, "other": "x", "more": [1]}"#,
+            #"{"result": "Passed", "name": "caf\u00e9()"}"#,
+            #"{"result": "Passed", "n\u0061me": "escaped key()"}"#,
+            #"{"result": "Passed", "name": "ünïcödé ☂️()"}"#,
+            #"{"result": "Passed", "tags": ["fast"]}"#,
+            #"{"result": "Passed", "tags": null, "children": null}"#,
+            #"{"result": "Passed", "children": []}"#,
+            #"{"result": "Passed", "children": "none"}"#,
+            #"{"result": "Failed", "children": [{"nodeType": "Failure Message", "name": "boom"}]}"#,
+            #"{"result": "Passed", "details": "x", "nodeType": "Test Case"}"#,
+            #"{}"#,
+            #"{"result": "Passed",}"#,
+            #"{"result": "Passed" "name": "x"}"#,
+            #"{"result": "Passed", "name": tru}"#,
+            #"{"result": "Passed", "durationInSeconds": 01}"#,
+            #"{"result": "Passed", "durationInSeconds": 1.}"#,
+            #"{"result": "Passed"} "#,
+            #"{"result": "Passed", ]"#,
+            "{\"result\": \"Passed\", \"name\": \"tab\there\"}",
+        ]
+        // Every value under every key the plain reading looks at.
+        let values = [#""text""#, #""0,5s""#, "0.5", "3", "-1", "null", "true", "[]", "{}"]
+        for key in XCResultTests.NodeKey.allCases {
+            for value in values {
+                nodes.append(#"{"result": "Passed", "\#(key)": \#(value)}"#)
+                nodes.append(#"{"\#(key)": \#(value), "result": "Failed", "name": "n()"}"#)
+            }
+        }
+        return nodes
+    }()
+
+    /// The general reading: the node parsed whole and read through `JSONCursor`.
+    static func general(_ text: String, suite: [String]) -> Result<[String], Error> {
+        Result {
+            let value = try JSONReader.parse(Data(text.utf8))
+            let cursor = JSONCursor(value: value, path: "testNodes[0]", file: "plain.json")
+            return XCResultStreamingTests.lines(try XCResultReader.testCases(cursor, suite: suite, devices: [TestReport.Device()]))
+        }
+    }
+
+    @Test func whatItReadsTheGeneralReadingReadsTheSame() throws {
+        var plainlyRead = 0
+        for text in Self.nodes {
+            for suite in [[], ["Outer", "Inner"]] {
+                let plain = Array(text.utf8).withUnsafeBytes { PlainNode($0)?.testCase(suite: suite.last) }
+                guard let plain else { continue }
+                plainlyRead += 1
+                switch Self.general(text, suite: suite) {
+                case .success(let lines): #expect(XCResultStreamingTests.lines([plain]) == lines, "\(text)")
+                case .failure(let error): Issue.record("read plainly, refused generally (\(error)): \(text)")
+                }
+            }
+        }
+        // The test would pass by declining everything: it must not.
+        #expect(plainlyRead >= 40)
+    }
+
+    @Test func aStreamReadsEachNodeAsTheGeneralReadingDoes() throws {
+        let folder = try TemporaryFolder()
+        for text in Self.nodes {
+            let document = #"{"testNodes": [{"children": [\#n\#(text)\#n], "name": "Suite", "nodeType": "Test Suite"}]}"#
+            let expected = Self.general(text, suite: ["Suite"])
+            let path = try folder.write("node.json", document)
+            for chunkSize in [1, 3, 64, 4096] {
+                let streamed = Result { () throws -> [String] in
+                    let outline = try XCResultTests.outline(try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), file: path)
+                    var tests: [TestReport.TestCase] = []
+                    if let outline {
+                        try XCResultTests.forEachTest(
+                            JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), outline: outline, file: path
+                        ) { tests.append($0) }
+                    }
+                    return XCResultStreamingTests.lines(tests)
+                }
+                switch (expected, streamed) {
+                case (.success(let lines), .success(let read)):
+                    // A node that is not a test case in the outline is no result.
+                    #expect(read == lines || read.isEmpty, "\(text) in chunks of \(chunkSize)")
+                case (.failure, .failure):
+                    break
+                case (.success(let lines), .failure(let error)):
+                    // The document may be refused where the node alone is not: a key twice, malformed text.
+                    #expect(!"\(error)".contains("changed"), "\(text): \(lines) against \(error)")
+                case (.failure(let error), .success(let read)):
+                    #expect(read.isEmpty, "refused generally (\(error)), streamed as \(read): \(text)")
+                }
+            }
+        }
+    }
+}

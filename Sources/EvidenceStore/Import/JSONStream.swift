@@ -51,9 +51,13 @@ final class JSONStream {
                 try text.finish()
                 return buffer.count - position >= count
             }
-            // What was read is dropped before the buffer grows.
+            // What was read is dropped before the buffer grows. Every byte
+            // in the buffer has been checked, so the checker's line is the
+            // line at its end: only what is kept is counted back.
             if position > 0 {
-                lineAtStart += Self.newlines(in: buffer, before: position)
+                lineAtStart = text.line - buffer.withUnsafeBytes {
+                    Newlines.count(in: UnsafeRawBufferPointer(rebasing: $0[position...]))
+                }
                 buffer.removeFirst(position)
                 position = 0
             }
@@ -67,7 +71,7 @@ final class JSONStream {
         return true
     }
 
-    /// How many '\n' the first `end` bytes hold: every byte read passes through here once.
+    /// How many '\n' the first `end` bytes hold: for the line of an error.
     static func newlines(in bytes: [UInt8], before end: Int) -> Int {
         bytes.withUnsafeBytes { Newlines.count(in: UnsafeRawBufferPointer(rebasing: $0[..<end])) }
     }
@@ -111,12 +115,46 @@ final class JSONStream {
 
     /// Within an object: the next key (the ':' read), or nil at its '}'.
     func nextKey(first: Bool) throws -> String? {
+        guard try openKey(first: first) else { return nil }
+        let key = try string()
+        try skipSpace()
+        guard try peek() == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
+        position += 1
+        return key
+    }
+
+    /// Within an object: the next key (the ':' read), or nil at its '}'. A
+    /// key among `known` is matched on its bytes and never made a String.
+    func nextKey(first: Bool, among known: JSONKeys) throws -> JSONKey? {
+        guard try openKey(first: first) else { return nil }
+        let key: JSONKey
+        if let end = try plainStringEnd() {
+            key = buffer.withUnsafeBytes { bytes in
+                let text = UnsafeRawBufferPointer(rebasing: bytes[position + 1..<end - 1])
+                if let index = known.index(of: text) { return .known(index) }
+                return .other(String(decoding: text, as: UTF8.self))
+            }
+            position = end
+        } else {
+            // Escaped: decoded first, so that "n\u0061me" is "name".
+            let text = try string()
+            key = Array(text.utf8).withUnsafeBytes { known.index(of: $0) }.map(JSONKey.known) ?? .other(text)
+        }
+        try skipSpace()
+        guard try peek() == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
+        position += 1
+        return key
+    }
+
+    /// Within an object, before a key: false at its '}' (read), true at the
+    /// key's opening quote.
+    private func openKey(first: Bool) throws -> Bool {
         try skipSpace()
         guard let byte = try peek() else { throw failure("unexpected end of input") }
         if byte == UInt8(ascii: "}") {
             position += 1
             depth -= 1
-            return nil
+            return false
         }
         if !first {
             guard byte == UInt8(ascii: ",") else { throw failure("expected ',' or '}'") }
@@ -124,11 +162,7 @@ final class JSONStream {
             try skipSpace()
         }
         guard try peek() == UInt8(ascii: "\"") else { throw failure("expected a quoted key") }
-        let key = try string()
-        try skipSpace()
-        guard try peek() == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
-        position += 1
-        return key
+        return true
     }
 
     /// Within an array: true before its next element, false at its ']'.
@@ -207,6 +241,52 @@ final class JSONStream {
         _ = try value()
     }
 
+    /// When the value at the position is an object with no object, array or
+    /// escape inside it: its bytes, '{' to '}', read on until they are all
+    /// in the buffer, for `body` to read. When `body` returns a value the
+    /// object is passed over; when it returns nil, or the object is not so
+    /// plain, the stream stays where it was, for `value()` to read it (or
+    /// say what is wrong with it).
+    func plainObject<T>(_ body: (UnsafeRawBufferPointer) -> T?) throws -> T? {
+        try skipSpace()
+        guard try peek() == UInt8(ascii: "{"), depth < Self.maxDepth else { return nil }
+        var offset = 1
+        while true {
+            let (stop, byte) = buffer.withUnsafeBytes { bytes in
+                let stop = JSONBytes.structureStop(in: bytes, from: position + offset)
+                return (stop, stop < bytes.count ? bytes[stop] : 0)
+            }
+            guard stop < buffer.count else {
+                offset = stop - position
+                guard try fill(offset + 1) else { return nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "}"):
+                let end = stop + 1
+                let value = buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[position..<end])) }
+                if value != nil { position = end }
+                return value
+            case UInt8(ascii: "\""):
+                // A string's plain run to its closing quote; anything else in it is for value().
+                offset = stop + 1 - position
+                while true {
+                    let close = buffer.withUnsafeBytes { JSONBytes.stringStop(in: $0, from: position + offset) }
+                    if close < buffer.count {
+                        guard buffer[close] == UInt8(ascii: "\"") else { return nil }
+                        offset = close + 1 - position
+                        break
+                    }
+                    offset = close - position
+                    guard try fill(offset + 1) else { return nil }
+                }
+            default:
+                // '{' or '[': not plain.
+                return nil
+            }
+        }
+    }
+
     /// After the whole document: nothing but white space.
     func finish() throws {
         try skipSpace()
@@ -253,5 +333,44 @@ final class JSONStream {
             offset = scanned - position
             guard try fill(offset + 1) else { return nil }
         }
+    }
+}
+
+/// A key of an object as `JSONStream.nextKey(first:among:)` reads it.
+enum JSONKey: Equatable {
+    /// The index of a known key.
+    case known(Int)
+    case other(String)
+}
+
+/// The keys a reader looks for, a handful, each found by its length and
+/// its first eight bytes before its bytes are compared.
+struct JSONKeys {
+    let names: [String]
+    private let keys: [(length: Int, head: UInt64, bytes: [UInt8])]
+
+    init(_ names: [String]) {
+        self.names = names
+        keys = names.map { name in
+            let bytes = Array(name.utf8)
+            return (bytes.count, Self.head(of: bytes), bytes)
+        }
+    }
+
+    /// The first eight bytes (fewer for a shorter key), zero-padded.
+    private static func head(of bytes: some Collection<UInt8>) -> UInt64 {
+        var head: UInt64 = 0
+        for (shift, byte) in zip(stride(from: 0, to: 64, by: 8), bytes) { head |= UInt64(byte) << shift }
+        return head
+    }
+
+    func index(of bytes: UnsafeRawBufferPointer) -> Int? {
+        let head = bytes.count >= 8 ? ByteWords.word(bytes, at: 0) : Self.head(of: bytes)
+        for (index, key) in keys.enumerated() where key.length == bytes.count && key.head == head {
+            if bytes.count <= 8 || key.bytes.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+                return index
+            }
+        }
+        return nil
     }
 }

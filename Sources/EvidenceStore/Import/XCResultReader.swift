@@ -76,7 +76,12 @@ public enum XCResultReader {
     }
 
     private static func outcome(_ cursor: JSONCursor) throws -> (Outcome, String) {
-        switch try cursor.string() {
+        outcome(try cursor.string())
+    }
+
+    /// The outcome of a node's "result", and a note where it needs one.
+    static func outcome(_ result: String) -> (Outcome, String) {
+        switch result {
         case "Passed": return (.pass, "")
         case "Failed": return (.fail, "")
         case "Skipped": return (.skipped, "")

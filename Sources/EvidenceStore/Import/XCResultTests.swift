@@ -22,26 +22,40 @@ enum XCResultTests {
         case other, suite, testCase
     }
 
+    /// The keys of a node the passes look at or see most often, matched on
+    /// their bytes.
+    enum NodeKey: Int, CaseIterable {
+        case children, nodeType, name, result, duration, durationInSeconds, nodeIdentifier, nodeIdentifierURL, tags, details
+    }
+
+    static let nodeKeys = JSONKeys(NodeKey.allCases.map { "\($0)" })
+
+    fileprivate enum TopKey: Int, CaseIterable {
+        case testNodes, devices
+    }
+
+    fileprivate static let topKeys = JSONKeys(TopKey.allCases.map { "\($0)" })
+
     /// The first pass. nil when the document is not an object with "testNodes":
     /// a summary, a legacy record or something else, which is then read whole.
     static func outline(_ stream: JSONStream, file: String) throws -> Outline? {
         guard try stream.next() == UInt8(ascii: "{") else { return nil }
         try stream.open(UInt8(ascii: "{"))
         var pass = OutlinePass(stream: stream, file: file)
-        var keys = KeysSeen(stream)
+        var keys = KeysSeen(stream, known: topKeys)
         var devices: JSONValue?
         var sawTests = false
         var results = 0
-        while let key = try stream.nextKey(first: keys.isEmpty) {
+        while let key = try stream.nextKey(first: keys.isEmpty, among: topKeys) {
             try keys.add(key)
             switch key {
-            case "testNodes":
+            case .known(TopKey.testNodes.rawValue):
                 sawTests = true
                 try forEachNode(stream, file: file, in: "testNodes") { index in
                     pass.path = [index]
                     results += try pass.node().results
                 }
-            case "devices":
+            case .known(TopKey.devices.rawValue):
                 devices = try stream.value()
             default:
                 try stream.skip()
@@ -65,9 +79,9 @@ enum XCResultTests {
         try stream.open(UInt8(ascii: "{"))
         var pass = TestPass(stream: stream, file: file, outline: outline)
         var first = true
-        while let key = try stream.nextKey(first: first) {
+        while let key = try stream.nextKey(first: first, among: topKeys) {
             first = false
-            guard key == "testNodes" else {
+            guard key == .known(TopKey.testNodes.rawValue) else {
                 try stream.skip()
                 continue
             }
@@ -109,20 +123,41 @@ enum XCResultTests {
     }
 }
 
-/// The keys of one object so far, to refuse one that appears twice.
+/// The keys of one object so far, to refuse one that appears twice: a bit
+/// for each known key, the text of any other.
 private struct KeysSeen {
     let stream: JSONStream
-    private var keys: [String] = []
+    let known: JSONKeys
+    private var knownSeen: UInt64 = 0
+    private var others: [String] = []
 
-    init(_ stream: JSONStream) {
+    init(_ stream: JSONStream, known: JSONKeys) {
         self.stream = stream
+        self.known = known
     }
 
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { knownSeen == 0 && others.isEmpty }
 
-    mutating func add(_ key: String) throws {
-        if keys.contains(key) { throw stream.failure("the key \"\(key)\" appears twice") }
-        keys.append(key)
+    mutating func add(_ key: JSONKey) throws {
+        switch key {
+        case .known(let index) where index < 64:
+            let bit: UInt64 = 1 << index
+            if knownSeen & bit != 0 { throw twice(known.names[index]) }
+            knownSeen |= bit
+        case .known(let index):
+            try add(other: known.names[index])
+        case .other(let text):
+            try add(other: text)
+        }
+    }
+
+    private mutating func add(other key: String) throws {
+        if others.contains(key) { throw twice(key) }
+        others.append(key)
+    }
+
+    private func twice(_ key: String) -> EvidenceError {
+        stream.failure("the key \"\(key)\" appears twice")
     }
 }
 
@@ -152,15 +187,15 @@ private struct OutlinePass {
         let slot = kinds.count
         kinds.append(.other)
         try stream.open(UInt8(ascii: "{"))
-        var keys = KeysSeen(stream)
+        var keys = KeysSeen(stream, known: XCResultTests.nodeKeys)
         var type = ""
         var name = ""
         var results = 0
         var devices = 0
-        while let key = try stream.nextKey(first: keys.isEmpty) {
+        while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.nodeKeys) {
             try keys.add(key)
             switch key {
-            case "children":
+            case .known(XCResultTests.NodeKey.children.rawValue):
                 try XCResultTests.forEachNode(stream, file: file, in: pathText("children")) { index in
                     path.append(index)
                     defer { path.removeLast() }
@@ -168,11 +203,14 @@ private struct OutlinePass {
                     results += child.results
                     if child.type == "Device" { devices += 1 }
                 }
-            case "nodeType", "name":
+            case .known(XCResultTests.NodeKey.nodeType.rawValue), .known(XCResultTests.NodeKey.name.rawValue):
+                let isType = key == .known(XCResultTests.NodeKey.nodeType.rawValue)
                 switch try stream.value() {
                 case .null: continue
-                case .string(let text): if key == "nodeType" { type = text } else { name = text }
-                case let value: throw JSONCursor(value: value, path: pathText(key), file: file).error("expected a string, found \(value.typeName)")
+                case .string(let text): if isType { type = text } else { name = text }
+                case let value:
+                    throw JSONCursor(value: value, path: pathText(isType ? "nodeType" : "name"), file: file)
+                        .error("expected a string, found \(value.typeName)")
                 }
             default:
                 try stream.skip()
@@ -214,6 +252,10 @@ private struct TestPass {
         let kind = outline.kinds[nextNode]
         nextNode += 1
         if kind == .testCase {
+            if let test = try stream.plainObject({ PlainNode($0)?.testCase(suite: suite.last) }) {
+                try body(test)
+                return
+            }
             let cursor = JSONCursor(value: try stream.value(), path: path, file: file)
             for test in try XCResultReader.testCases(cursor, suite: suite, devices: outline.report.devices) {
                 try body(test)
@@ -228,9 +270,9 @@ private struct TestPass {
         }
         try stream.open(UInt8(ascii: "{"))
         var first = true
-        while let key = try stream.nextKey(first: first) {
+        while let key = try stream.nextKey(first: first, among: XCResultTests.nodeKeys) {
             first = false
-            guard key == "children" else {
+            guard key == .known(XCResultTests.NodeKey.children.rawValue) else {
                 try stream.skip()
                 continue
             }

@@ -148,7 +148,7 @@ enum Duration {
     /// all, as most files write every time ("0.014"), read without strtod:
     /// the digits and the power of ten are exact doubles, and one division of
     /// exact doubles is rounded correctly, as strtod rounds. Anything else is nil.
-    private static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    static func plainDecimal(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         var digits: Int64 = 0
         var count = 0
         var fraction = -1

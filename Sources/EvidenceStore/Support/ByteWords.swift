@@ -70,6 +70,27 @@ enum JSONBytes {
         return index
     }
 
+    /// The index of the first byte at or after `start` that is a quote or
+    /// opens or closes an object or array, outside a string; the count when
+    /// none is.
+    static func structureStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = ByteWords.word(bytes, at: index)
+            let stops = ByteWords.bytes(word, equalTo: 0x22) | ByteWords.bytes(word, equalTo: 0x7B)
+                | ByteWords.bytes(word, equalTo: 0x7D) | ByteWords.bytes(word, equalTo: 0x5B)
+            if stops != 0 { return index + stops.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x22, 0x7B, 0x7D, 0x5B: return index
+            default: index += 1
+            }
+        }
+        return index
+    }
+
     /// The index of the first byte at or after `start` that a string's plain
     /// run stops at: a quote, a backslash or a control character (below
     /// 0x20); the count when none is.
