@@ -103,6 +103,10 @@ import Testing
         for (document, line) in [
             ("{\"testNodes\": [],\n\"testNodes\": []}", "2"),
             ("{\"testNodes\": [{\"name\": \"a\",\n\n \"name\": \"b\"}]}", "3"),
+            // Escaped or not, a key is the same key: known keys and others alike.
+            ("{\"testNodes\": [{\"name\": \"a\",\n \"n\\u0061me\": \"b\"}]}", "2"),
+            ("{\"testNodes\": [{\"children\": [{\"x-key\": 1,\n\"x-k\\u0065y\": 2}]}]}", "2"),
+            ("{\"t\\u0065stNodes\": [],\n\n\n\"testNodes\": []}", "4"),
         ] {
             #expect {
                 _ = try XCResultReader.read(Data(document.utf8), path: "twice.json")
