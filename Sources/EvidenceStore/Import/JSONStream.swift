@@ -61,8 +61,8 @@ final class JSONStream {
                 buffer.removeFirst(position)
                 position = 0
             }
+            hasher?.update(chunk)
             try chunk.withUnsafeBytes { bytes in
-                hasher?.update(bytes)
                 try text.check(bytes)
                 // Copied whole, not byte by byte as a Data sequence.
                 buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))

@@ -4,14 +4,23 @@ import Foundation
 /// SHA-256 of attachments, ingested files and claims' words, from OpenSSL's
 /// libcrypto (EVP), which uses the processor's SHA extensions where it has
 /// them. The tests check it against the standard test vectors.
-public final class SHA256 {
+///
+/// A hasher made `onItsOwnThread` hashes on a thread of its own what it is
+/// given, a few chunks behind, so that a file is hashed while it is parsed;
+/// the digest waits for the last chunk.
+public final class SHA256: @unchecked Sendable {
     private let context: OpaquePointer
+    /// The thread's queue, and the chunks it may fall behind by (so that its
+    /// copies stay bounded); nil when hashing on the caller's thread.
+    private let queue: DispatchQueue?
+    private let slots = DispatchSemaphore(value: 8)
 
-    public init() {
+    public init(onItsOwnThread: Bool = false) {
         // EVP_MD_CTX_new fails only when memory is exhausted.
         guard let context = EVP_MD_CTX_new() else { preconditionFailure("libcrypto cannot allocate a digest context") }
         self.context = context
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        queue = onItsOwnThread ? DispatchQueue(label: "evidence.sha256") : nil
     }
 
     deinit {
@@ -58,16 +67,30 @@ public final class SHA256 {
     }
 
     public func update(_ data: Data) {
-        data.withUnsafeBytes { update($0) }
+        guard let queue else { return data.withUnsafeBytes { hash($0) } }
+        // Data does not change: the thread reads it where it is.
+        slots.wait()
+        queue.async { [self] in
+            data.withUnsafeBytes { hash($0) }
+            slots.signal()
+        }
     }
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
+        guard queue != nil else { return hash(bytes) }
+        // Copied: the caller's bytes may change once it returns.
+        update(Data(bytes))
+    }
+
+    private func hash(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         EVP_DigestUpdate(context, base, bytes.count)
     }
 
     /// The digest's 32 bytes; the hasher is spent afterwards.
     public func finalize() -> [UInt8] {
+        // Every chunk given is hashed first.
+        queue?.sync {}
         var bytes = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &bytes, &length)
