@@ -113,16 +113,6 @@ final class JSONStream {
         if depth > Self.maxDepth { throw failure("nested deeper than \(Self.maxDepth) levels") }
     }
 
-    /// Within an object: the next key (the ':' read), or nil at its '}'.
-    func nextKey(first: Bool) throws -> String? {
-        guard try openKey(first: first) else { return nil }
-        let key = try string()
-        try skipSpace()
-        guard try peek() == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }
-        position += 1
-        return key
-    }
-
     /// Within an object: the next key (the ':' read), or nil at its '}'. A
     /// key among `known` is matched on its bytes and never made a String.
     func nextKey(first: Bool, among known: JSONKeys) throws -> JSONKey? {
