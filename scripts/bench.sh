@@ -168,6 +168,46 @@ ingest_pair() { # label file baseline-script
     time_runs ingest "$label python" "$runs" baseline_once
     rm -f "$out/ingest-run.sqlite"* "$out/baseline-run.sqlite"*
 }
+# The rows alone: SQLite itself inserting and committing 100,000 result rows of
+# the shape ingest writes (uuid, run, environment, result, times, test, duration,
+# a message for the failures), from a temporary table made beforehand, into a
+# copy of the same store, foreign keys on, synchronous=FULL. Only the INSERT
+# and the COMMIT (with its checkpoint) are timed, by the shell's .timer: no
+# reader of any file can ingest 100,000 cases faster than this.
+row_floor_sql() {
+    cat <<'SQL'
+PRAGMA foreign_keys = ON;
+PRAGMA synchronous = FULL;
+PRAGMA cache_size = -65536;
+PRAGMA temp_store = MEMORY;
+CREATE TEMP TABLE rows AS
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999)
+SELECT printf('%08x-0000-8000-8000-%012x', r.id, i) AS uuid, r.id AS run_id, r.environment_id AS environment_id,
+       CASE i % 50 WHEN 0 THEN 'fail' WHEN 1 THEN 'skipped' ELSE 'pass' END AS result,
+       '2026-11-30T12:00:00Z' AS checked_at,
+       printf('2026-11-30T12:%02d:%02d.%06dZ', i / 60000000, i / 1000000 % 60, i % 1000000) AS recorded_at,
+       printf('Suite%dTests/testCase%d()', i / 1000, i) AS test_id, (i % 100) / 1000.0 AS duration,
+       CASE i % 50 WHEN 0 THEN 'XCTAssertEqual failed: ("1") is not equal to ("2")' END AS message
+FROM n, (SELECT id, environment_id FROM main.runs ORDER BY id LIMIT 1) AS r;
+.timer on
+BEGIN;
+INSERT INTO main.results (uuid, run_id, environment_id, result, note, checked_at, recorded_at, test_id, duration, message)
+SELECT uuid, run_id, environment_id, result, '', checked_at, recorded_at, test_id, duration, message
+FROM temp.rows ORDER BY rowid;
+COMMIT;
+SQL
+}
+row_floor_once() {
+    rm -f "$out/floor-run.sqlite"*
+    cp "$ingest_store" "$out/floor-run.sqlite"
+    row_floor_sql | sqlite3 "$out/floor-run.sqlite" | awk '
+        /^Run Time: real/ { total += $4; timed += 1 }
+        END { if (timed != 3) { print "the row floor timed " timed " statements, not 3" > "/dev/stderr"; exit 1 }
+              printf "%.4f 0\n", total }'
+}
+time_runs ingest "rows alone" "$runs" row_floor_once
+rm -f "$out/floor-run.sqlite"*
+
 ingest_labels=()
 for count in $ingest_sizes; do
     file="$out/junit-$count.xml"
@@ -187,6 +227,11 @@ for label in "${ingest_labels[@]}"; do
         "$(python3 -c "print(${peak[ingest/$label python]} / 1024)")" \
         "$(python3 -c "print(${median[ingest/$label]} / ${median[ingest/$label python]})")"
 done
+
+floor_ratios="$(python3 -c "
+rows, junit, xcresult = ${median[ingest/rows alone]}, '${median[ingest/junit 100000 python]:-}', ${median[ingest/xcresult 100000 python]}
+print(('%.2fx the JUnit script at 100,000 cases, ' % (rows / float(junit)) if junit else '') + '%.2fx the xcresult one' % (rows / xcresult))")"
+printf '%-16s %12.3f   (SQLite alone writing the rows of 100,000 cases: %s)\n' "rows alone" "${median[ingest/rows alone]}" "$floor_ratios"
 
 # Targets: the HTML report of L (10,000 claims, 1,000,000 results) under 3 s and 300 MB.
 printf '\n%-5s %-11s %12s %10s %14s\n' size command "median (s)" "peak (MB)" "vs anchor"
