@@ -185,7 +185,9 @@ import Testing
     @Test func jsonScansAndLineCountsStopWhereAByteByByteScanStops() {
         var generator = StateInvariantTests.Generator(state: 7)
         // Mostly the bytes that matter, so every word mixes stops and runs.
-        let alphabet: [UInt8] = [0x20, 0x20, 0x20, 0x0A, 0x09, 0x0D, 0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xE2, 0x61, 0x7B, 0x30]
+        let alphabet: [UInt8] = [
+            0x20, 0x20, 0x20, 0x0A, 0x09, 0x0D, 0x22, 0x5C, 0x00, 0x1F, 0x7F, 0x80, 0xE2, 0x61, 0x7B, 0x30, 0x7D, 0x5B, 0x5D,
+        ]
         for length in 0..<40 {
             for _ in 0..<50 {
                 let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
@@ -195,6 +197,8 @@ import Testing
                         let stop = bytes[start...].firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? length
                         #expect(JSONBytes.firstNonSpace(in: buffer, from: start) == space, "\(bytes) from \(start)")
                         #expect(JSONBytes.stringStop(in: buffer, from: start) == stop, "\(bytes) from \(start)")
+                        let structure = bytes[start...].firstIndex { [0x22, 0x7B, 0x7D, 0x5B].contains($0) } ?? length
+                        #expect(JSONBytes.structureStop(in: buffer, from: start) == structure, "\(bytes) from \(start)")
                         #expect(
                             Newlines.count(in: UnsafeRawBufferPointer(rebasing: buffer[start...]))
                                 == bytes[start...].count { $0 == 0x0A }, "\(bytes) from \(start)")

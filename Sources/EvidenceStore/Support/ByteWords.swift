@@ -45,68 +45,59 @@ enum ByteWords {
     }
 }
 
-/// The two scans a JSON reader spends its time in, eight bytes at a time:
-/// past white space (a pretty-printed file is mostly indentation), and to
-/// the end of a string's plain run.
+/// The scans a JSON reader spends its time in, eight bytes at a time: past
+/// white space (a pretty-printed file is mostly indentation), to the end of
+/// a string's plain run, and to the next bit of structure.
 enum JSONBytes {
     /// The index of the first byte at or after `start` that is not JSON white
     /// space (space, tab, line feed, carriage return); the count when none is.
     static func firstNonSpace(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var index = start
-        while index + 8 <= bytes.count {
-            let word = ByteWords.word(bytes, at: index)
+        firstStop(in: bytes, from: start) { word in
             let space = ByteWords.bytes(word, equalTo: 0x20) | ByteWords.bytes(word, equalTo: 0x0A)
                 | ByteWords.bytes(word, equalTo: 0x09) | ByteWords.bytes(word, equalTo: 0x0D)
-            let other = ~space & ByteWords.highBits
-            if other != 0 { return index + other.trailingZeroBitCount / 8 }
-            index += 8
+            return ~space & ByteWords.highBits
+        } stopsAt: { byte in
+            byte != 0x20 && byte != 0x0A && byte != 0x09 && byte != 0x0D
         }
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x09, 0x0D: index += 1
-            default: return index
-            }
-        }
-        return index
     }
 
     /// The index of the first byte at or after `start` that is a quote or
     /// opens or closes an object or array, outside a string; the count when
     /// none is.
     static func structureStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var index = start
-        while index + 8 <= bytes.count {
-            let word = ByteWords.word(bytes, at: index)
-            let stops = ByteWords.bytes(word, equalTo: 0x22) | ByteWords.bytes(word, equalTo: 0x7B)
+        firstStop(in: bytes, from: start) { word in
+            ByteWords.bytes(word, equalTo: 0x22) | ByteWords.bytes(word, equalTo: 0x7B)
                 | ByteWords.bytes(word, equalTo: 0x7D) | ByteWords.bytes(word, equalTo: 0x5B)
-            if stops != 0 { return index + stops.trailingZeroBitCount / 8 }
-            index += 8
+        } stopsAt: { byte in
+            byte == 0x22 || byte == 0x7B || byte == 0x7D || byte == 0x5B
         }
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x22, 0x7B, 0x7D, 0x5B: return index
-            default: index += 1
-            }
-        }
-        return index
     }
 
     /// The index of the first byte at or after `start` that a string's plain
     /// run stops at: a quote, a backslash or a control character (below
     /// 0x20); the count when none is.
     static func stringStop(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        firstStop(in: bytes, from: start) { word in
+            ByteWords.bytes(word, equalTo: 0x22) | ByteWords.bytes(word, equalTo: 0x5C) | ByteWords.belowSpace(word)
+        } stopsAt: { byte in
+            byte == 0x22 || byte == 0x5C || byte < 0x20
+        }
+    }
+
+    /// The index of the first byte at or after `start` that `stopsAt`: eight
+    /// bytes at a time while `stops` (the same test on a word, a word's flags)
+    /// finds none, then byte by byte in the last few.
+    @inline(__always)
+    private static func firstStop(
+        in bytes: UnsafeRawBufferPointer, from start: Int, _ stops: (UInt64) -> UInt64, stopsAt: (UInt8) -> Bool
+    ) -> Int {
         var index = start
         while index + 8 <= bytes.count {
-            let word = ByteWords.word(bytes, at: index)
-            let stops = ByteWords.bytes(word, equalTo: 0x22) | ByteWords.bytes(word, equalTo: 0x5C) | ByteWords.belowSpace(word)
-            if stops != 0 { return index + stops.trailingZeroBitCount / 8 }
+            let found = stops(ByteWords.word(bytes, at: index))
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
             index += 8
         }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return index }
-            index += 1
-        }
+        while index < bytes.count, !stopsAt(bytes[index]) { index += 1 }
         return index
     }
 }
