@@ -289,6 +289,11 @@ extension XCResultStreamingTests {
         }
     }
 
+    @Test func itHoldsAValueForEveryKeyItKnows() {
+        #expect(XCResultTests.NodeKey.allCases.count == PlainNode.capacity)
+        #expect(Array("{\"result\": \"Passed\", \"details\": 1}".utf8).withUnsafeBytes { PlainNode($0)?.testCase(suite: nil) } != nil)
+    }
+
     @Test func whatItReadsTheGeneralReadingReadsTheSame() throws {
         var plainlyRead = 0
         for text in Self.nodes {

@@ -14,15 +14,19 @@ struct PlainNode {
     }
 
     private let bytes: UnsafeRawBufferPointer
-    /// By `NodeKey`, held inline: most nodes are read this way.
-    private var values: InlineArray<10, Value?>
+    /// By `NodeKey`, held inline: most nodes are read this way. A key past
+    /// its end (one added to `NodeKey` without it) sends every node to the
+    /// general reading; a test keeps the two in step.
+    private var values: Values
+    private typealias Values = InlineArray<10, Value?>
+    static let capacity = Values.count
     private typealias Key = XCResultTests.NodeKey
 
     /// Reads the object `bytes` ('{' to '}', strings without escapes, as
     /// `JSONStream.plainObject` gives them); valid only as long as they are.
     init?(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        var values = InlineArray<10, Value?>(repeating: nil)
+        var values = Values(repeating: nil)
         var otherKeys: [Range<Int>] = []
         var index = 1
         func space() { index = JSONBytes.firstNonSpace(in: bytes, from: index) }
@@ -72,7 +76,7 @@ struct PlainNode {
             guard let found = value() else { return nil }
             // A key twice is for the general reading to refuse.
             if let known = XCResultTests.nodeKeys.index(of: UnsafeRawBufferPointer(rebasing: bytes[key])) {
-                guard values[known] == nil else { return nil }
+                guard known < values.count, values[known] == nil else { return nil }
                 values[known] = found
             } else {
                 guard !otherKeys.contains(where: { bytes[$0].elementsEqual(bytes[key]) }) else { return nil }

@@ -12,15 +12,14 @@ public final class SHA256: @unchecked Sendable {
     private let context: OpaquePointer
     /// The thread's queue, and the chunks it may fall behind by (so that its
     /// copies stay bounded); nil when hashing on the caller's thread.
-    private let queue: DispatchQueue?
-    private let slots = DispatchSemaphore(value: 8)
+    private let thread: (queue: DispatchQueue, slots: DispatchSemaphore)?
 
     public init(onItsOwnThread: Bool = false) {
         // EVP_MD_CTX_new fails only when memory is exhausted.
         guard let context = EVP_MD_CTX_new() else { preconditionFailure("libcrypto cannot allocate a digest context") }
         self.context = context
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        queue = onItsOwnThread ? DispatchQueue(label: "evidence.sha256") : nil
+        thread = onItsOwnThread ? (DispatchQueue(label: "evidence.sha256"), DispatchSemaphore(value: 8)) : nil
     }
 
     deinit {
@@ -67,7 +66,7 @@ public final class SHA256: @unchecked Sendable {
     }
 
     public func update(_ data: Data) {
-        guard let queue else { return data.withUnsafeBytes { hash($0) } }
+        guard let (queue, slots) = thread else { return data.withUnsafeBytes { hash($0) } }
         // Data does not change: the thread reads it where it is.
         slots.wait()
         queue.async { [self] in
@@ -77,7 +76,7 @@ public final class SHA256: @unchecked Sendable {
     }
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
-        guard queue != nil else { return hash(bytes) }
+        guard thread != nil else { return hash(bytes) }
         // Copied: the caller's bytes may change once it returns.
         update(Data(bytes))
     }
@@ -90,7 +89,7 @@ public final class SHA256: @unchecked Sendable {
     /// The digest's 32 bytes; the hasher is spent afterwards.
     public func finalize() -> [UInt8] {
         // Every chunk given is hashed first.
-        queue?.sync {}
+        thread?.queue.sync {}
         var bytes = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &bytes, &length)
