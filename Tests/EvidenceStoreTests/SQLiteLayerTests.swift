@@ -211,6 +211,20 @@ import Testing
     }
 }
 
+@Suite struct TextArenaTests {
+    /// Texts, NULLs and empty texts come back as they went in: the last rows
+    /// of a `ResultBatch`, fewer than a statement's, are written from them.
+    @Test func textsComeBackAsTheyWentIn() throws {
+        var arena = TextArena()
+        let texts: [String?] = ["a", nil, "", "ünïcödé ☂️", String(repeating: "x", count: 1000), nil]
+        for text in texts { arena.append(text) }
+        #expect(texts.indices.map { arena.text($0) } == texts)
+        arena.removeAll()
+        arena.append("again")
+        #expect(arena.text(0) == "again")
+    }
+}
+
 @Suite struct SHA256Tests {
     @Test func standardVectors() throws {
         #expect(SHA256.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

@@ -10,9 +10,21 @@ final class ResultBatch {
     private let writer: StoreWriter
     private var nextResultID: Int64
     private var nextMeasurementID: Int64
-    private var results: [StoreWriter.ResultRow] = []
-    private var measurements: [(id: Int64, resultID: Int64, measurement: TextFormat.Measurement)] = []
+    /// The pending rows: what each binds besides its texts, which are copied
+    /// into `texts` as the row is added (eight to a row, in the order of the
+    /// columns), so that a row's strings are neither kept nor copied again.
+    private var results: [Numbers] = []
     private var texts = TextArena()
+    private var measurements: [(id: Int64, resultID: Int64, measurement: TextFormat.Measurement)] = []
+
+    struct Numbers {
+        var id: Int64
+        var runID: Int64
+        var environmentID: Int64
+        var claimID: Int64?
+        var claimStatementID: Int64?
+        var duration: Double?
+    }
 
     init(writer: StoreWriter) throws {
         self.writer = writer
@@ -25,11 +37,19 @@ final class ResultBatch {
     /// Adds a new result and its measurements; returns the result's id.
     @discardableResult
     func add(_ row: StoreWriter.ResultRow, measurements rowMeasurements: [TextFormat.Measurement] = []) throws -> Int64 {
-        var row = row
         let id = nextResultID
         nextResultID += 1
-        row.id = id
-        results.append(row)
+        results.append(Numbers(
+            id: id, runID: row.runID, environmentID: row.environmentID, claimID: row.claimID,
+            claimStatementID: row.claimStatementID, duration: row.duration))
+        texts.append(row.uuid)
+        texts.append(row.result)
+        texts.append(row.posture)
+        texts.append(row.note)
+        texts.append(row.checkedAt)
+        texts.append(row.recordedAt)
+        texts.append(row.testID)
+        texts.append(row.message)
         for measurement in rowMeasurements {
             measurements.append((nextMeasurementID, id, measurement))
             nextMeasurementID += 1
@@ -41,11 +61,20 @@ final class ResultBatch {
     /// Writes what is pending.
     func flush() throws {
         if results.count == Self.rows {
-            try writer.insertResults(results, texts: &texts)
+            try writer.insertResults(results, texts: texts)
         } else {
-            for row in results { try writer.upsertResult(row) }
+            // The last few, one at a time.
+            for (index, numbers) in results.enumerated() {
+                let text = { self.texts.text(index * 8 + $0) }
+                try writer.upsertResult(StoreWriter.ResultRow(
+                    id: numbers.id, uuid: text(0) ?? "", runID: numbers.runID, environmentID: numbers.environmentID,
+                    claimID: numbers.claimID, claimStatementID: numbers.claimStatementID, result: text(1) ?? "",
+                    posture: text(2), note: text(3) ?? "", checkedAt: text(4), recordedAt: text(5) ?? "",
+                    testID: text(6), duration: numbers.duration, message: text(7)))
+            }
         }
         results.removeAll(keepingCapacity: true)
+        texts.removeAll()
         var start = 0
         while measurements.count - start >= Self.rows {
             try writer.insertMeasurements(measurements[start..<start + Self.rows])
@@ -61,26 +90,14 @@ final class ResultBatch {
 }
 
 extension StoreWriter {
-    /// Inserts exactly `ResultBatch.rows` results, each with its id set. Their
-    /// texts are copied into `texts` and bound from there, in place.
-    func insertResults(_ rows: [ResultRow], texts: inout TextArena) throws {
+    /// Inserts exactly `ResultBatch.rows` results, their texts bound in place
+    /// from `texts`, eight to a row in the order of the columns.
+    func insertResults(_ rows: [ResultBatch.Numbers], texts: TextArena) throws {
         let statement = try database.cached(
             """
             INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture, note,
                                  checked_at, recorded_at, test_id, duration, message) VALUES
             """, repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
-        texts.removeAll()
-        // Each row's texts in the order of their columns, as the loop below binds them.
-        for row in rows {
-            texts.append(row.uuid)
-            texts.append(row.result)
-            texts.append(row.posture)
-            texts.append(row.note)
-            texts.append(row.checkedAt)
-            texts.append(row.recordedAt)
-            texts.append(row.testID)
-            texts.append(row.message)
-        }
         try texts.withTexts { bytes in
             var index: Int32 = 0
             func next() -> Int32 {
