@@ -15,16 +15,15 @@ enum Handoff {
         let finished = DispatchSemaphore(value: 0)
         let producer = Thread {
             defer { finished.signal() }
+            var batch = HandoffBatch<Element>(capacity: batchSize)
             do {
-                var batch: [Element] = []
-                batch.reserveCapacity(batchSize)
                 try produce { element in
                     batch.append(element)
-                    if batch.count == batchSize {
+                    if batch.isFull {
                         // Once a batch, not once an element: the check takes the queue's lock.
                         if queue.isCancelled { throw CancellationError() }
                         queue.put(.items(batch))
-                        batch.removeAll(keepingCapacity: true)
+                        batch = HandoffBatch(capacity: batchSize)
                     }
                 }
                 queue.put(.items(batch))
@@ -32,6 +31,8 @@ enum Handoff {
             } catch is CancellationError {
                 return
             } catch {
+                // What was made before the error is consumed before it is thrown.
+                queue.put(.items(batch))
                 queue.put(.failure(error))
             }
         }
@@ -43,13 +44,11 @@ enum Handoff {
         }
         while true {
             switch queue.take() {
-            case .items(let items):
-                // Each element is lent to `consume` where it lies: iterating
-                // the array would copy it (retaining every reference it holds,
-                // on this thread, what the producer's thread just released).
-                try items.withUnsafeBufferPointer { buffer in
-                    for index in buffer.indices { try consume(buffer[index]) }
-                }
+            case .items(let batch):
+                // Each element is moved out of the batch, not copied: a copy
+                // would retain every reference it holds, on this thread, only
+                // to release them again.
+                while let element = batch.takeNext() { try consume(element) }
             case .end:
                 return
             case .failure(let error):
@@ -62,7 +61,7 @@ enum Handoff {
 /// A bounded queue between one producer and one consumer.
 final class BatchQueue<Element>: @unchecked Sendable {
     enum Message {
-        case items([Element])
+        case items(HandoffBatch<Element>)
         case end
         case failure(Error)
     }
@@ -107,5 +106,39 @@ final class BatchQueue<Element>: @unchecked Sendable {
         messages.removeAll()
         condition.broadcast()
         condition.unlock()
+    }
+}
+
+/// Elements handed from one thread to the other: filled by one, then, once
+/// passed through the queue's lock, taken by the other, each moved out.
+final class HandoffBatch<Element>: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<Element>
+    private let capacity: Int
+    private var count = 0
+    private var taken = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    var isFull: Bool { count == capacity }
+
+    func append(_ element: Element) {
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    /// The next element, moved out; nil once every one is taken.
+    func takeNext() -> Element? {
+        guard taken < count else { return nil }
+        defer { taken += 1 }
+        return (base + taken).move()
+    }
+
+    deinit {
+        // What was not taken (the consumer stopped) is released here.
+        (base + taken).deinitialize(count: count - taken)
+        base.deallocate()
     }
 }
