@@ -8,8 +8,8 @@ import Foundation
 /// A hasher made `onItsOwnThread` hashes on a thread of its own what it is
 /// given, a few chunks behind, so that a file is hashed while it is parsed;
 /// the digest waits for the last chunk.
-public final class SHA256: @unchecked Sendable {
-    private let context: OpaquePointer
+public final class SHA256 {
+    private let context: Context
     /// The thread's queue, and the chunks it may fall behind by (so that its
     /// copies stay bounded); nil when hashing on the caller's thread.
     private let thread: (queue: DispatchQueue, slots: DispatchSemaphore)?
@@ -17,13 +17,29 @@ public final class SHA256: @unchecked Sendable {
     public init(onItsOwnThread: Bool = false) {
         // EVP_MD_CTX_new fails only when memory is exhausted.
         guard let context = EVP_MD_CTX_new() else { preconditionFailure("libcrypto cannot allocate a digest context") }
-        self.context = context
+        self.context = Context(context)
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
         thread = onItsOwnThread ? (DispatchQueue(label: "evidence.sha256"), DispatchSemaphore(value: 8)) : nil
     }
 
-    deinit {
-        EVP_MD_CTX_free(context)
+    /// libcrypto's digest context: used by one thread at a time, the caller's
+    /// or the hashing queue's (which `finalize` waits for), and freed when
+    /// the last of them lets it go.
+    private final class Context: @unchecked Sendable {
+        let pointer: OpaquePointer
+
+        init(_ pointer: OpaquePointer) {
+            self.pointer = pointer
+        }
+
+        deinit {
+            EVP_MD_CTX_free(pointer)
+        }
+
+        func hash(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            EVP_DigestUpdate(pointer, base, bytes.count)
+        }
     }
 
     /// The hex digest of some bytes.
@@ -66,24 +82,19 @@ public final class SHA256: @unchecked Sendable {
     }
 
     public func update(_ data: Data) {
-        guard let (queue, slots) = thread else { return data.withUnsafeBytes { hash($0) } }
+        guard let (queue, slots) = thread else { return data.withUnsafeBytes { context.hash($0) } }
         // Data does not change: the thread reads it where it is.
         slots.wait()
-        queue.async { [self] in
-            data.withUnsafeBytes { hash($0) }
+        queue.async { [context] in
+            data.withUnsafeBytes { context.hash($0) }
             slots.signal()
         }
     }
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
-        guard thread != nil else { return hash(bytes) }
+        guard thread != nil else { return context.hash(bytes) }
         // Copied: the caller's bytes may change once it returns.
         update(Data(bytes))
-    }
-
-    private func hash(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
     }
 
     /// The digest's 32 bytes; the hasher is spent afterwards.
@@ -92,7 +103,7 @@ public final class SHA256: @unchecked Sendable {
         thread?.queue.sync {}
         var bytes = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        EVP_DigestFinal_ex(context, &bytes, &length)
+        EVP_DigestFinal_ex(context.pointer, &bytes, &length)
         return Array(bytes.prefix(Int(length)))
     }
 
