@@ -212,16 +212,37 @@ import Testing
 }
 
 @Suite struct TextArenaTests {
-    /// Texts, NULLs and empty texts come back as they went in: the last rows
-    /// of a `ResultBatch`, fewer than a statement's, are written from them.
+    /// Texts, NULLs and empty texts come back as they went in, bound in place
+    /// from the arena into a real table (as `ResultBatch` binds every row),
+    /// and an arena emptied and filled again binds its new texts.
     @Test func textsComeBackAsTheyWentIn() throws {
+        let folder = try TemporaryFolder()
+        let database = try Database(path: folder.path("arena.sqlite"), mode: .readWriteCreate)
+        try database.execute("CREATE TABLE texts (text TEXT) STRICT")
+        let insert = try database.cached("INSERT INTO texts (text) VALUES (?)")
+        func stored() throws -> [String?] {
+            try database.query("SELECT text FROM texts ORDER BY rowid").map { row -> String? in
+                if case .text(let text) = row[0] { return text }
+                return nil
+            }
+        }
         var arena = TextArena()
         let texts: [String?] = ["a", nil, "", "ünïcödé ☂️", String(repeating: "x", count: 1000), nil]
         for text in texts { arena.append(text) }
-        #expect(texts.indices.map { arena.text($0) } == texts)
+        try arena.withTexts { bound in
+            for n in texts.indices {
+                try insert.bindInPlace(1, bound, n)
+                try insert.executeAndClearBindings()
+            }
+        }
+        #expect(try stored() == texts)
         arena.removeAll()
         arena.append("again")
-        #expect(arena.text(0) == "again")
+        try arena.withTexts { bound in
+            try insert.bindInPlace(1, bound, 0)
+            try insert.executeAndClearBindings()
+        }
+        #expect(try stored().last == "again")
     }
 }
 

@@ -71,10 +71,16 @@ public struct JSONReader {
     private mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw failure("unexpected end of input") }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+        if let offset = Self.mismatch(of: word, in: bytes, at: index) {
             throw failure("unexpected character '\(Self.show(bytes[index + offset]))'")
         }
         index += count
+    }
+
+    /// Where the bytes from `start` stop spelling `word` (an offset into it),
+    /// nil when they spell it whole; `word.utf8CodeUnitCount` bytes must follow.
+    static func mismatch(of word: StaticString, in bytes: UnsafeRawBufferPointer, at start: Int) -> Int? {
+        (0..<word.utf8CodeUnitCount).first { bytes[start + $0] != word.utf8Start[$0] }
     }
 
     private mutating func object(depth: Int) throws -> JSONValue {

@@ -259,17 +259,8 @@ final class JSONStream {
                 return value
             case UInt8(ascii: "\""):
                 // A string's plain run to its closing quote; anything else in it is for value().
-                offset = stop + 1 - position
-                while true {
-                    let close = buffer.withUnsafeBytes { JSONBytes.stringStop(in: $0, from: position + offset) }
-                    if close < buffer.count {
-                        guard buffer[close] == UInt8(ascii: "\"") else { return nil }
-                        offset = close + 1 - position
-                        break
-                    }
-                    offset = close - position
-                    guard try fill(offset + 1) else { return nil }
-                }
+                guard let end = try plainStringEnd(quote: stop - position) else { return nil }
+                offset = end - position
             default:
                 // '{' or '[': not plain.
                 return nil
@@ -312,11 +303,13 @@ final class JSONStream {
         return number.end
     }
 
-    /// Where the string at the position ends (past its closing quote), when it
-    /// has no escape and no control character; nil otherwise, for `JSONReader`
-    /// to read it or say what is wrong.
-    private func plainStringEnd() throws -> Int? {
-        var offset = 1
+    /// Where the string whose opening quote is `quote` bytes past the position
+    /// ends (past its closing quote), when it has no escape and no control
+    /// character; nil otherwise, for `JSONReader` to read it or say what is
+    /// wrong. The buffer may read on, so the end is counted from the buffer's
+    /// start as it is on return.
+    private func plainStringEnd(quote: Int = 0) throws -> Int? {
+        var offset = quote + 1
         while true {
             let scanned = buffer.withUnsafeBytes { JSONBytes.stringStop(in: $0, from: position + offset) }
             if scanned < buffer.count { return buffer[scanned] == UInt8(ascii: "\"") ? scanned + 1 : nil }

@@ -41,8 +41,7 @@ struct PlainNode {
         }
         func literal(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
-            guard index + count <= bytes.count else { return false }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+            guard index + count <= bytes.count, JSONReader.mismatch(of: word, in: bytes, at: index) == nil else { return false }
             index += count
             return true
         }

@@ -58,8 +58,7 @@ public final class GuidedSession {
             keys = try reader.claimList(ClaimFilter(document: document, area: selection.area))
                 .filter { selection.states.contains($0.state) && $0.label != .notPublished }.map(\.key)
         } else {
-            var seen: Set<String> = []
-            for key in selection.keys where seen.insert(key).inserted { details[key] = try reader.claimDetail(key: key) }
+            for key in selection.keys where details[key] == nil { details[key] = try reader.claimDetail(key: key) }
             keys = details.values.map(\.claim).filter { claim in
                 (document == nil || claim.document == document)
                     && (selection.area.map { $0.lowercased() == claim.area.lowercased() } ?? true)

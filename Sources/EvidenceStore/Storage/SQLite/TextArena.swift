@@ -26,13 +26,6 @@ struct TextArena {
         spans.append((start, bytes.count - start))
     }
 
-    /// The `n`th text, or nil for a NULL.
-    func text(_ n: Int) -> String? {
-        let span = spans[n]
-        guard span.count >= 0 else { return nil }
-        return String(decoding: bytes[span.start..<span.start + span.count], as: UTF8.self)
-    }
-
     /// Calls `body` with the texts, which stay where they are until it returns.
     func withTexts<T>(_ body: (Texts) throws -> T) rethrows -> T {
         try bytes.withUnsafeBufferPointer { try body(Texts(bytes: $0, spans: spans)) }

@@ -60,19 +60,7 @@ final class ResultBatch {
 
     /// Writes what is pending.
     func flush() throws {
-        if results.count == Self.rows {
-            try writer.insertResults(results, texts: texts)
-        } else {
-            // The last few, one at a time.
-            for (index, numbers) in results.enumerated() {
-                let text = { self.texts.text(index * 8 + $0) }
-                try writer.upsertResult(StoreWriter.ResultRow(
-                    id: numbers.id, uuid: text(0) ?? "", runID: numbers.runID, environmentID: numbers.environmentID,
-                    claimID: numbers.claimID, claimStatementID: numbers.claimStatementID, result: text(1) ?? "",
-                    posture: text(2), note: text(3) ?? "", checkedAt: text(4), recordedAt: text(5) ?? "",
-                    testID: text(6), duration: numbers.duration, message: text(7)))
-            }
-        }
+        try writer.insertResults(results, texts: texts)
         results.removeAll(keepingCapacity: true)
         texts.removeAll()
         var start = 0
@@ -90,26 +78,24 @@ final class ResultBatch {
 }
 
 extension StoreWriter {
-    /// Inserts exactly `ResultBatch.rows` results, their texts bound in place
-    /// from `texts`, eight to a row in the order of the columns.
+    /// Inserts new results, their texts bound in place from `texts`, eight to
+    /// a row in the order of the columns: a full batch in one statement, fewer
+    /// rows (the last of a load) one statement each, so that neither statement
+    /// is prepared again.
     func insertResults(_ rows: [ResultBatch.Numbers], texts: TextArena) throws {
-        let statement = try database.cached(
-            """
-            INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture, note,
-                                 checked_at, recorded_at, test_id, duration, message) VALUES
-            """, repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
         try texts.withTexts { bytes in
-            var index: Int32 = 0
-            func next() -> Int32 {
-                index += 1
-                return index
-            }
             var text = 0
-            func nextText() -> Int {
-                text += 1
-                return text - 1
-            }
-            for row in rows {
+            /// Binds a row's fourteen values from parameter `first` on.
+            func bind(_ row: ResultBatch.Numbers, into statement: Statement, from first: Int32) throws {
+                var index = first - 1
+                func next() -> Int32 {
+                    index += 1
+                    return index
+                }
+                func nextText() -> Int {
+                    text += 1
+                    return text - 1
+                }
                 try statement.bind(next(), row.id)
                 try statement.bindInPlace(next(), bytes, nextText())
                 try statement.bind(next(), row.runID)
@@ -125,7 +111,26 @@ extension StoreWriter {
                 try statement.bind(next(), row.duration)
                 try statement.bindInPlace(next(), bytes, nextText())
             }
-            try statement.executeAndClearBindings()
+            if rows.count == ResultBatch.rows {
+                let statement = try database.cached(
+                    """
+                    INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture,
+                                         note, checked_at, recorded_at, test_id, duration, message) VALUES
+                    """, repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
+                for (number, row) in rows.enumerated() { try bind(row, into: statement, from: Int32(number * 14 + 1)) }
+                try statement.executeAndClearBindings()
+            } else {
+                let statement = try database.cached(
+                    """
+                    INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture,
+                                         note, checked_at, recorded_at, test_id, duration, message)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for row in rows {
+                    try bind(row, into: statement, from: 1)
+                    try statement.executeAndClearBindings()
+                }
+            }
         }
     }
 
