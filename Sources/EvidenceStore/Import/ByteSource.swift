@@ -48,9 +48,9 @@ final class FileChunks {
     func next(upTo size: Int) throws -> Data? {
         let chunk: Data
         do {
-            chunk = try handle.read(upToCount: size) ?? Data()
+            chunk = try RegularFile.read(from: handle, upTo: size)
         } catch {
-            throw EvidenceError.io(path: path, reason: "cannot be read (\(error.localizedDescription))")
+            throw EvidenceError.io(path: path, reason: "cannot be read (\(RegularFile.reason(error)))")
         }
         if chunk.isEmpty { return nil }
         total += chunk.count

@@ -44,9 +44,9 @@ public struct LineReader: Sendable {
         while true {
             let chunk: Data
             do {
-                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+                chunk = try RegularFile.read(from: handle, upTo: 1 << 20)
             } catch {
-                throw EvidenceError.io(path: path, reason: "cannot be read (\(error.localizedDescription))")
+                throw EvidenceError.io(path: path, reason: "cannot be read (\(RegularFile.reason(error)))")
             }
             if chunk.isEmpty { break }
             carry.append(contentsOf: chunk)

@@ -63,6 +63,38 @@ public enum RegularFile {
         return data
     }
 
+    /// The next `size` bytes of an open file, fewer at its end, none past it.
+    /// One system call reads as much as the file gives, where
+    /// `FileHandle.read(upToCount:)` reads 4 KB at a time and appends each
+    /// piece to the data it returns (22,000 calls for two passes over 45 MB).
+    public static func read(from handle: FileHandle, upTo size: Int) throws -> Data {
+        var data = Data(count: size)
+        var filled = 0
+        let code: Int32? = data.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            while filled < size {
+                let count = Glibc.read(handle.fileDescriptor, base + filled, size - filled)
+                if count > 0 {
+                    filled += count
+                } else if count == 0 {
+                    return nil
+                } else if errno != EINTR {
+                    return errno
+                }
+            }
+            return nil
+        }
+        if let code { throw Failure.unreadable(String(cString: strerror(code))) }
+        data.count = filled
+        return data
+    }
+
+    /// Why a read failed, in words: the system's for a failed read.
+    public static func reason(_ error: any Error) -> String {
+        if case Failure.unreadable(let reason) = error { return reason }
+        return error.localizedDescription
+    }
+
     /// The kind of a non-regular file, as a phrase; nil for a regular file.
     static func kind(of mode: mode_t) -> String? {
         switch mode & S_IFMT {

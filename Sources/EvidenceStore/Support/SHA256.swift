@@ -72,7 +72,7 @@ public final class SHA256 {
         defer { try? handle.close() }
         let hasher = SHA256()
         do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            while case let chunk = try RegularFile.read(from: handle, upTo: 1 << 20), !chunk.isEmpty {
                 hasher.update(chunk)
             }
         } catch {
