@@ -66,6 +66,10 @@ import Testing
         #expect(throws: RegularFile.Failure.unreadable("Bad file descriptor")) {
             try RegularFile.read(from: unreadable, upTo: 16)
         }
+        // With the domain's errors, as the importers read: the file is named.
+        #expect(throws: EvidenceError.io(path: path, reason: "cannot be read (Bad file descriptor)")) {
+            try InputFile.read(from: unreadable, upTo: 16, path: path)
+        }
         #expect(try RegularFile.read(from: handle, upTo: 16) == Data("text".utf8))
         try handle.close()
     }

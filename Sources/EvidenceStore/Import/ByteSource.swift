@@ -46,12 +46,7 @@ final class FileChunks {
 
     /// The next chunk of at most `size` bytes, or nil at the end.
     func next(upTo size: Int) throws -> Data? {
-        let chunk: Data
-        do {
-            chunk = try RegularFile.read(from: handle, upTo: size)
-        } catch {
-            throw EvidenceError.io(path: path, reason: "cannot be read (\(RegularFile.reason(error)))")
-        }
+        let chunk = try InputFile.read(from: handle, upTo: size, path: path)
         if chunk.isEmpty { return nil }
         total += chunk.count
         if total > limit {

@@ -42,12 +42,7 @@ public struct LineReader: Sendable {
         var carry: [UInt8] = []
         var lineNumber = 1
         while true {
-            let chunk: Data
-            do {
-                chunk = try RegularFile.read(from: handle, upTo: 1 << 20)
-            } catch {
-                throw EvidenceError.io(path: path, reason: "cannot be read (\(RegularFile.reason(error)))")
-            }
+            let chunk = try InputFile.read(from: handle, upTo: 1 << 20, path: path)
             if chunk.isEmpty { break }
             carry.append(contentsOf: chunk)
             let consumed = try carry.withUnsafeBytes { buffer -> Int in

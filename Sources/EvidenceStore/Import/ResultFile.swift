@@ -84,16 +84,11 @@ public struct IngestSource {
 
     public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?) throws -> IngestSource {
         try ResultFile.check(path, maxBytes: maxBytes)
-        let head: Data
-        do {
+        let head = try {
             let handle = try InputFile.open(path)
             defer { try? handle.close() }
-            head = try handle.read(upToCount: 4096) ?? Data()
-        } catch let error as EvidenceError {
-            throw error
-        } catch {
-            throw EvidenceError.io(path: path, reason: "cannot be read (\(error.localizedDescription))")
-        }
+            return try InputFile.read(from: handle, upTo: 4096, path: path)
+        }()
         // The first pass, all the reading before the first row is written,
         // hashes the file on a thread of its own while it parses it (45 MB of
         // JSON take libcrypto 0.03 s, a third of that pass); the second, which

@@ -16,6 +16,12 @@ public enum InputFile {
         try mapped(path) { try RegularFile.read(path, maxBytes: maxBytes) }
     }
 
+    /// The next `size` bytes of the file at `path`, open as `handle`: fewer at
+    /// its end, none past it.
+    public static func read(from handle: FileHandle, upTo size: Int, path: String) throws -> Data {
+        try mapped(path) { try RegularFile.read(from: handle, upTo: size) }
+    }
+
     /// The error for what is not a regular file: "is a FIFO (named pipe), not a regular file; …".
     static func notRegular(_ path: String, _ kind: String) -> EvidenceError {
         .badFile(path: path, location: nil, reason: "is \(kind), not a regular file; only regular files are read")

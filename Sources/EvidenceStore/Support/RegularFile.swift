@@ -53,13 +53,11 @@ public enum RegularFile {
     public static func read(_ path: String, maxBytes: Int) throws -> Data {
         let handle = try open(path)
         defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-        } catch {
-            throw Failure.unreadable(error.localizedDescription)
+        var data = Data()
+        while case let chunk = try read(from: handle, upTo: 1 << 20), !chunk.isEmpty {
+            data.append(chunk)
+            if data.count > maxBytes { throw Failure.tooLarge(maxBytes) }
         }
-        if data.count > maxBytes { throw Failure.tooLarge(maxBytes) }
         return data
     }
 
@@ -87,12 +85,6 @@ public enum RegularFile {
         if let code { throw Failure.unreadable(String(cString: strerror(code))) }
         data.count = filled
         return data
-    }
-
-    /// Why a read failed, in words: the system's for a failed read.
-    public static func reason(_ error: any Error) -> String {
-        if case Failure.unreadable(let reason) = error { return reason }
-        return error.localizedDescription
     }
 
     /// The kind of a non-regular file, as a phrase; nil for a regular file.
