@@ -31,6 +31,24 @@ import Testing
         return (outline, tests)
     }
 
+    /// Reads a file in one pass, `chunkSize` bytes at a time: its results, or why it needs two passes.
+    func onePass(_ path: String, chunkSize: Int = 4096, maxHeld: Int = XCResultOnePass.maxHeld) throws
+        -> Result<[TestReport.TestCase], XCResultOnePass.NeedsTwoPasses>
+    {
+        let head = try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize)
+        let devices = try #require(try XCResultOnePass.devices(head, file: path))
+        var tests: [TestReport.TestCase] = []
+        do {
+            try XCResultOnePass.forEachTest(
+                JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), devices: devices, file: path,
+                maxHeld: maxHeld
+            ) { tests.append($0) }
+        } catch let needs as XCResultOnePass.NeedsTwoPasses {
+            return .failure(needs)
+        }
+        return .success(tests)
+    }
+
     /// JSON text of a value with the keys of every object in reverse order:
     /// a node's name and type before its children, the devices after the nodes.
     static func reversed(_ value: JSONValue) -> String {
@@ -65,6 +83,13 @@ import Testing
                 #expect(outline.report.devices == whole.devices)
             }
         }
+        // In one pass: the file as xcresulttool writes it reads the same; with
+        // the devices after the nodes, it cannot be read so.
+        for chunkSize in [1, 3, 64, 4096] {
+            let tests = try onePass(Fixtures.apple(name).path, chunkSize: chunkSize).get()
+            #expect(Self.lines(tests) == expected, "one pass in chunks of \(chunkSize)")
+        }
+        #expect(try onePass(turned).twoPassesReason == "\"devices\" comes after \"testNodes\"")
     }
 
     @Test func suitesNameTheirCasesAndCasesWithinCasesAreNotResults() throws {
@@ -152,7 +177,9 @@ import Testing
         }
         text += "], \"name\": \"Plan\", \"nodeType\": \"Test Plan\"}]}"
         let path = try folder.write("large.json", text)
-        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
+        // Named after their suites, whose names come after them: read in two passes.
+        #expect(try onePass(path).twoPassesReason == "the test case at testNodes[0].children[0].children[0] has no nodeIdentifier")
+        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil, twoPasses: true)
         #expect(source.testCount == suites * cases)
         #expect(source.report.devices.first?.model == "iPhone Duo")
         var count = 0
@@ -342,5 +369,13 @@ extension XCResultStreamingTests {
                 }
             }
         }
+    }
+}
+
+extension Result where Failure == XCResultOnePass.NeedsTwoPasses {
+    /// Why the one pass stopped; nil when it read the file.
+    var twoPassesReason: String? {
+        if case .failure(let needs) = self { return needs.reason }
+        return nil
     }
 }

@@ -13,6 +13,8 @@ final class JSONStream {
     private var position = 0
     /// The line of `buffer[0]`, and whether the file has no more to give.
     private var lineAtStart = 1
+    /// How many bytes of the document came before `buffer[0]`.
+    private var dropped = 0
     private var exhausted = false
     private var text: UTF8Stream
     let hasher: SHA256?
@@ -59,6 +61,7 @@ final class JSONStream {
                     Newlines.count(in: UnsafeRawBufferPointer(rebasing: $0[position...]))
                 }
                 buffer.removeFirst(position)
+                dropped += position
                 position = 0
             }
             hasher?.update(chunk)
@@ -95,6 +98,9 @@ final class JSONStream {
         let line = lineAtStart + Self.newlines(in: buffer, before: end)
         return EvidenceError.badFile(path: path, location: String(line), reason: "not valid JSON: \(message)")
     }
+
+    /// How many bytes of the document have been read past.
+    var offset: Int { dropped + position }
 
     // MARK: - Structure
 

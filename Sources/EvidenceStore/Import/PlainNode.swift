@@ -114,6 +114,16 @@ struct PlainNode {
         }
     }
 
+    /// The node's "nodeType": .some(nil) when it is missing or null, nil when
+    /// it is not a string (for the general reading to refuse).
+    var type: String?? { optionalString(.nodeType) }
+
+    /// Whether its "name" is a string, missing or null, as every node's must be.
+    var hasTextName: Bool { optionalString(.name) != nil }
+
+    /// Whether it names itself ("nodeIdentifier"), so that its suite's name is not needed.
+    var hasIdentifier: Bool { !isAbsent(.nodeIdentifier) }
+
     /// What `XCResultReader.testCases` makes of this node as a test case in
     /// the suite named; nil where it would read it otherwise or refuse it.
     func testCase(suite: String?) -> TestReport.TestCase? {

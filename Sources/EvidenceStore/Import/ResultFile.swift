@@ -69,25 +69,40 @@ public enum ResultFile {
 }
 
 /// A result file opened for ingest: what it says besides its test cases, its
-/// SHA-256, how many test cases it has, and then each of them. JUnit XML and
-/// the tests of xcresulttool are streamed from the file in two passes; an
-/// xcresulttool summary or legacy record, which lists only failures, is read whole.
+/// SHA-256, how many test cases it has, and then each of them. JUnit XML is
+/// streamed from the file in two passes; the tests of xcresulttool in one
+/// where the file allows it (`XCResultOnePass`), else in two; an xcresulttool
+/// summary or legacy record, which lists only failures, is read whole.
 public struct IngestSource {
     public let report: TestReport
     public let digest: String
-    public let testCount: Int
+    /// How many results the file gives; nil when it is read in one pass,
+    /// which counts them as it hands them on.
+    public let testCount: Int?
+    /// The file's size in bytes.
+    public let byteCount: Int
     /// Whether cases are made ready on the reading thread (where reading is
     /// cheap, as libxml2's is) or on the caller's (where reading costs as
     /// much as writing, as JSON's does): the busier thread does less.
     var preparesWhileReading: Bool { report.format == .junit }
     private let tests: @Sendable ((TestReport.TestCase) throws -> Void) throws -> Void
 
-    public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?) throws -> IngestSource {
+    /// Whether the file is large enough for the settings of a large write:
+    /// 10,000 results, or 1 MB of a file whose results are not counted yet.
+    public var isLarge: Bool { testCount.map { $0 >= 10_000 } ?? (byteCount >= 1 << 20) }
+
+    /// Opens a result file. `twoPasses` reads xcresulttool tests in two
+    /// passes even where one would do: after `XCResultOnePass.NeedsTwoPasses`.
+    public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?, twoPasses: Bool = false) throws
+        -> IngestSource
+    {
         try ResultFile.check(path, maxBytes: maxBytes)
-        let head = try {
+        let (head, size) = try {
             let handle = try InputFile.open(path)
             defer { try? handle.close() }
-            return try InputFile.read(from: handle, upTo: 4096, path: path)
+            let size = Int((try? handle.seekToEnd()) ?? 0)
+            try handle.seek(toOffset: 0)
+            return (try InputFile.read(from: handle, upTo: 4096, path: path), size)
         }()
         // The first pass, all the reading before the first row is written,
         // hashes the file on a thread of its own while it parses it (45 MB of
@@ -99,24 +114,45 @@ public struct IngestSource {
             let hasher = SHA256(onItsOwnThread: true)
             let outline = try JUnitReader.outline(source, path: path, hasher: hasher)
             let digest = hasher.finalizeHex()
-            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, byteCount: size) {
+                body in
                 let again = SHA256()
                 try JUnitReader.forEachTest(source, path: path, outline: outline, hasher: again, body)
                 guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
             }
         case .xcresult:
+            if !twoPasses,
+                let devices = try XCResultOnePass.devices(JSONStream(path: path, limit: maxBytes, hasher: nil), file: path)
+            {
+                // Before a row is written, only the digest, which names the
+                // rows, is needed: hashing the file alone takes libcrypto a
+                // fifth of a pass of reading it.
+                let hasher = SHA256()
+                try ByteSource.file(path, limit: maxBytes).forEachChunk(size: 1 << 20) { hasher.update($0) }
+                let digest = hasher.finalizeHex()
+                var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
+                report.devices = devices
+                return IngestSource(report: report, digest: digest, testCount: nil, byteCount: size) { body in
+                    let again = SHA256(onItsOwnThread: true)
+                    try XCResultOnePass.forEachTest(
+                        JSONStream(path: path, limit: maxBytes, hasher: again), devices: devices, file: path, body)
+                    guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
+                }
+            }
             let hasher = SHA256(onItsOwnThread: true)
             guard let outline = try XCResultTests.outline(JSONStream(path: path, limit: maxBytes, hasher: hasher), file: path)
             else {
                 // A summary or a legacy record lists only failures: small, and read whole.
                 let data = try ResultFile.read(path, maxBytes: maxBytes)
                 let report = try XCResultReader.read(data, path: path)
-                return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count) { body in
+                return IngestSource(report: report, digest: SHA256.hex(data), testCount: report.tests.count, byteCount: size) {
+                    body in
                     for test in report.tests { try body(test) }
                 }
             }
             let digest = hasher.finalizeHex()
-            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount) { body in
+            return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, byteCount: size) {
+                body in
                 let again = SHA256()
                 try XCResultTests.forEachTest(
                     JSONStream(path: path, limit: maxBytes, hasher: again), outline: outline, file: path, body)

@@ -30,11 +30,11 @@ enum XCResultTests {
 
     static let nodeKeys = JSONKeys(NodeKey.allCases.map { "\($0)" })
 
-    fileprivate enum TopKey: Int, CaseIterable {
+    enum TopKey: Int, CaseIterable {
         case testNodes, devices
     }
 
-    fileprivate static let topKeys = JSONKeys(TopKey.allCases.map { "\($0)" })
+    static let topKeys = JSONKeys(TopKey.allCases.map { "\($0)" })
 
     /// The first pass. nil when the document is not an object with "testNodes":
     /// a summary, a legacy record or something else, which is then read whole.
@@ -98,7 +98,7 @@ enum XCResultTests {
     /// Reads the array of nodes at the position (`path` names it in errors),
     /// calling `node` at each object, its index given; anything else in the
     /// array is read and passed over. A null is an empty array.
-    fileprivate static func forEachNode(
+    static func forEachNode(
         _ stream: JSONStream, file: String, in path: String, _ node: (Int) throws -> Void
     ) throws {
         guard try stream.next() == UInt8(ascii: "[") else {
@@ -125,7 +125,7 @@ enum XCResultTests {
 
 /// The keys of one object so far, to refuse one that appears twice: a bit
 /// for each known key, the text of any other.
-private struct KeysSeen {
+struct KeysSeen {
     let stream: JSONStream
     let known: JSONKeys
     private var knownSeen: UInt64 = 0

@@ -86,11 +86,28 @@ extension Store {
     /// content (by SHA-256) ingested twice is written once. A JUnit file is
     /// read in two passes and never held whole: the first checks it and
     /// learns its devices, the second writes its test cases as they come.
-    public func ingest(file path: String, options: IngestOptions, progress: ((Int, Int) -> Void)? = nil) throws
+    /// The tests of xcresulttool are read in one pass where the file allows
+    /// it; where it turns out not to, what was written is rolled back and
+    /// the file read again in two. `progress` is given how many results are
+    /// written, and of how many when that is known.
+    public func ingest(file path: String, options: IngestOptions, progress: ((Int, Int?) -> Void)? = nil) throws
         -> IngestSummary
     {
-        let source = try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format)
-        if source.testCount >= 10_000 { try prepareForLargeWrites() }
+        do {
+            return try ingest(
+                try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format), file: path,
+                options: options, progress: progress)
+        } catch is XCResultOnePass.NeedsTwoPasses {
+            return try ingest(
+                try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format, twoPasses: true),
+                file: path, options: options, progress: progress)
+        }
+    }
+
+    private func ingest(
+        _ source: IngestSource, file path: String, options: IngestOptions, progress: ((Int, Int?) -> Void)?
+    ) throws -> IngestSummary {
+        if source.isLarge { try prepareForLargeWrites() }
         let name = (path as NSString).lastPathComponent
         if let earlier = try reader.ingestedAt(sha256: source.digest) {
             return IngestSummary(file: path, shape: "", alreadyIngestedAt: earlier)
@@ -115,7 +132,7 @@ extension Store {
             }
             let fileID = try writer.upsertIngestedFile(TextFormat.IngestedFile(
                 sha256: source.digest, fileName: name, format: report.format.rawValue,
-                testCount: Int64(source.testCount), ingestedAt: clock.timestamp()))
+                testCount: Int64(source.testCount ?? 0), ingestedAt: clock.timestamp()))
             // A run for each device a test ran on, made when its first test comes,
             // named by the file and the environment: the same file ingested on
             // two machines is one run once their exports merge.
@@ -184,7 +201,9 @@ extension Store {
             try batch.flush()
             try writer.restore(triggers, pairs: touched)
             if summary.runs.isEmpty { _ = try run(forDevice: 0) }
-            progress?(source.testCount, source.testCount)
+            // Counted as they came: one result for each device a test case ran on.
+            if source.testCount == nil { try writer.setTestCount(Int64(number), ofIngestedFile: fileID) }
+            progress?(number, number)
         }
         return summary
     }

@@ -95,7 +95,7 @@ extension Runner {
             let summary = try store.ingest(file: file, options: options) { done, total in
                 guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
                 shown = true
-                output.progress("\(file): \(done) of \(total) tests written")
+                output.progress("\(file): \(done)\(total.map { " of \($0)" } ?? "") tests written")
             }
             if shown { output.progress(nil) }
             write(summary, verbose: verbose)

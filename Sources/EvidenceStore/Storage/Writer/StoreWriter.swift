@@ -207,6 +207,11 @@ public struct StoreWriter {
             [.text(file.sha256), .text(file.fileName), .text(file.format), .integer(file.testCount), .text(file.ingestedAt)])
     }
 
+    /// Records how many results an ingested file gave, once they are counted.
+    func setTestCount(_ count: Int64, ofIngestedFile id: Int64) throws {
+        try database.execute("UPDATE ingested_files SET test_count = ? WHERE id = ?", [.integer(count), .integer(id)])
+    }
+
     /// Inserts a run, or updates the one with its UUID; returns its id.
     @discardableResult
     func upsertRun(
