@@ -219,10 +219,15 @@ xcresult="$out/xcresult-100000.json"
 [ -f "$xcresult" ] || python3 scripts/bench_data.py xcresult "$xcresult" 100000
 ingest_pair "xcresult 100000" "$xcresult" scripts/xcresult_baseline.py
 ingest_labels+=("xcresult 100000")
+# The same count of cases in the shape of the real files: most with children.
+fixtures="$out/xcresult-fixtures-100000.json"
+[ -f "$fixtures" ] || python3 scripts/bench_data.py xcresult-fixtures "$fixtures" 100000
+ingest_pair "xcresult fixtures" "$fixtures" scripts/xcresult_baseline.py
+ingest_labels+=("xcresult fixtures")
 
-printf '\n%-16s %12s %10s %12s %10s %8s\n' file "evidence (s)" "peak (MB)" "python (s)" "peak (MB)" ratio
+printf '\n%-18s %12s %10s %12s %10s %8s\n' file "evidence (s)" "peak (MB)" "python (s)" "peak (MB)" ratio
 for label in "${ingest_labels[@]}"; do
-    printf '%-16s %12.3f %10.1f %12.3f %10.1f %7.2fx\n' "$label" "${median[ingest/$label]}" \
+    printf '%-18s %12.3f %10.1f %12.3f %10.1f %7.2fx\n' "$label" "${median[ingest/$label]}" \
         "$(python3 -c "print(${peak[ingest/$label]} / 1024)")" "${median[ingest/$label python]}" \
         "$(python3 -c "print(${peak[ingest/$label python]} / 1024)")" \
         "$(python3 -c "print(${median[ingest/$label]} / ${median[ingest/$label python]})")"

@@ -7,6 +7,7 @@ the same result rows as CSV for the sqlite3 anchor, and a JUnit XML file.
     bench_data.py store  OUT CLAIMS RESULTS    # OUT/export/, OUT/results.csv
     bench_data.py junit  FILE TESTS            # a JUnit file with TESTS cases
     bench_data.py xcresult FILE TESTS          # `xcresulttool get test-results tests` JSON
+    bench_data.py xcresult-fixtures FILE TESTS # the same, each case one of the real fixtures' cases
 
 Deterministic: the same arguments give the same bytes.
 """
@@ -241,6 +242,51 @@ def write_xcresult(path, tests):
         handle.write("\n")
 
 
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "EvidenceStoreTests", "Fixtures", "apple")
+
+
+def write_xcresult_fixtures(path, tests):
+    """The JSON of `xcresulttool get test-results tests` made of the real
+    files' own test cases (../shared/fixtures/apple/xcresult-tests-*.json, 67
+    cases), taken in turn, each named anew, in suites of 1,000: 58% pass, 25%
+    fail, 13% are skipped, 3% are expected failures; most carry repetitions,
+    failure messages or arguments, as in those files: about 1.4 KB a case.
+    The file that issue 14 measured was of about this size: 176 MB for
+    100,000 cases."""
+    cases = []
+
+    def collect(node):
+        if node.get("nodeType") == "Test Case":
+            cases.append(node)
+            return
+        for child in node.get("children", []):
+            collect(child)
+
+    for name in ["xcresult-tests-1.json", "xcresult-tests-3.json"]:
+        with open(os.path.join(FIXTURES, name), encoding="utf-8") as handle:
+            for node in json.load(handle)["testNodes"]:
+                collect(node)
+    suites = []
+    per_suite = max(1, min(tests, 1000))
+    for s in range(max(1, tests // per_suite)):
+        children = []
+        for c in range(per_suite):
+            case = json.loads(json.dumps(cases[(s * per_suite + c) % len(cases)]))
+            case["nodeIdentifier"] = "Suite%dTests/%s#%d" % (s, case.get("nodeIdentifier", case["name"]), c)
+            children.append(case)
+        suites.append({"children": children, "name": "Suite%dTests" % s, "nodeType": "Test Suite", "result": "Failed"})
+    document = {
+        "devices": [{"architecture": "arm64", "deviceId": "9D3C1E7A-0B4F-4F65-9E8A-6C2D51B0A7F3", "deviceName": "iPhone Duo",
+                     "modelName": "iPhone Duo", "osBuildNumber": "23B74", "osVersion": "27.1", "platform": "iOS Simulator"}],
+        "testNodes": [{"children": [{"children": suites, "name": "AppTests", "nodeType": "Unit test bundle", "result": "Failed"}],
+                       "name": "App", "nodeType": "Test Plan", "result": "Failed"}],
+        "testPlanConfigurations": [{"configurationId": "1", "configurationName": "Test Scheme Action"}],
+    }
+    with open(path, "w", encoding="utf-8") as handle:
+        write_pretty(handle, document)
+        handle.write("\n")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "store":
         write_store(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -248,6 +294,8 @@ if __name__ == "__main__":
         write_junit(sys.argv[2], int(sys.argv[3]))
     elif len(sys.argv) == 4 and sys.argv[1] == "xcresult":
         write_xcresult(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "xcresult-fixtures":
+        write_xcresult_fixtures(sys.argv[2], int(sys.argv[3]))
     else:
         sys.stderr.write(__doc__)
         sys.exit(64)
