@@ -230,10 +230,28 @@ extension Store {
         /// A closure that prepares each test case in turn: tests are numbered,
         /// and rows recorded a microsecond apart, in the file's order.
         func make() -> (TestReport.TestCase) throws -> PreparedTest {
-            var moments = Timestamp.MicrosecondSequence(from: start)
-            var number = 0
-            return { test in
+            let sequence = Sequence(preparer: self)
+            return { try sequence.prepare($0) }
+        }
+
+        /// Where a file's numbering and recording times have got to. A class,
+        /// not two variables captured by the closure: Swift 6.3.1's optimizer,
+        /// inlining such a closure into the writing loop, moved the captured
+        /// count to the stack and dropped its first value, so that a release
+        /// build numbered results from whatever the stack held.
+        final class Sequence {
+            let preparer: TestPreparer
+            private var moments: Timestamp.MicrosecondSequence
+            private var number = 0
+
+            init(preparer: TestPreparer) {
+                self.preparer = preparer
+                moments = Timestamp.MicrosecondSequence(from: preparer.start)
+            }
+
+            func prepare(_ test: TestReport.TestCase) throws -> PreparedTest {
                 defer { number += 1 }
+                let file = preparer.file
                 func check(_ value: String, _ field: String) throws {
                     if let problem = ControlCharacters.problem(in: value, allowingLineBreaks: false) {
                         throw EvidenceError.badFile(path: file, location: nil, reason: "the test \(field) \(problem)")
@@ -242,13 +260,14 @@ extension Store {
                 try check(test.identifier, "identifier")
                 try check(test.name, "name")
                 for tag in test.tags { try check(tag, "tag") }
-                let (claims, unknown) = matcher.claims(for: test)
+                let (claims, unknown) = preparer.matcher.claims(for: test)
                 var prepared = PreparedTest(test: test, claims: claims.sorted(), unknown: unknown, rows: [])
-                guard (0..<deviceCount).contains(test.device) else { return prepared }
-                let runPart = runParts[test.device]
+                guard (0..<preparer.deviceCount).contains(test.device) else { return prepared }
+                let runPart = preparer.runParts[test.device]
                 let slots = prepared.claims.isEmpty ? 0...0 : 1...prepared.claims.count
-                prepared.rows = slots.map { slot in
-                    (ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: slot), moments.next())
+                for slot in slots {
+                    prepared.rows.append(
+                        (ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: slot), moments.next()))
                 }
                 return prepared
             }
