@@ -15,15 +15,18 @@ import Testing
     }
 
     /// Suites around test cases, a test case with a device each, a failure
-    /// under a device, elements that are not nodes; as xcresulttool writes
-    /// them, devices first and each node's children before its name and type.
+    /// under a device, a test case's repetitions, tags, durations of both
+    /// kinds; as xcresulttool writes them, devices first and each node's
+    /// children before its name and type.
     static func document(inner: String = "", identified: Bool = true) -> String {
         let a = identified ? #""nodeIdentifier": "Outer/a()", "# : ""
         return """
             {"devices": [{"modelName": "iPhone 17 Pro"}, {"modelName": "iPhone Duo"}],
             "testNodes": [{"children": [
               {"children": [
-                {"children": [{"name": "a note", "nodeType": "Failure Message"}\(inner)],
+                {"children": [{"name": "a note", "nodeType": "Failure Message"},
+                              {"children": [{"name": "a note", "nodeType": "Failure Message"}, {"name": "and another", "nodeType": "Failure Message"}],
+                               "duration": "1s", "name": "Retry 1", "nodeType": "Repetition", "result": "Failed"}\(inner)],
                  "name": "a()", \(a)"nodeType": "Test Case", "result": "Failed"},
                 {"children": [{"name": "b()", "nodeType": "Test Case", "result": "Failed", "nodeIdentifier": "Named/b()"}],
                  "name": "Nested", "nodeType": "Test Suite"},
@@ -32,7 +35,6 @@ import Testing
                    {"children": [{"name": "it broke", "nodeType": "Failure Message"}],
                     "name": "iPhone 17 Pro", "nodeType": "Device", "result": "Failed"}],
                  "name": "c()", "nodeIdentifier": "Outer/c()", "nodeType": "Test Case", "result": "Skipped"},
-                17, null,
                 {"duration": "0,5s", "name": "e()", "nodeIdentifier": "Outer/e()", "nodeType": "Test Case", "result": "Expected Failure",
                  "tags": ["slow"]}
               ], "name": "Outer", "nodeType": "Test Suite"},
@@ -47,6 +49,7 @@ import Testing
         let path = try folder.write("one.json", text)
         let expected = XCResultStreamingTests.lines(try XCResultReader.read(Data(text.utf8), path: path).tests)
         #expect(expected.count == 6)
+        #expect(expected[0].contains("a note\nand another"))
         for chunkSize in [1, 2, 5, 64, 4096] {
             let tests = try streaming.onePass(path, chunkSize: chunkSize).get()
             #expect(XCResultStreamingTests.lines(tests) == expected, "in chunks of \(chunkSize)")
@@ -82,13 +85,16 @@ import Testing
         (#""name": "c()", "nodeIdentifier""#, #""name": "c()", "name": "c()", "nodeIdentifier""#),
         (#""duration": "0,5s""#, #""duration": "half a second""#),
         (#""nodeType": "Test Case", "result": "Skipped""#, #""nodeType": "Test Case""#),
-        // Cut short.
+        (#""tags": ["slow"]"#, #""tags": "slow""#),
+        // Cut short; not JSON.
         (#""testPlanConfigurations": [{"configurationId": "1"}]}"#, #""testPlanConfigurations": [{"#),
+        (#""name": "Plan""#, #""name": 'Plan'"#),
     ])
-    func itRefusesWhatTheTwoPassesRefuseAsTheyDo(original: String, replacement: String) throws {
+    func whatIsWrongStopsTheOnePassAndIngestSaysWhatTheTwoPassesSay(original: String, replacement: String) throws {
         let text = Self.document().replacingOccurrences(of: original, with: replacement)
         #expect(text != Self.document())
         let path = try folder.write("bad.json", text)
+        #expect(try streaming.onePass(path, chunkSize: 7).twoPassesReason != nil)
         var twoPasses = ""
         #expect {
             _ = try XCResultReader.read(Data(text.utf8), path: path)
@@ -96,11 +102,28 @@ import Testing
             twoPasses = "\(error)"
             return true
         }
+        let fixture = try StoreFixture()
+        try fixture.addBasics()
+        let before = try fixture.store.database.scalar("SELECT count(*) FROM results").int
         #expect {
-            _ = try streaming.onePass(path, chunkSize: 7).get()
+            _ = try fixture.store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "Phone", os: "iOS 27.1"))
         } throws: { error in
             "\(error)" == twoPasses
         }
+        #expect(try fixture.store.database.scalar("SELECT count(*) FROM results").int == before)
+    }
+
+    @Test func whatXcresulttoolDoesNotWriteIsLeftToTheTwoPasses() throws {
+        // Elements of children that are not nodes, which the two passes pass over.
+        let text = Self.document().replacingOccurrences(of: #""nodeType": "Test Suite"},"#, with: #""nodeType": "Test Suite"}, 17, null,"#)
+        #expect(text != Self.document())
+        let path = try folder.write("odd.json", text)
+        #expect(try streaming.onePass(path).twoPassesReason == "testNodes[0].children[0].children[2] is not a node")
+        let expected = XCResultStreamingTests.lines(try XCResultReader.read(Data(text.utf8), path: path).tests)
+        let fixture = try StoreFixture()
+        try fixture.addBasics()
+        let summary = try fixture.store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "Phone", os: "iOS 27.1"))
+        #expect(summary.read == expected.count)
     }
 
     @Test func ingestReadsInOnePassOrFallsBackToTwo() throws {

@@ -114,42 +114,44 @@ struct PlainNode {
         }
     }
 
-    /// The node's "nodeType": .some(nil) when it is missing or null, nil when
-    /// it is not a string (for the general reading to refuse).
-    var type: String?? { optionalString(.nodeType) }
+    /// What the one pass keeps of this node; nil where a value is not one it
+    /// reads from bytes, for the general reading to read or refuse.
+    func node() -> XCResultOnePass.Node? {
+        guard let type = optionalString(.nodeType), let name = optionalString(.name),
+            let identifier = optionalString(.nodeIdentifier), let result = optionalString(.result),
+            isAbsent(.children), isAbsent(.tags), let seconds = seconds()
+        else { return nil }
+        return XCResultOnePass.Node(type: type, name: name, identifier: identifier, result: result, seconds: seconds)
+    }
 
-    /// Whether its "name" is a string, missing or null, as every node's must be.
-    var hasTextName: Bool { optionalString(.name) != nil }
-
-    /// Whether it names itself ("nodeIdentifier"), so that its suite's name is not needed.
-    var hasIdentifier: Bool { !isAbsent(.nodeIdentifier) }
+    /// The node's duration as `XCResultReader` reads it: "durationInSeconds"
+    /// where it is there, else "duration"; .some(nil) when neither is, nil
+    /// when it is not a duration.
+    private func seconds() -> Double?? {
+        func number(_ range: Range<Int>) -> Double? {
+            bytes.withMemoryRebound(to: UInt8.self) { Duration.plainDecimal($0, range.lowerBound, range.upperBound) }
+        }
+        switch (values[Key.durationInSeconds.rawValue], values[Key.duration.rawValue]) {
+        case (.number(let range)?, _):
+            return number(range).map { $0 }
+        case (nil, nil), (nil, .null?), (.null?, nil), (.null?, .null?):
+            return .some(nil)
+        case (nil, .string(let range)?), (.null?, .string(let range)?):
+            return Duration.seconds(text(range)).map { $0 }
+        case (nil, .number(let range)?), (.null?, .number(let range)?):
+            return number(range).map { $0 }
+        default:
+            return nil
+        }
+    }
 
     /// What `XCResultReader.testCases` makes of this node as a test case in
     /// the suite named; nil where it would read it otherwise or refuse it.
     func testCase(suite: String?) -> TestReport.TestCase? {
-        func seconds(_ range: Range<Int>) -> Double? {
-            bytes.withMemoryRebound(to: UInt8.self) { Duration.plainDecimal($0, range.lowerBound, range.upperBound) }
-        }
         // Children or tags that are there at all are for the general reading.
         guard isAbsent(.children), isAbsent(.tags), case .string(let result)? = values[Key.result.rawValue],
-            let name = optionalString(.name), let identifier = optionalString(.nodeIdentifier)
+            let name = optionalString(.name), let identifier = optionalString(.nodeIdentifier), let duration = seconds()
         else { return nil }
-        let duration: Double?
-        switch (values[Key.durationInSeconds.rawValue], values[Key.duration.rawValue]) {
-        case (.number(let range)?, _):
-            guard let value = seconds(range) else { return nil }
-            duration = value
-        case (nil, nil), (nil, .null?), (.null?, nil), (.null?, .null?):
-            duration = nil
-        case (nil, .string(let range)?), (.null?, .string(let range)?):
-            guard let value = Duration.seconds(text(range)) else { return nil }
-            duration = value
-        case (nil, .number(let range)?), (.null?, .number(let range)?):
-            guard let value = seconds(range) else { return nil }
-            duration = value
-        default:
-            return nil
-        }
         let testName = name ?? ""
         var test = TestReport.TestCase(
             identifier: identifier ?? suite.map { "\($0)/\(testName)" } ?? testName, name: testName, outcome: .pass,

@@ -63,45 +63,86 @@ enum XCResultOnePass {
         return report.isEmpty ? [TestReport.Device()] : report
     }
 
-    /// Each result, in the file's order, with `devices` as `devices(_:file:)` read them.
+    /// What the one pass keeps of a node that may be under a test case: what
+    /// a test case's results need of it, as `XCResultReader.testCases` reads them.
+    struct Node {
+        var type: String?
+        var name: String?
+        var identifier: String?
+        var result: String?
+        var seconds: Double?
+        var tags: [String] = []
+        var children: [Node] = []
+    }
+
+    /// Each result, in the file's order, with `devices` as `devices(_:file:)`
+    /// read them. Anything in the file that is not as xcresulttool writes it,
+    /// an error included, stops the pass with `NeedsTwoPasses`: the two passes
+    /// then read it, or say what is wrong with it, as they always have.
     static func forEachTest(
         _ stream: JSONStream, devices: [TestReport.Device], file: String, maxHeld: Int = maxHeld,
         _ body: (TestReport.TestCase) throws -> Void
     ) throws {
-        try withoutActuallyEscaping(body) { body in
-            try stream.open(UInt8(ascii: "{"))
-            var keys = KeysSeen(stream, known: XCResultTests.topKeys)
-            var pass = Pass(stream: stream, file: file, devices: devices, maxHeld: maxHeld, emit: body)
-            var sawTests = false
-            while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.topKeys) {
-                try keys.add(key)
-                switch key {
-                case .known(TopKey.testNodes.rawValue):
-                    sawTests = true
-                    try XCResultTests.forEachNode(stream, file: file, in: "testNodes") { index in
-                        pass.path = [index]
-                        _ = try pass.node()
-                    }
-                case .known(TopKey.devices.rawValue) where sawTests:
-                    throw NeedsTwoPasses(reason: "\"devices\" comes after \"testNodes\"")
-                default:
-                    try stream.skip()
-                }
-            }
-            try stream.finish()
-            guard sawTests else { throw ResultFile.changed(file) }
+        /// An error of `body`'s, passed on as it is.
+        struct Handed: Error {
+            let error: any Error
         }
+        do {
+            try withoutActuallyEscaping(body) { body in
+                let emit: (TestReport.TestCase) throws -> Void = { test in
+                    do { try body(test) } catch { throw Handed(error: error) }
+                }
+                try read(stream, devices: devices, file: file, maxHeld: maxHeld, emit: emit)
+            }
+        } catch let handed as Handed {
+            throw handed.error
+        } catch let error as EvidenceError {
+            throw NeedsTwoPasses(reason: "\(error)")
+        }
+    }
+
+    private static func read(
+        _ stream: JSONStream, devices: [TestReport.Device], file: String, maxHeld: Int,
+        emit: @escaping (TestReport.TestCase) throws -> Void
+    ) throws {
+        try stream.open(UInt8(ascii: "{"))
+        var keys = KeysSeen(stream, known: XCResultTests.topKeys)
+        var pass = Pass(stream: stream, devices: devices, maxHeld: maxHeld, emit: emit)
+        var sawTests = false
+        while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.topKeys) {
+            try keys.add(key)
+            switch key {
+            case .known(TopKey.testNodes.rawValue):
+                sawTests = true
+                try XCResultTests.forEachNode(stream, file: file, in: "testNodes") { index in
+                    pass.path = [index]
+                    _ = try pass.node()
+                }
+            case .known(TopKey.devices.rawValue) where sawTests:
+                throw NeedsTwoPasses(reason: "\"devices\" comes after \"testNodes\"")
+            default:
+                try stream.skip()
+            }
+        }
+        try stream.finish()
+        guard sawTests else { throw ResultFile.changed(file) }
     }
 
     /// The reading of the nodes.
     private struct Pass {
         let stream: JSONStream
-        let file: String
         let devices: [TestReport.Device]
         let maxHeld: Int
         let emit: (TestReport.TestCase) throws -> Void
         /// Where the node being read is: its index in testNodes, then in each children.
         var path: [Int] = []
+
+        init(stream: JSONStream, devices: [TestReport.Device], maxHeld: Int, emit: @escaping (TestReport.TestCase) throws -> Void) {
+            self.stream = stream
+            self.devices = devices
+            self.maxHeld = maxHeld
+            self.emit = emit
+        }
 
         private func pathText(_ key: String? = nil) -> String {
             var text = "testNodes"
@@ -109,121 +150,173 @@ enum XCResultOnePass {
             return key.map { text + "." + $0 } ?? text
         }
 
-        /// What a node read whole turned out to be.
-        private enum Leaf {
-            case test(TestReport.TestCase)
-            case other(JSONValue)
+        private func twoPasses(_ reason: String) -> NeedsTwoPasses {
+            NeedsTwoPasses(reason: reason)
         }
 
         /// Reads the node at the position. A test case's results are handed
         /// on, and nil returned, as for a node with one under it; any other
-        /// node is returned whole, for the node around it to hold.
-        mutating func node() throws -> JSONValue? {
-            let depth = JSONStream.maxDepth - stream.depth
-            let plain = try stream.plainObject { bytes -> Leaf? in
-                // Anything the general reading would refuse or read otherwise is left to it.
-                guard let node = PlainNode(bytes), let type = node.type, node.hasTextName else { return nil }
-                guard type == "Test Case" else {
-                    // A leaf such as a failure message: short, and held whole.
-                    return (try? JSONReader.parsePrefix(bytes, maxDepth: depth)).map { Leaf.other($0.value) }
-                }
-                guard node.hasIdentifier else { return nil }
-                return node.testCase(suite: nil).map(Leaf.test)
-            }
-            switch plain {
-            case .test(let test)?:
-                try emit(test)
+        /// node is returned, for the node around it to hold.
+        mutating func node() throws -> Node? {
+            // A node with no object, array or escape in it (most test cases,
+            // failure messages, repetitions) is read from its bytes; one that
+            // the plain reading does not take is read key by key.
+            if let leaf = try stream.plainObject({ PlainNode($0)?.node() }) {
+                guard leaf.type == "Test Case" else { return leaf }
+                try emitResults(of: leaf, holdingTests: false)
                 return nil
-            case .other(let value)?:
-                return value
-            case nil:
-                return try general()
+            }
+            let (node, holdsTests) = try general()
+            if node.type == "Test Case" {
+                try emitResults(of: node, holdingTests: holdsTests)
+                return nil
+            }
+            return holdsTests ? nil : node
+        }
+
+        /// A node read key by key, its children one by one; whether it has a test case under it.
+        private mutating func general() throws -> (Node, Bool) {
+            try stream.open(UInt8(ascii: "{"))
+            var keys = KeysSeen(stream, known: XCResultTests.nodeKeys)
+            var node = Node()
+            var holdsTests = false
+            var inSeconds: Double?
+            var duration: Double?
+            while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.nodeKeys) {
+                try keys.add(key)
+                guard case .known(let index) = key, let known = Key(rawValue: index) else {
+                    try stream.skip()
+                    continue
+                }
+                switch known {
+                case .children: holdsTests = try children(&node.children)
+                case .nodeType: node.type = try text(known)
+                case .name: node.name = try text(known)
+                case .nodeIdentifier: node.identifier = try text(known)
+                case .result: node.result = try text(known)
+                case .durationInSeconds: inSeconds = try number(known, text: false)
+                case .duration: duration = try number(known, text: true)
+                case .tags: node.tags = try tags()
+                case .nodeIdentifierURL, .details: try stream.skip()
+                }
+            }
+            node.seconds = inSeconds ?? duration
+            return (node, holdsTests)
+        }
+
+        /// A string or null, as a node's type, name, identifier and result are.
+        private func text(_ key: Key) throws -> String? {
+            switch try stream.value() {
+            case .null: return nil
+            case .string(let text): return text
+            default: throw twoPasses("\(pathText("\(key)")) is not a string")
             }
         }
 
-        /// A node read key by key: its children one by one, every other value whole.
-        private mutating func general() throws -> JSONValue? {
-            try stream.open(UInt8(ascii: "{"))
-            var keys = KeysSeen(stream, known: XCResultTests.nodeKeys)
-            var fields: [(String, JSONValue)] = []
-            var children: Int?
-            var childrenIsArray = false
-            var held: [JSONValue] = []
-            var holdsTests = false
-            var type: String?
-            var named = false
-            while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.nodeKeys) {
-                try keys.add(key)
-                let name: String
-                switch key {
-                case .known(let index): name = XCResultTests.nodeKeys.names[index]
-                case .other(let text): name = text
-                }
-                if key == .known(Key.children.rawValue) {
-                    children = fields.count
-                    childrenIsArray = try self.children(&held, holdsTests: &holdsTests)
-                    fields.append((name, .null))
-                    continue
-                }
-                let value = try stream.value()
-                switch key {
-                case .known(Key.nodeType.rawValue), .known(Key.name.rawValue):
-                    switch value {
-                    case .null: break
-                    case .string(let text): if key == .known(Key.nodeType.rawValue) { type = text }
-                    default: throw JSONCursor(value: value, path: pathText(name), file: file).error("expected a string, found \(value.typeName)")
-                    }
-                case .known(Key.nodeIdentifier.rawValue):
-                    named = !value.isNull
-                default:
-                    break
-                }
-                fields.append((name, value))
+        /// A number of seconds, or null; `text` takes "0,5s" as well.
+        private func number(_ key: Key, text: Bool) throws -> Double? {
+            switch try stream.value() {
+            case .null: return nil
+            case .integer(let number): return Double(number)
+            case .number(let number): return number
+            case .string(let string) where text:
+                if let seconds = Duration.seconds(string) { return seconds }
+            default: break
             }
-            if let children, childrenIsArray, !holdsTests { fields[children].1 = .array(held) }
-            guard type == "Test Case" else { return holdsTests ? nil : .object(fields) }
-            guard !holdsTests else { throw NeedsTwoPasses(reason: "a test case inside a test case at \(pathText())") }
-            guard named else { throw NeedsTwoPasses(reason: "the test case at \(pathText()) has no nodeIdentifier") }
-            let cursor = JSONCursor(value: .object(fields), path: pathText(), file: file)
-            for test in try XCResultReader.testCases(cursor, suite: [], devices: devices) { try emit(test) }
-            return nil
+            throw twoPasses("\(pathText("\(key)")) is not a duration")
+        }
+
+        private func tags() throws -> [String] {
+            switch try stream.value() {
+            case .null: return []
+            case .array(let items):
+                return try items.map {
+                    guard case .string(let tag) = $0 else { throw twoPasses("\(pathText("tags")) holds a value that is not a string") }
+                    return tag
+                }
+            default: throw twoPasses("\(pathText("tags")) is not an array")
+            }
         }
 
         /// A node's children: each held until one turns out to be a test case
-        /// or to have one under it, and none after that. False when they are null.
-        private mutating func children(_ held: inout [JSONValue], holdsTests: inout Bool) throws -> Bool {
+        /// or to have one under it, and none after that; whether one did.
+        private mutating func children(_ held: inout [Node]) throws -> Bool {
             guard try stream.next() == UInt8(ascii: "[") else {
-                let value = try stream.value()
-                if value.isNull { return false }
-                throw JSONCursor(value: value, path: pathText("children"), file: file).error("expected an array, found \(value.typeName)")
+                if case .null = try stream.value() { return false }
+                throw twoPasses("\(pathText("children")) is not an array")
             }
             try stream.open(UInt8(ascii: "["))
+            var holdsTests = false
             var heldFrom: Int?
             var index = 0
             while try stream.nextElement(first: index == 0) {
                 defer { index += 1 }
                 let start = stream.offset
-                let child: JSONValue?
-                if try stream.next() == UInt8(ascii: "{") {
-                    path.append(index)
-                    defer { path.removeLast() }
-                    child = try node()
-                    if child == nil {
-                        holdsTests = true
-                        held = []
-                    }
-                } else {
-                    child = try stream.value()
+                guard try stream.next() == UInt8(ascii: "{") else {
+                    throw twoPasses("\(pathText("children"))[\(index)] is not a node")
                 }
-                guard let child, !holdsTests else { continue }
+                path.append(index)
+                let child = try node()
+                path.removeLast()
+                guard let child else {
+                    holdsTests = true
+                    held = []
+                    continue
+                }
+                guard !holdsTests else { continue }
                 let from = heldFrom ?? start
                 heldFrom = from
                 held.append(child)
                 if stream.offset - from > maxHeld {
-                    throw NeedsTwoPasses(reason: "more than \(maxHeld) bytes of nodes at \(pathText()) hold no test case")
+                    throw twoPasses("more than \(maxHeld) bytes of nodes at \(pathText()) hold no test case")
                 }
             }
-            return true
+            return holdsTests
+        }
+
+        /// Hands on the results of a test case, as `XCResultReader.testCases` makes them.
+        private func emitResults(of node: Node, holdingTests: Bool) throws {
+            guard !holdingTests else { throw twoPasses("a test case inside a test case at \(pathText())") }
+            // Named after its suite, whose name comes after it.
+            guard let identifier = node.identifier else {
+                throw twoPasses("the test case at \(pathText()) has no nodeIdentifier")
+            }
+            guard let result = node.result else { throw twoPasses("the test case at \(pathText()) has no result") }
+            var base = TestReport.TestCase(identifier: identifier, name: node.name ?? "", outcome: .pass, duration: node.seconds)
+            (base.outcome, base.note) = XCResultReader.outcome(result)
+            base.tags = node.tags
+            let ran = node.children.filter { $0.type == "Device" }
+            if ran.isEmpty {
+                base.message = Self.failureMessages(node)
+                return try emit(base)
+            }
+            // Run on several destinations: one result per device.
+            for device in ran {
+                guard let result = device.result else { throw twoPasses("a device of the test case at \(pathText()) has no result") }
+                var test = base
+                (test.outcome, test.note) = XCResultReader.outcome(result)
+                test.duration = device.seconds ?? base.duration
+                test.message = Self.failureMessages(device)
+                test.device = XCResultReader.deviceIndex(named: device.name ?? "", in: devices)
+                try emit(test)
+            }
+        }
+
+        /// The distinct failure messages under a node, in order, not counting other devices'.
+        private static func failureMessages(_ node: Node) -> String? {
+            var messages: [String] = []
+            func collect(_ node: Node) {
+                for child in node.children {
+                    if child.type == "Failure Message" {
+                        let text = child.name ?? ""
+                        if !text.isEmpty, !messages.contains(text) { messages.append(text) }
+                    } else if child.type != "Device" {
+                        collect(child)
+                    }
+                }
+            }
+            collect(node)
+            return messages.isEmpty ? nil : messages.joined(separator: "\n")
         }
     }
 }

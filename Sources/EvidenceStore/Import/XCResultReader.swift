@@ -69,10 +69,15 @@ public enum XCResultReader {
             (test.outcome, test.note) = try outcome(deviceNode.field("result"))
             test.duration = try duration(deviceNode) ?? base.duration
             test.message = try failureMessages(deviceNode)
-            let deviceName = try deviceNode.optional("name")?.string() ?? ""
-            test.device = devices.firstIndex { $0.model == deviceName || deviceName.hasPrefix($0.model ?? "\u{0}") } ?? 0
+            test.device = deviceIndex(named: try deviceNode.optional("name")?.string() ?? "", in: devices)
             return test
         }
+    }
+
+    /// Which of the file's devices a "Device" node of a test case names: its
+    /// model, or the model with more after it ("iPhone Duo (27.1)"); the first when none.
+    static func deviceIndex(named name: String, in devices: [TestReport.Device]) -> Int {
+        devices.firstIndex { $0.model == name || name.hasPrefix($0.model ?? "\u{0}") } ?? 0
     }
 
     private static func outcome(_ cursor: JSONCursor) throws -> (Outcome, String) {
