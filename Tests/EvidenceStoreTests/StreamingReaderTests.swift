@@ -144,13 +144,21 @@ import Testing
     @Test func aFileThatChangesBetweenThePassesIsRefused() throws {
         let original = try String(contentsOf: Fixtures.apple("xcresult-tests-3.json"), encoding: .utf8)
         let path = try folder.write("changing.json", original)
-        // The same shape, another outcome: only the digest tells.
-        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
+        // The same shape, another outcome: only the digest tells, in two passes
+        // and in one (read once as it was opened, then again).
+        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil, twoPasses: true)
+        let onePass = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
+        #expect(onePass.testCount == nil)
+        var count = 0
+        try onePass.forEachTest { _ in count += 1 }
+        #expect(count == 20)
         try folder.write("changing.json", original.replacingOccurrences(of: "\"Passed\"", with: "\"Failed\""))
-        #expect {
-            try source.forEachTest { _ in }
-        } throws: { error in
-            "\(error)".contains("changed while it was being read")
+        for source in [source, onePass] {
+            #expect {
+                try source.forEachTest { _ in }
+            } throws: { error in
+                "\(error)".contains("changed while it was being read")
+            }
         }
         // Another shape: the second pass finds nodes the first did not.
         let stream = try JSONStream(path: path, limit: .max, hasher: nil)

@@ -86,6 +86,7 @@ public struct IngestSource {
     /// much as writing, as JSON's does): the busier thread does less.
     var preparesWhileReading: Bool { report.format == .junit }
     private let tests: @Sendable ((TestReport.TestCase) throws -> Void) throws -> Void
+    private var readingAhead: ReadingAhead?
 
     /// Whether the file is large enough for the settings of a large write:
     /// 10,000 results, or 1 MB of a file whose results are not counted yet.
@@ -125,19 +126,28 @@ public struct IngestSource {
                 let devices = try XCResultOnePass.devices(JSONStream(path: path, limit: maxBytes, hasher: nil), file: path)
             {
                 // Before a row is written, only the digest, which names the
-                // rows, is needed: hashing the file alone takes libcrypto a
-                // fifth of a pass of reading it.
+                // rows, is needed. The reading starts first and reads ahead
+                // while libcrypto hashes the file alone (a fifth of the time
+                // of reading it), so the writing starts with cases waiting.
+                let ahead = ReadingAhead(path: path) { body in
+                    let hasher = SHA256(onItsOwnThread: true)
+                    try XCResultOnePass.forEachTest(
+                        JSONStream(path: path, limit: maxBytes, hasher: hasher), devices: devices, file: path, body)
+                    return hasher.finalizeHex()
+                }
                 let hasher = SHA256()
                 try ByteSource.file(path, limit: maxBytes).forEachChunk(size: 1 << 20) { hasher.update($0) }
                 let digest = hasher.finalizeHex()
                 var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
                 report.devices = devices
-                return IngestSource(report: report, digest: digest, testCount: nil, byteCount: size) { body in
-                    let again = SHA256(onItsOwnThread: true)
+                var source = IngestSource(report: report, digest: digest, testCount: nil, byteCount: size) { body in
+                    let again = SHA256()
                     try XCResultOnePass.forEachTest(
                         JSONStream(path: path, limit: maxBytes, hasher: again), devices: devices, file: path, body)
                     guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
                 }
+                source.readingAhead = ahead
+                return source
             }
             let hasher = SHA256(onItsOwnThread: true)
             guard let outline = try XCResultTests.outline(JSONStream(path: path, limit: maxBytes, hasher: hasher), file: path)
@@ -182,9 +192,52 @@ public struct IngestSource {
                 let prepare = preparer()
                 try tests { try emit(try prepare($0)) }
             }, consume: body)
+        } else if let ahead = readingAhead, let running = ahead.take() {
+            defer { running.stop() }
+            let prepare = preparer()
+            try running.consume { try body(try prepare($0)) }
+            // What was read is what was hashed before it.
+            guard ahead.digest == digest else { throw ResultFile.changed(ahead.path) }
         } else {
             let prepare = preparer()
             try Handoff.run(batchSize: 512, produce: tests, consume: { try body(try prepare($0)) })
         }
+    }
+
+    /// A reading of the file started when it was opened, for the first
+    /// `forEachTest` to take; any later one reads the file again.
+    final class ReadingAhead: @unchecked Sendable {
+        let path: String
+        private var running: Handoff.Running<TestReport.TestCase>?
+        private let lock = NSLock()
+        private let read = ReadDigest()
+
+        /// The digest of what the reading read, set by its thread when it ends.
+        private final class ReadDigest: @unchecked Sendable {
+            private let lock = NSLock()
+            private var value: String?
+            var digest: String? {
+                get { lock.withLock { value } }
+                set { lock.withLock { value = newValue } }
+            }
+        }
+
+        /// `tests` reads the file and returns the digest of what it read.
+        init(path: String, _ tests: @escaping @Sendable ((TestReport.TestCase) throws -> Void) throws -> String) {
+            self.path = path
+            let read = self.read
+            // 64 batches of 512 cases: what the reading can do while the file is hashed.
+            running = Handoff.Running(batchSize: 512, batches: 64) { emit in read.digest = try tests(emit) }
+        }
+
+        func take() -> Handoff.Running<TestReport.TestCase>? {
+            lock.withLock {
+                defer { running = nil }
+                return running
+            }
+        }
+
+        /// The digest of what the reading read, once it has ended.
+        var digest: String? { read.digest }
     }
 }

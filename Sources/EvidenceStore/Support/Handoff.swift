@@ -11,49 +11,78 @@ enum Handoff {
         batchSize: Int, produce: @escaping @Sendable (_ emit: (Element) throws -> Void) throws -> Void,
         consume: (Element) throws -> Void
     ) throws {
-        let queue = BatchQueue<Element>(capacity: 16)
-        let finished = DispatchSemaphore(value: 0)
-        let producer = Thread {
-            defer { finished.signal() }
-            var batch = HandoffBatch<Element>(capacity: batchSize)
-            do {
-                try produce { element in
-                    batch.append(element)
-                    if batch.isFull {
-                        // Once a batch, not once an element: the check takes the queue's lock.
-                        if queue.isCancelled { throw CancellationError() }
-                        queue.put(.items(batch))
-                        batch = HandoffBatch(capacity: batchSize)
+        let running = Running(batchSize: batchSize, batches: 16, produce: produce)
+        defer { running.stop() }
+        try running.consume(consume)
+    }
+
+    /// A producer started on a thread of its own, to be consumed once, now or
+    /// later: up to `batches` batches are made ahead while no one consumes.
+    /// It is stopped (cancelled and waited for) by `stop()`, or when let go.
+    final class Running<Element>: @unchecked Sendable {
+        private let queue: BatchQueue<Element>
+        private let finished = DispatchSemaphore(value: 0)
+        private var stopped = false
+
+        init(batchSize: Int, batches: Int, produce: @escaping @Sendable (_ emit: (Element) throws -> Void) throws -> Void) {
+            let queue = BatchQueue<Element>(capacity: batches)
+            self.queue = queue
+            let finished = self.finished
+            let producer = Thread {
+                defer { finished.signal() }
+                var batch = HandoffBatch<Element>(capacity: batchSize)
+                do {
+                    try produce { element in
+                        batch.append(element)
+                        if batch.isFull {
+                            // Once a batch, not once an element: the check takes the queue's lock.
+                            if queue.isCancelled { throw CancellationError() }
+                            queue.put(.items(batch))
+                            batch = HandoffBatch(capacity: batchSize)
+                        }
                     }
+                    queue.put(.items(batch))
+                    queue.put(.end)
+                } catch is CancellationError {
+                    return
+                } catch {
+                    // What was made before the error is consumed before it is thrown.
+                    queue.put(.items(batch))
+                    queue.put(.failure(error))
                 }
-                queue.put(.items(batch))
-                queue.put(.end)
-            } catch is CancellationError {
-                return
-            } catch {
-                // What was made before the error is consumed before it is thrown.
-                queue.put(.items(batch))
-                queue.put(.failure(error))
+            }
+            producer.stackSize = 8 << 20
+            producer.start()
+        }
+
+        /// Gives each element to `consume`, in order, until the producer ends
+        /// or fails (its error thrown after every element made before it).
+        func consume(_ consume: (Element) throws -> Void) throws {
+            while true {
+                switch queue.take() {
+                case .items(let batch):
+                    // Each element is moved out of the batch, not copied: a copy
+                    // would retain every reference it holds, on this thread, only
+                    // to release them again.
+                    while let element = batch.takeNext() { try consume(element) }
+                case .end:
+                    return
+                case .failure(let error):
+                    throw error
+                }
             }
         }
-        producer.stackSize = 8 << 20
-        producer.start()
-        defer {
+
+        /// Cancels the producer and waits for its thread to end.
+        func stop() {
+            guard !stopped else { return }
+            stopped = true
             queue.cancel()
             finished.wait()
         }
-        while true {
-            switch queue.take() {
-            case .items(let batch):
-                // Each element is moved out of the batch, not copied: a copy
-                // would retain every reference it holds, on this thread, only
-                // to release them again.
-                while let element = batch.takeNext() { try consume(element) }
-            case .end:
-                return
-            case .failure(let error):
-                throw error
-            }
+
+        deinit {
+            stop()
         }
     }
 }
