@@ -113,6 +113,31 @@ import Testing
         #expect(try fixture.store.database.scalar("SELECT count(*) FROM results").int == before)
     }
 
+    @Test func textThatIsNotUTF8IsRefusedWithItsLineAsTheTwoPassesDo() throws {
+        // The one pass leaves checking the text to the hashing before it.
+        let text = Self.document()
+        let at = try #require(text.utf8.firstIndex(of: UInt8(ascii: "b")))
+        for bad: [UInt8] in [[0xFF], [0], [0xC3]] {
+            var bytes = Array(text.utf8)
+            bytes.replaceSubrange(at.utf16Offset(in: text)..<at.utf16Offset(in: text) + 1, with: bad)
+            let path = try folder.write("bad.json", Data(bytes))
+            var twoPasses = ""
+            #expect {
+                _ = try XCResultReader.read(Data(bytes), path: path)
+            } throws: { error in
+                twoPasses = "\(error)"
+                return twoPasses.contains("bad.json:8: ")
+            }
+            let fixture = try StoreFixture()
+            try fixture.addBasics()
+            #expect {
+                _ = try fixture.store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "Phone", os: "iOS 27.1"))
+            } throws: { error in
+                "\(error)" == twoPasses
+            }
+        }
+    }
+
     @Test func whatXcresulttoolDoesNotWriteIsLeftToTheTwoPasses() throws {
         // Elements of children that are not nodes, which the two passes pass over.
         let text = Self.document().replacingOccurrences(of: #""nodeType": "Test Suite"},"#, with: #""nodeType": "Test Suite"}, 17, null,"#)
