@@ -35,10 +35,9 @@ import Testing
     func onePass(_ path: String, chunkSize: Int = 4096, maxHeld: Int = XCResultOnePass.maxHeld) throws
         -> Result<[TestReport.TestCase], XCResultOnePass.NeedsTwoPasses>
     {
-        let head = try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize)
-        let devices = try #require(try XCResultOnePass.devices(head, file: path))
         var tests: [TestReport.TestCase] = []
         do {
+            let devices = try #require(try XCResultOnePass.devices(path: path, maxBytes: .max))
             try XCResultOnePass.forEachTest(
                 JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), devices: devices, file: path,
                 maxHeld: maxHeld

@@ -86,6 +86,9 @@ import Testing
         (#""duration": "0,5s""#, #""duration": "half a second""#),
         (#""nodeType": "Test Case", "result": "Skipped""#, #""nodeType": "Test Case""#),
         (#""tags": ["slow"]"#, #""tags": "slow""#),
+        // A device that is not one; a device with no name of its own, then text that is not JSON.
+        (#"{"modelName": "iPhone 17 Pro"}"#, #"{"modelName": 17}"#),
+        (#"{"modelName": "iPhone 17 Pro"}, {"modelName": "iPhone Duo"}"#, #"{"modelName": "iPhone 17 Pro"}, {"modelName": "iPhone Duo", "x": tru}"#),
         // Cut short; not JSON.
         (#""testPlanConfigurations": [{"configurationId": "1"}]}"#, #""testPlanConfigurations": [{"#),
         (#""name": "Plan""#, #""name": 'Plan'"#),

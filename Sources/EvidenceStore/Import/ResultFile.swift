@@ -122,9 +122,7 @@ public struct IngestSource {
                 guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
             }
         case .xcresult:
-            if !twoPasses,
-                let devices = try XCResultOnePass.devices(JSONStream(path: path, limit: maxBytes, hasher: nil), file: path)
-            {
+            if !twoPasses, let devices = try XCResultOnePass.devices(path: path, maxBytes: maxBytes) {
                 // Before a row is written, only the digest, which names the
                 // rows, is needed. The reading starts first and reads ahead
                 // while libcrypto hashes the file alone (a fifth of the time

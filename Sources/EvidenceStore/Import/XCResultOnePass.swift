@@ -32,6 +32,16 @@ enum XCResultOnePass {
     private typealias Key = XCResultTests.NodeKey
     private typealias TopKey = XCResultTests.TopKey
 
+    /// The devices of the file at `path`, as `devices(_:file:)` reads them;
+    /// what is wrong with them is for the two passes to say, in their order.
+    static func devices(path: String, maxBytes: Int) throws -> [TestReport.Device]? {
+        do {
+            return try devices(JSONStream(path: path, limit: maxBytes, hasher: nil), file: path)
+        } catch let error as EvidenceError {
+            throw NeedsTwoPasses(reason: "\(error)")
+        }
+    }
+
     /// What the top of the document says before its test nodes: nil when it
     /// is not an object or has no "testNodes" at all (a summary, a legacy
     /// record), which is then read another way.
@@ -44,7 +54,7 @@ enum XCResultOnePass {
             try keys.add(key)
             switch key {
             case .known(TopKey.testNodes.rawValue):
-                return try report(devices, file: file)
+                return try XCResultTests.devices(devices, file: file)
             case .known(TopKey.devices.rawValue):
                 devices = try stream.value()
             default:
@@ -52,15 +62,6 @@ enum XCResultOnePass {
             }
         }
         return nil
-    }
-
-    /// The devices as the two passes read them: one unnamed device where the file names none.
-    private static func report(_ devices: JSONValue?, file: String) throws -> [TestReport.Device] {
-        var report: [TestReport.Device] = []
-        if let devices, !devices.isNull {
-            report = try JSONCursor(value: devices, path: "devices", file: file).array().map(XCResultReader.device)
-        }
-        return report.isEmpty ? [TestReport.Device()] : report
     }
 
     /// What the one pass keeps of a node that may be under a test case: what

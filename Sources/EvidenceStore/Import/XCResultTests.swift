@@ -64,12 +64,18 @@ enum XCResultTests {
         try stream.finish()
         guard sawTests else { return nil }
         var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
-        if let devices, !devices.isNull {
-            report.devices = try JSONCursor(value: devices, path: "devices", file: file).array().map(XCResultReader.device)
-        }
-        if report.devices.isEmpty { report.devices = [TestReport.Device()] }
+        report.devices = try Self.devices(devices, file: file)
         pass.suites.sort { $0.node < $1.node }
         return Outline(report: report, testCount: results, kinds: pass.kinds, suiteNames: pass.suites.map(\.name))
+    }
+
+    /// The devices the file names under "devices": one unnamed device where it names none.
+    static func devices(_ devices: JSONValue?, file: String) throws -> [TestReport.Device] {
+        var report: [TestReport.Device] = []
+        if let devices, !devices.isNull {
+            report = try JSONCursor(value: devices, path: "devices", file: file).array().map(XCResultReader.device)
+        }
+        return report.isEmpty ? [TestReport.Device()] : report
     }
 
     /// The second pass: each result, in the file's order.
