@@ -127,10 +127,13 @@ public struct IngestSource {
                 // rows, is needed. The reading starts first and reads ahead
                 // while libcrypto hashes the file alone (a fifth of the time
                 // of reading it), so the writing starts with cases waiting.
-                let ahead = ReadingAhead(path: path) { body in
-                    let hasher = SHA256(onItsOwnThread: true)
+                let onePass: @Sendable (SHA256, (TestReport.TestCase) throws -> Void) throws -> Void = { hasher, body in
                     try XCResultOnePass.forEachTest(
                         JSONStream(path: path, limit: maxBytes, hasher: hasher), devices: devices, file: path, body)
+                }
+                let ahead = ReadingAhead(path: path) { body in
+                    let hasher = SHA256(onItsOwnThread: true)
+                    try onePass(hasher, body)
                     return hasher.finalizeHex()
                 }
                 let hasher = SHA256()
@@ -140,8 +143,7 @@ public struct IngestSource {
                 report.devices = devices
                 var source = IngestSource(report: report, digest: digest, testCount: nil, byteCount: size) { body in
                     let again = SHA256()
-                    try XCResultOnePass.forEachTest(
-                        JSONStream(path: path, limit: maxBytes, hasher: again), devices: devices, file: path, body)
+                    try onePass(again, body)
                     guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
                 }
                 source.readingAhead = ahead
