@@ -33,7 +33,7 @@ import Testing
 
     /// Reads a file in one pass, `chunkSize` bytes at a time: its results, or why it needs two passes.
     func onePass(_ path: String, chunkSize: Int = 4096, maxHeld: Int = XCResultOnePass.maxHeld) throws
-        -> Result<[TestReport.TestCase], XCResultOnePass.NeedsTwoPasses>
+        -> Result<[TestReport.TestCase], IngestSource.NeedsTwoPasses>
     {
         var tests: [TestReport.TestCase] = []
         do {
@@ -42,7 +42,7 @@ import Testing
                 JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), devices: devices, file: path,
                 maxHeld: maxHeld
             ) { tests.append($0) }
-        } catch let needs as XCResultOnePass.NeedsTwoPasses {
+        } catch let needs as IngestSource.NeedsTwoPasses {
             return .failure(needs)
         }
         return .success(tests)
@@ -145,8 +145,8 @@ import Testing
         let path = try folder.write("changing.json", original)
         // The same shape, another outcome: only the digest tells, in two passes
         // and in one (read once as it was opened, then again).
-        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil, twoPasses: true)
-        let onePass = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
+        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
+        let onePass = try IngestSource.open(path, maxBytes: 1 << 30, format: nil, onePass: true)
         #expect(onePass.testCount == nil)
         var count = 0
         try onePass.forEachTest { _ in count += 1 }
@@ -186,7 +186,7 @@ import Testing
         let path = try folder.write("large.json", text)
         // Named after their suites, whose names come after them: read in two passes.
         #expect(try onePass(path).twoPassesReason == "the test case at testNodes[0].children[0].children[0] has no nodeIdentifier")
-        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil, twoPasses: true)
+        let source = try IngestSource.open(path, maxBytes: 1 << 30, format: nil)
         #expect(source.testCount == suites * cases)
         #expect(source.report.devices.first?.model == "iPhone Duo")
         var count = 0
@@ -379,7 +379,7 @@ extension XCResultStreamingTests {
     }
 }
 
-extension Result where Failure == XCResultOnePass.NeedsTwoPasses {
+extension Result where Failure == IngestSource.NeedsTwoPasses {
     /// Why the one pass stopped; nil when it read the file.
     var twoPassesReason: String? {
         if case .failure(let needs) = self { return needs.reason }

@@ -92,9 +92,11 @@ public struct IngestSource {
     /// 10,000 results, or 1 MB of a file whose results are not counted yet.
     public var isLarge: Bool { testCount.map { $0 >= 10_000 } ?? (byteCount >= 1 << 20) }
 
-    /// Opens a result file. `twoPasses` reads xcresulttool tests in two
-    /// passes even where one would do: after `XCResultOnePass.NeedsTwoPasses`.
-    public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?, twoPasses: Bool = false) throws
+    /// Opens a result file. `onePass` reads xcresulttool's tests in one pass
+    /// where the file allows it; `forEachTest` then throws `NeedsTwoPasses`
+    /// where it turns out not to, having handed on some cases, and the file
+    /// must be opened again without it (`Store.ingest` rolls back and does).
+    public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?, onePass: Bool = false) throws
         -> IngestSource
     {
         try ResultFile.check(path, maxBytes: maxBytes)
@@ -122,7 +124,7 @@ public struct IngestSource {
                 guard again.finalizeHex() == digest else { throw ResultFile.changed(path) }
             }
         case .xcresult:
-            if !twoPasses, let devices = try XCResultOnePass.devices(path: path, maxBytes: maxBytes) {
+            if onePass, let devices = try XCResultOnePass.devices(path: path, maxBytes: maxBytes) {
                 // Before a row is written, only the digest, which names the
                 // rows, is needed. The reading starts first and reads ahead
                 // while libcrypto hashes the file alone (a fifth of the time
@@ -202,6 +204,14 @@ public struct IngestSource {
             let prepare = preparer()
             try Handoff.run(batchSize: 512, produce: tests, consume: { try body(try prepare($0)) })
         }
+    }
+
+    /// Why a file opened for one pass must be read again in two: it is not
+    /// as xcresulttool writes it, or something in it is wrong, which the two
+    /// passes say in their order.
+    public struct NeedsTwoPasses: Error, Equatable, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "read again in two passes: \(reason)" }
     }
 
     /// A reading of the file started when it was opened, for the first

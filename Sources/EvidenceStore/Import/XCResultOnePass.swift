@@ -21,10 +21,7 @@ import Foundation
 /// comes after it), a test case inside a test case, and more than `maxHeld`
 /// bytes of nodes held before one of them turns out to be a test case.
 enum XCResultOnePass {
-    /// Why a file must be read in two passes.
-    struct NeedsTwoPasses: Error, Equatable {
-        let reason: String
-    }
+    typealias NeedsTwoPasses = IngestSource.NeedsTwoPasses
 
     /// The most bytes of the file whose nodes are held, waiting to know what they are.
     static let maxHeld = 16 << 20

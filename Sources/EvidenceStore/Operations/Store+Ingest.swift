@@ -95,12 +95,12 @@ extension Store {
     {
         do {
             return try ingest(
+                try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format, onePass: true),
+                file: path, options: options, progress: progress)
+        } catch is IngestSource.NeedsTwoPasses {
+            return try ingest(
                 try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format), file: path,
                 options: options, progress: progress)
-        } catch is XCResultOnePass.NeedsTwoPasses {
-            return try ingest(
-                try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format, twoPasses: true),
-                file: path, options: options, progress: progress)
         }
     }
 
