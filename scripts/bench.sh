@@ -251,7 +251,7 @@ done
 floor_ratios="$(python3 -c "
 rows, junit, xcresult = ${median[ingest/rows alone]}, '${median[ingest/junit 100000 python]:-}', ${median[ingest/xcresult 100000 python]}
 print(('%.2fx the JUnit script at 100,000 cases, ' % (rows / float(junit)) if junit else '') + '%.2fx the xcresult one' % (rows / xcresult))")"
-printf '%-16s %12.3f   (SQLite alone writing the rows of 100,000 cases: %s)\n' "rows alone" "${median[ingest/rows alone]}" "$floor_ratios"
+printf '%-18s %12.3f   (SQLite alone writing the rows of 100,000 cases: %s)\n' "rows alone" "${median[ingest/rows alone]}" "$floor_ratios"
 
 # Targets: the HTML report of L (10,000 claims, 1,000,000 results) under 3 s and 300 MB.
 printf '\n%-5s %-11s %12s %10s %14s\n' size command "median (s)" "peak (MB)" "vs anchor"

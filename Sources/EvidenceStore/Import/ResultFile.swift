@@ -7,11 +7,16 @@ import Foundation
 /// Result files from Xcode tooling: read within a size limit, then parsed in the
 /// format given or the one their first character shows.
 public enum ResultFile {
-    /// Refuses a folder, a FIFO or device, a missing file and a file over `maxBytes`.
-    static func check(_ path: String, maxBytes: Int) throws {
+    /// Refuses a folder, a FIFO or device, a missing file and a file over
+    /// `maxBytes`; the file's size otherwise.
+    @discardableResult
+    static func check(_ path: String, maxBytes: Int) throws -> Int {
         var info = stat()
         // What cannot be stat'ed gets InputFile's error (missing, unreadable).
-        guard stat(path, &info) == 0 else { return try InputFile.check(path) }
+        guard stat(path, &info) == 0 else {
+            try InputFile.check(path)
+            return 0
+        }
         if info.st_mode & S_IFMT == S_IFDIR {
             throw EvidenceError.badFile(
                 path: path, location: nil,
@@ -24,6 +29,7 @@ public enum ResultFile {
             throw EvidenceError.badFile(
                 path: path, location: nil, reason: "is \(info.st_size) bytes, over the limit of \(maxBytes) bytes (--max-size)")
         }
+        return Int(info.st_size)
     }
 
     /// Reads a result file whole, refusing a folder and a file over `maxBytes`.
@@ -99,13 +105,11 @@ public struct IngestSource {
     public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?, onePass: Bool = false) throws
         -> IngestSource
     {
-        try ResultFile.check(path, maxBytes: maxBytes)
-        let (head, size) = try {
+        let size = try ResultFile.check(path, maxBytes: maxBytes)
+        let head = try {
             let handle = try InputFile.open(path)
             defer { try? handle.close() }
-            let size = Int((try? handle.seekToEnd()) ?? 0)
-            try handle.seek(toOffset: 0)
-            return (try InputFile.read(from: handle, upTo: 4096, path: path), size)
+            return try InputFile.read(from: handle, upTo: 4096, path: path)
         }()
         // The first pass, all the reading before the first row is written,
         // hashes the file on a thread of its own while it parses it (45 MB of

@@ -143,13 +143,7 @@ enum XCResultOnePass {
         }
 
         private func pathText(_ key: String? = nil) -> String {
-            var text = "testNodes"
-            for (depth, index) in path.enumerated() { text += depth == 0 ? "[\(index)]" : ".children[\(index)]" }
-            return key.map { text + "." + $0 } ?? text
-        }
-
-        private func twoPasses(_ reason: String) -> NeedsTwoPasses {
-            NeedsTwoPasses(reason: reason)
+            XCResultTests.pathText(path, key)
         }
 
         /// Reads the node at the position. A test case's results are handed
@@ -161,15 +155,16 @@ enum XCResultOnePass {
             // the plain reading does not take is read key by key.
             if let leaf = try stream.plainObject({ PlainNode($0)?.node() }) {
                 guard leaf.type == "Test Case" else { return leaf }
-                try emitResults(of: leaf, holdingTests: false)
+                try emitResults(of: leaf)
                 return nil
             }
             let (node, holdsTests) = try general()
-            if node.type == "Test Case" {
-                try emitResults(of: node, holdingTests: holdsTests)
-                return nil
+            guard node.type == "Test Case" else { return holdsTests ? nil : node }
+            guard !holdsTests else {
+                throw NeedsTwoPasses(reason: "a test case inside a test case at \(pathText())")
             }
-            return holdsTests ? nil : node
+            try emitResults(of: node)
+            return nil
         }
 
         /// A node read key by key, its children one by one; whether it has a test case under it.
@@ -207,7 +202,7 @@ enum XCResultOnePass {
             switch try stream.value() {
             case .null: return nil
             case .string(let text): return text
-            default: throw twoPasses("\(pathText("\(key)")) is not a string")
+            default: throw NeedsTwoPasses(reason: "\(pathText("\(key)")) is not a string")
             }
         }
 
@@ -221,7 +216,7 @@ enum XCResultOnePass {
                 if let seconds = Duration.seconds(string) { return seconds }
             default: break
             }
-            throw twoPasses("\(pathText("\(key)")) is not a duration")
+            throw NeedsTwoPasses(reason: "\(pathText("\(key)")) is not a duration")
         }
 
         private func tags() throws -> [String] {
@@ -229,10 +224,12 @@ enum XCResultOnePass {
             case .null: return []
             case .array(let items):
                 return try items.map {
-                    guard case .string(let tag) = $0 else { throw twoPasses("\(pathText("tags")) holds a value that is not a string") }
+                    guard case .string(let tag) = $0 else {
+                        throw NeedsTwoPasses(reason: "\(pathText("tags")) holds a value that is not a string")
+                    }
                     return tag
                 }
-            default: throw twoPasses("\(pathText("tags")) is not an array")
+            default: throw NeedsTwoPasses(reason: "\(pathText("tags")) is not an array")
             }
         }
 
@@ -241,7 +238,7 @@ enum XCResultOnePass {
         private mutating func children(_ held: inout [Node]) throws -> Bool {
             guard try stream.next() == UInt8(ascii: "[") else {
                 if case .null = try stream.value() { return false }
-                throw twoPasses("\(pathText("children")) is not an array")
+                throw NeedsTwoPasses(reason: "\(pathText("children")) is not an array")
             }
             try stream.open(UInt8(ascii: "["))
             var holdsTests = false
@@ -251,7 +248,7 @@ enum XCResultOnePass {
                 defer { index += 1 }
                 let start = stream.offset
                 guard try stream.next() == UInt8(ascii: "{") else {
-                    throw twoPasses("\(pathText("children"))[\(index)] is not a node")
+                    throw NeedsTwoPasses(reason: "\(pathText("children"))[\(index)] is not a node")
                 }
                 path.append(index)
                 let child = try node()
@@ -266,20 +263,21 @@ enum XCResultOnePass {
                 heldFrom = from
                 held.append(child)
                 if stream.offset - from > maxHeld {
-                    throw twoPasses("more than \(maxHeld) bytes of nodes at \(pathText()) hold no test case")
+                    throw NeedsTwoPasses(reason: "more than \(maxHeld) bytes of nodes at \(pathText()) hold no test case")
                 }
             }
             return holdsTests
         }
 
         /// Hands on the results of a test case, as `XCResultReader.testCases` makes them.
-        private func emitResults(of node: Node, holdingTests: Bool) throws {
-            guard !holdingTests else { throw twoPasses("a test case inside a test case at \(pathText())") }
+        private func emitResults(of node: Node) throws {
             // Named after its suite, whose name comes after it.
             guard let identifier = node.identifier else {
-                throw twoPasses("the test case at \(pathText()) has no nodeIdentifier")
+                throw NeedsTwoPasses(reason: "the test case at \(pathText()) has no nodeIdentifier")
             }
-            guard let result = node.result else { throw twoPasses("the test case at \(pathText()) has no result") }
+            guard let result = node.result else {
+                throw NeedsTwoPasses(reason: "the test case at \(pathText()) has no result")
+            }
             var base = TestReport.TestCase(identifier: identifier, name: node.name ?? "", outcome: .pass, duration: node.seconds)
             (base.outcome, base.note) = XCResultReader.outcome(result)
             base.tags = node.tags
@@ -290,7 +288,9 @@ enum XCResultOnePass {
             }
             // Run on several destinations: one result per device.
             for device in ran {
-                guard let result = device.result else { throw twoPasses("a device of the test case at \(pathText()) has no result") }
+                guard let result = device.result else {
+                    throw NeedsTwoPasses(reason: "a device of the test case at \(pathText()) has no result")
+                }
                 var test = base
                 (test.outcome, test.note) = XCResultReader.outcome(result)
                 test.duration = device.seconds ?? base.duration
@@ -302,19 +302,7 @@ enum XCResultOnePass {
 
         /// The distinct failure messages under a node, in order, not counting other devices'.
         private static func failureMessages(_ node: Node) -> String? {
-            var messages: [String] = []
-            func collect(_ node: Node) {
-                for child in node.children {
-                    if child.type == "Failure Message" {
-                        let text = child.name ?? ""
-                        if !text.isEmpty, !messages.contains(text) { messages.append(text) }
-                    } else if child.type != "Device" {
-                        collect(child)
-                    }
-                }
-            }
-            collect(node)
-            return messages.isEmpty ? nil : messages.joined(separator: "\n")
+            XCResultReader.failureMessages(under: node, children: \.children, type: \.type, name: \.name)
         }
     }
 }

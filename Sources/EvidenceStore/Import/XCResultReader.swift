@@ -111,13 +111,26 @@ public enum XCResultReader {
 
     /// The distinct failure messages under a node, in order.
     private static func failureMessages(_ node: JSONCursor) throws -> String? {
+        try failureMessages(
+            under: node, children: { try $0.optional("children")?.array() ?? [] },
+            type: { try $0.optional("nodeType")?.string() }, name: { try $0.optional("name")?.string() })
+    }
+
+    /// The distinct failure messages under a node, in order, one a line; not
+    /// those under a "Device", which are that device's. Whatever a node is
+    /// read from: a `JSONCursor`, or what `XCResultOnePass` keeps of it.
+    static func failureMessages<Node>(
+        under node: Node, children: (Node) throws -> [Node], type: (Node) throws -> String?,
+        name: (Node) throws -> String?
+    ) rethrows -> String? {
         var messages: [String] = []
-        func collect(_ cursor: JSONCursor) throws {
-            for child in try cursor.optional("children")?.array() ?? [] {
-                if try child.optional("nodeType")?.string() == "Failure Message" {
-                    let text = try child.optional("name")?.string() ?? ""
+        func collect(_ node: Node) throws {
+            for child in try children(node) {
+                let kind = try type(child)
+                if kind == "Failure Message" {
+                    let text = try name(child) ?? ""
                     if !text.isEmpty, !messages.contains(text) { messages.append(text) }
-                } else if try child.optional("nodeType")?.string() != "Device" {
+                } else if kind != "Device" {
                     try collect(child)
                 }
             }

@@ -69,6 +69,14 @@ enum XCResultTests {
         return Outline(report: report, testCount: results, kinds: pass.kinds, suiteNames: pass.suites.map(\.name))
     }
 
+    /// The JSON path of a node, given as its index in testNodes, then in each
+    /// children ("testNodes[0].children[3]"), or of its `key`.
+    static func pathText(_ path: [Int], _ key: String? = nil) -> String {
+        var text = "testNodes"
+        for (depth, index) in path.enumerated() { text += depth == 0 ? "[\(index)]" : ".children[\(index)]" }
+        return key.map { text + "." + $0 } ?? text
+    }
+
     /// The devices the file names under "devices": one unnamed device where it names none.
     static func devices(_ devices: JSONValue?, file: String) throws -> [TestReport.Device] {
         var report: [TestReport.Device] = []
@@ -183,9 +191,7 @@ private struct OutlinePass {
     }
 
     func pathText(_ key: String) -> String {
-        var text = "testNodes"
-        for (depth, index) in path.enumerated() { text += depth == 0 ? "[\(index)]" : ".children[\(index)]" }
-        return text + "." + key
+        XCResultTests.pathText(path, key)
     }
 
     /// Reads the node at the position: its type, and how many results it gives.
