@@ -6,13 +6,22 @@ import Testing
 /// The tests of xcresulttool read in one pass: the same results, and the same
 /// errors, as the two passes, and the two passes wherever one cannot be sure.
 @Suite struct XCResultOnePassTests {
-    let folder: TemporaryFolder
+    /// The streaming suite's helpers (`onePass`, `lines`) and its temporary folder.
     let streaming: XCResultStreamingTests
+    var folder: TemporaryFolder { streaming.folder }
 
     init() throws {
         streaming = try XCResultStreamingTests()
-        folder = streaming.folder
     }
+
+    /// A store of its own with the basics, for an ingest.
+    static func store() throws -> StoreFixture {
+        let fixture = try StoreFixture()
+        try fixture.addBasics()
+        return fixture
+    }
+
+    static let options = IngestOptions(kind: .simulator, model: "Phone", os: "iOS 27.1")
 
     /// Suites around test cases, a test case with a device each, a failure
     /// under a device, a test case's repetitions, tags, durations of both
@@ -105,11 +114,10 @@ import Testing
             twoPasses = "\(error)"
             return true
         }
-        let fixture = try StoreFixture()
-        try fixture.addBasics()
+        let fixture = try Self.store()
         let before = try fixture.store.database.scalar("SELECT count(*) FROM results").int
         #expect {
-            _ = try fixture.store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "Phone", os: "iOS 27.1"))
+            _ = try fixture.store.ingest(file: path, options: Self.options)
         } throws: { error in
             "\(error)" == twoPasses
         }
@@ -131,10 +139,9 @@ import Testing
                 twoPasses = "\(error)"
                 return twoPasses.contains("bad.json:8: ")
             }
-            let fixture = try StoreFixture()
-            try fixture.addBasics()
+            let fixture = try Self.store()
             #expect {
-                _ = try fixture.store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "Phone", os: "iOS 27.1"))
+                _ = try fixture.store.ingest(file: path, options: Self.options)
             } throws: { error in
                 "\(error)" == twoPasses
             }
@@ -148,15 +155,13 @@ import Testing
         let path = try folder.write("odd.json", text)
         #expect(try streaming.onePass(path).twoPassesReason == "testNodes[0].children[0].children[2] is not a node")
         let expected = XCResultStreamingTests.lines(try XCResultReader.read(Data(text.utf8), path: path).tests)
-        let fixture = try StoreFixture()
-        try fixture.addBasics()
-        let summary = try fixture.store.ingest(file: path, options: IngestOptions(kind: .simulator, model: "Phone", os: "iOS 27.1"))
+        let fixture = try Self.store()
+        let summary = try fixture.store.ingest(file: path, options: Self.options)
         #expect(summary.read == expected.count)
     }
 
     @Test func ingestReadsInOnePassOrFallsBackToTwo() throws {
-        let fixture = try StoreFixture()
-        try fixture.addBasics()
+        let fixture = try Self.store()
         let options = IngestOptions(kind: .simulator, model: "Fallback Phone", os: "iOS 27.1")
         for (name, text) in [("one.json", Self.document()), ("two.json", Self.document(identified: false))] {
             let path = try folder.write(name, text)
