@@ -122,6 +122,31 @@ import Testing
         #expect(try store.database.scalar("PRAGMA busy_timeout") == .integer(10_000))
     }
 
+    @Test func aNewStoreHasSixteenKilobytePages() throws {
+        let store = try Store.open(at: try makeStore())
+        #expect(try store.database.scalar("PRAGMA page_size") == .integer(16384))
+    }
+
+    /// A store made before new stores had 16 KB pages keeps its 4 KB pages,
+    /// opens, and takes an ingest as any other.
+    @Test func aStoreWithFourKilobytePagesKeepsThemAndWorks() throws {
+        let path = try makeStore()
+        let raw = try Database(path: path, mode: .readWrite)
+        for pragma in ["PRAGMA journal_mode = DELETE", "PRAGMA page_size = 4096", "VACUUM", "PRAGMA journal_mode = WAL"] {
+            _ = try raw.scalar(pragma)
+        }
+        raw.close()
+        let store = try Store.open(at: path)
+        #expect(try store.database.scalar("PRAGMA page_size") == .integer(4096))
+        let summary = try store.ingest(
+            file: Fixtures.apple("junit-xcbeautify-1.xml").path,
+            options: IngestOptions(kind: .simulator, model: "iPhone Duo", os: "iOS 27.1"))
+        #expect(summary.read > 0)
+        #expect(try store.database.scalar("SELECT count(*) FROM results") == .integer(Int64(summary.read)))
+        #expect(try store.database.scalar("PRAGMA page_size") == .integer(4096))
+        #expect(try store.reader.integrityCheck() == ["ok"])
+    }
+
     @Test func aStoreSwitchedAwayFromWALIsRefusedUntilInitRestoresIt() throws {
         let path = try makeStore()
         let raw = try Database(path: path, mode: .readWrite)

@@ -209,8 +209,10 @@ public final class Store {
         let database = try Database(path: temporary, mode: .readWrite)
         do {
             let store = Store(database: database, path: temporary, clock: clock)
+            // The page size is set before anything is written, as SQLite requires.
             // The application id goes in before WAL is on, so it is written to the
             // main file's header at once and the probe of later opens can read it.
+            try database.execute("PRAGMA page_size = \(StoreFile.pageSize)")
             try database.execute("PRAGMA application_id = \(Int32(bitPattern: StoreFile.applicationID))")
             try store.setWAL()
             try database.execute("PRAGMA synchronous = FULL")
