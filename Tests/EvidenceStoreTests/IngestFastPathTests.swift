@@ -124,17 +124,24 @@ import Testing
     }
 
     /// A stream of bytes checked in chunks of any size is refused (for a
-    /// NUL or invalid UTF-8) or passed as a byte-by-byte reading does, at the
-    /// same line, and ends on the same line.
-    @Test func checkedTextKeepsItsLineAsAByteByByteReadingDoes() {
+    /// NUL or invalid UTF-8, overlong forms and surrogates included) or
+    /// passed as a byte-by-byte reading with Swift's own UTF-8 validation
+    /// does, at the same line and ends on the same line; without counting
+    /// lines, at the same byte.
+    @Test(arguments: [true, false])
+    func checkedTextKeepsItsLineAsAByteByByteReadingDoes(countsLines: Bool) {
         var generator = StateInvariantTests.Generator(state: 5)
-        let alphabet: [[UInt8]] = [[0x61], [0x61], [0x61], [0x20], [0x0A], [0x0A], [0xC3, 0xA9], [0xE2, 0x80, 0x94], [0x00], [0xFF], [0xC3]]
-        func reference(_ bytes: [UInt8]) -> (failure: String?, line: Int) {
+        let alphabet: [[UInt8]] = [
+            [0x61], [0x61], [0x61], [0x20], [0x0A], [0x0A], [0xC3, 0xA9], [0xE2, 0x80, 0x94], [0x00], [0xFF], [0xC3],
+            [0xF0, 0x9F, 0x98, 0x80], [0xE0, 0xA0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xC0, 0x80], [0xC3, 0x41], [0x80], [0xF5, 0x80, 0x80, 0x80],
+        ]
+        func reference(_ bytes: [UInt8]) -> (failure: String?, line: Int, byte: Int) {
             var line = 1
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
-                if byte == 0 { return ("NUL", line) }
+                if byte == 0 { return ("NUL", line, index) }
                 if byte < 0x80 {
                     if byte == 0x0A { line += 1 }
                     index += 1
@@ -143,10 +150,10 @@ import Testing
                 let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
                 guard (0xC2...0xF4).contains(byte), index + length <= bytes.count,
                     String(validating: bytes[index..<index + length], as: UTF8.self) != nil
-                else { return ("invalid", line) }
+                else { return ("invalid", line, index) }
                 index += length
             }
-            return (nil, line)
+            return (nil, line, index)
         }
         for length in 0..<60 {
             for _ in 0..<40 {
@@ -157,12 +164,13 @@ import Testing
                     bytes += pick < alphabet.count ? alphabet[pick] : [0x62]
                 }
                 let expected = reference(bytes)
-                var stream = UTF8Stream(path: "f", what: "text")
+                var stream = UTF8Stream(path: "f", what: "text", countsLines: countsLines)
                 var failure: String?
                 var start = 0
                 do {
                     while start < bytes.count {
-                        let end = min(bytes.count, start + 1 + Int(generator.next() % 20))
+                        // Chunks of 1 to 40 bytes: the 32-byte runs are crossed too.
+                        let end = min(bytes.count, start + 1 + Int(generator.next() % 40))
                         try bytes[start..<end].withUnsafeBytes { try stream.check($0) }
                         start = end
                     }
@@ -173,10 +181,11 @@ import Testing
                     failure = "\(error)"
                 }
                 if let kind = expected.failure {
-                    #expect(failure == "\(kind) at \(expected.line)", "\(bytes)")
+                    let place = countsLines ? "\(expected.line)" : "byte \(expected.byte)"
+                    #expect(failure == "\(kind) at \(place)", "\(bytes)")
                 } else {
                     #expect(failure == nil, "\(bytes)")
-                    #expect(stream.line == expected.line, "\(bytes)")
+                    #expect(stream.line == (countsLines ? expected.line : 1), "\(bytes)")
                 }
             }
         }

@@ -226,6 +226,15 @@ extension XCResultStreamingTests {
                 _ = try XCResultTests.outline(try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize), file: path)
             }
         }
+        // Not counting lines (the one pass, whose errors go to the two passes),
+        // it names the byte, from 0, where the bad literal starts.
+        let byte = text.utf8.count - "tru }\n  ]\n}\n".utf8.count
+        for chunkSize in [1, 5, 8, 64, 4096] {
+            #expect(throws: EvidenceError.badFile(path: path, location: "byte \(byte)", reason: "not valid JSON: unexpected character ' '")) {
+                _ = try XCResultTests.outline(
+                    try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize, countingLines: false), file: path)
+            }
+        }
     }
 
     @Test func valuesCutByChunksReadTheSame() throws {

@@ -22,12 +22,13 @@ final class JSONStream {
     private(set) var depth = 0
 
     /// Over a file of at most `limit` bytes, read `chunkSize` bytes at a time;
-    /// `hasher` is given every byte read.
-    init(path: String, limit: Int, hasher: SHA256?, chunkSize: Int = 256 << 10) throws {
+    /// `hasher` is given every byte read. Without `countingLines`, for a
+    /// reader whose errors no user sees, errors name the byte, not the line.
+    init(path: String, limit: Int, hasher: SHA256?, chunkSize: Int = 256 << 10, countingLines: Bool = true) throws {
         self.path = path
         self.hasher = hasher
         self.chunkSize = chunkSize
-        text = UTF8Stream(path: path, what: "JSON")
+        text = UTF8Stream(path: path, what: "JSON", countsLines: countingLines)
         file = try FileChunks(path: path, limit: limit)
     }
 
@@ -57,8 +58,10 @@ final class JSONStream {
             // in the buffer has been checked, so the checker's line is the
             // line at its end: only what is kept is counted back.
             if position > 0 {
-                lineAtStart = text.line - buffer.withUnsafeBytes {
-                    Newlines.count(in: UnsafeRawBufferPointer(rebasing: $0[position...]))
+                if text.countsLines {
+                    lineAtStart = text.line - buffer.withUnsafeBytes {
+                        Newlines.count(in: UnsafeRawBufferPointer(rebasing: $0[position...]))
+                    }
                 }
                 buffer.removeFirst(position)
                 dropped += position
@@ -95,8 +98,8 @@ final class JSONStream {
     /// An error at the position, or at `offset` bytes into the buffer.
     func failure(_ message: String, at offset: Int? = nil) -> EvidenceError {
         let end = min(offset ?? position, buffer.count)
-        let line = lineAtStart + Self.newlines(in: buffer, before: end)
-        return EvidenceError.badFile(path: path, location: String(line), reason: "not valid JSON: \(message)")
+        let location = text.countsLines ? String(lineAtStart + Self.newlines(in: buffer, before: end)) : "byte \(dropped + end)"
+        return EvidenceError.badFile(path: path, location: location, reason: "not valid JSON: \(message)")
     }
 
     /// How many bytes of the document have been read past.

@@ -135,7 +135,8 @@ public struct IngestSource {
                 // of reading it), so the writing starts with cases waiting.
                 let onePass: @Sendable (SHA256, (TestReport.TestCase) throws -> Void) throws -> Void = { hasher, body in
                     try XCResultOnePass.forEachTest(
-                        JSONStream(path: path, limit: maxBytes, hasher: hasher), devices: devices, file: path, body)
+                        JSONStream(path: path, limit: maxBytes, hasher: hasher, countingLines: false), devices: devices,
+                        file: path, body)
                 }
                 let ahead = ReadingAhead(path: path) { body in
                     let hasher = SHA256(onItsOwnThread: true)

@@ -178,17 +178,24 @@ final class XMLPushParser {
 }
 
 /// Checks text as it streams by: no NUL byte, valid UTF-8 (across chunk
-/// boundaries), and which line the input is on.
+/// boundaries), and which line the input is on. A reader whose errors no
+/// user sees (the one pass over xcresulttool's tests, which hands every error
+/// to the two passes) need not count lines, the most of this check's work:
+/// its errors then name the byte.
 struct UTF8Stream {
     private(set) var line = 1
+    let countsLines: Bool
     private var pending: [UInt8] = []
+    /// Where in the input `pending` starts, and how many bytes came before this chunk.
+    private var pendingStart = 0
     private var offset = 0
     let path: String
     let what: String
 
-    init(path: String, what: String) {
+    init(path: String, what: String, countsLines: Bool = true) {
         self.path = path
         self.what = what
+        self.countsLines = countsLines
     }
 
     /// Checks the next chunk.
@@ -196,6 +203,7 @@ struct UTF8Stream {
         if offset == 0, bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             throw EvidenceError.badFile(path: path, location: "1", reason: "the \(what) is UTF-16; only UTF-8 is read")
         }
+        let start = offset
         offset += bytes.count
         var index = 0
         // A sequence split by the last chunk's end is finished first.
@@ -203,50 +211,100 @@ struct UTF8Stream {
             pending.append(bytes[index])
             index += 1
             if let length = Self.sequenceLength(pending[0]), pending.count == length {
-                try validate(pending)
+                try pending.withUnsafeBytes { if !Self.isValidSequence($0, at: 0, length: length) { throw invalid(at: pendingStart) } }
                 pending.removeAll()
             }
         }
         while index < bytes.count {
-            // Eight ASCII bytes at a time (the usual case): no high bit, no
-            // zero byte; the line feeds among them are counted, not stepped through.
-            while index + 8 <= bytes.count {
-                let word = ByteWords.word(bytes, at: index)
-                if (word & ByteWords.highBits) | ByteWords.zeroBytes(word) != 0 { break }
-                line += ByteWords.bytes(word, equalTo: 0x0A).nonzeroBitCount
-                index += 8
-            }
+            index = countsLines ? Self.asciiRun(in: bytes, from: index, lines: &line) : Self.asciiRun(in: bytes, from: index)
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte < 0x80 {
                 if byte == 0 {
-                    throw EvidenceError.badFile(path: path, location: String(line), reason: "a NUL byte; the file is not \(what) text")
+                    throw EvidenceError.badFile(
+                        path: path, location: location(at: start + index), reason: "a NUL byte; the file is not \(what) text")
                 }
-                if byte == 0x0A { line += 1 }
+                if byte == 0x0A, countsLines { line += 1 }
                 index += 1
                 continue
             }
-            guard let length = Self.sequenceLength(byte) else { throw invalid() }
+            guard let length = Self.sequenceLength(byte) else { throw invalid(at: start + index) }
             if index + length > bytes.count {
                 pending = Array(bytes[index...])
+                pendingStart = start + index
                 return
             }
-            try validate(Array(bytes[index..<index + length]))
+            guard Self.isValidSequence(bytes, at: index, length: length) else { throw invalid(at: start + index) }
             index += length
         }
     }
 
+    /// Past the ASCII bytes at `index` that are not NUL (the usual case),
+    /// eight at a time; the line feeds among them are counted, not stepped
+    /// through. Stops at most seven bytes short of a byte that is not.
+    private static func asciiRun(in bytes: UnsafeRawBufferPointer, from start: Int, lines: inout Int) -> Int {
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = ByteWords.word(bytes, at: index)
+            if (word & ByteWords.highBits) | ByteWords.zeroBytes(word) != 0 { break }
+            lines += ByteWords.bytes(word, equalTo: 0x0A).nonzeroBitCount
+            index += 8
+        }
+        return index
+    }
+
+    /// The same without counting lines, 32 bytes at a time.
+    private static func asciiRun(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index + 32 <= bytes.count {
+            let words = (
+                ByteWords.word(bytes, at: index), ByteWords.word(bytes, at: index + 8),
+                ByteWords.word(bytes, at: index + 16), ByteWords.word(bytes, at: index + 24)
+            )
+            let high = (words.0 | words.1 | words.2 | words.3) & ByteWords.highBits
+            let zero = ByteWords.zeroBytes(words.0) | ByteWords.zeroBytes(words.1)
+                | ByteWords.zeroBytes(words.2) | ByteWords.zeroBytes(words.3)
+            if high | zero != 0 { break }
+            index += 32
+        }
+        while index + 8 <= bytes.count {
+            let word = ByteWords.word(bytes, at: index)
+            if (word & ByteWords.highBits) | ByteWords.zeroBytes(word) != 0 { break }
+            index += 8
+        }
+        return index
+    }
+
     /// At the end of the input: nothing may be left half a character.
     func finish() throws {
-        if !pending.isEmpty { throw invalid() }
+        if !pending.isEmpty { throw invalid(at: pendingStart) }
     }
 
-    private func validate(_ sequence: [UInt8]) throws {
-        if String(validating: sequence, as: UTF8.self) == nil { throw invalid() }
+    /// Whether the `length` bytes at `index`, the first a lead byte of that
+    /// length, are one character: continuation bytes, and neither an overlong
+    /// form, a surrogate nor past U+10FFFF (RFC 3629's table).
+    private static func isValidSequence(_ bytes: UnsafeRawBufferPointer, at index: Int, length: Int) -> Bool {
+        let first = bytes[index]
+        let second = bytes[index + 1]
+        let secondRange: ClosedRange<UInt8> =
+            switch first {
+            case 0xE0: 0xA0...0xBF
+            case 0xED: 0x80...0x9F
+            case 0xF0: 0x90...0xBF
+            case 0xF4: 0x80...0x8F
+            default: 0x80...0xBF
+            }
+        guard secondRange.contains(second) else { return false }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+        return true
     }
 
-    private func invalid() -> EvidenceError {
-        EvidenceError.badFile(path: path, location: String(line), reason: "invalid UTF-8")
+    private func location(at byte: Int) -> String {
+        countsLines ? String(line) : "byte \(byte)"
+    }
+
+    private func invalid(at byte: Int) -> EvidenceError {
+        EvidenceError.badFile(path: path, location: location(at: byte), reason: "invalid UTF-8")
     }
 
     private static func sequenceLength(_ first: UInt8) -> Int? {
