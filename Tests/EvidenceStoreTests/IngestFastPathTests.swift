@@ -254,5 +254,40 @@ import Testing
             }
         }
     }
-}
 
+    /// The checksum that proves a second reading read what was hashed: the
+    /// same however the bytes are cut into chunks, and changed by any change
+    /// of one byte, by a bit flipped anywhere, and by zeros appended.
+    @Test func aFileChecksumIsTheSameInAnyChunksAndSeesEveryChange() {
+        var generator = StateInvariantTests.Generator(state: 11)
+        func checksum(_ bytes: [UInt8], cutEvery cut: () -> Int) -> UInt64 {
+            let sum = FileChecksum()
+            var start = 0
+            repeat {
+                let end = min(bytes.count, start + cut())
+                bytes[start..<end].withUnsafeBytes { sum.update($0) }
+                start = end
+            } while start < bytes.count
+            return sum.finalize()
+        }
+        for length in [0, 1, 7, 8, 31, 32, 33, 64, 100, 257, 1000] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            let whole = checksum(bytes) { bytes.count + 1 }
+            for _ in 0..<20 {
+                #expect(checksum(bytes) { Int(generator.next() % 70) } == whole, "\(length) bytes")
+            }
+            var flipped: Set<UInt64> = [whole]
+            for index in 0..<length {
+                for bit in 0..<8 {
+                    var changed = bytes
+                    changed[index] ^= 1 << bit
+                    flipped.insert(checksum(changed) { 1 << 20 })
+                }
+            }
+            #expect(flipped.count == 8 * length + 1, "\(length) bytes: a flipped bit went unseen")
+            for zeros in 1...40 {
+                #expect(checksum(bytes + [UInt8](repeating: 0, count: zeros)) { 1 << 20 } != whole, "\(length) + \(zeros) zeros")
+            }
+        }
+    }
+}

@@ -17,14 +17,14 @@ final class JSONStream {
     private var dropped = 0
     private var exhausted = false
     private var text: UTF8Stream
-    let hasher: SHA256?
+    let hasher: (any ChunkDigest)?
     static let maxDepth = 64
     private(set) var depth = 0
 
     /// Over a file of at most `limit` bytes, read `chunkSize` bytes at a time;
     /// `hasher` is given every byte read. Without `countingLines`, for a
     /// reader whose errors no user sees, errors name the byte, not the line.
-    init(path: String, limit: Int, hasher: SHA256?, chunkSize: Int = 256 << 10, countingLines: Bool = true) throws {
+    init(path: String, limit: Int, hasher: (any ChunkDigest)?, chunkSize: Int = 256 << 10, countingLines: Bool = true) throws {
         self.path = path
         self.hasher = hasher
         self.chunkSize = chunkSize
