@@ -159,6 +159,16 @@ import Testing
                 "\(error)".contains("changed while it was being read")
             }
         }
+        // JUnit's second pass too: a time changed, digit for digit.
+        let junit = try String(contentsOf: Fixtures.apple("junit-xcbeautify-1.xml"), encoding: .utf8)
+        let junitPath = try folder.write("changing.xml", junit)
+        let junitSource = try IngestSource.open(junitPath, maxBytes: 1 << 30, format: nil)
+        try folder.write("changing.xml", junit.replacingOccurrences(of: "time=\"0.054\"", with: "time=\"0.055\""))
+        #expect {
+            try junitSource.forEachTest { _ in }
+        } throws: { error in
+            "\(error)".contains("changed while it was being read")
+        }
         // Another shape: the second pass finds nodes the first did not.
         let stream = try JSONStream(path: path, limit: .max, hasher: nil)
         let outline = try #require(try XCResultTests.outline(stream, file: path))

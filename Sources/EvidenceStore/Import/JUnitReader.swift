@@ -46,7 +46,7 @@ public enum JUnitReader {
     }
 
     /// The first pass: checks the whole file; the hasher, when given, sees every byte.
-    static func outline(_ source: ByteSource, path: String, hasher: SHA256? = nil) throws -> Outline {
+    static func outline(_ source: ByteSource, path: String, hasher: (any ChunkDigest)? = nil) throws -> Outline {
         let handler = Handler(path: path, mode: .outline)
         try parse(source, path: path, handler: handler, hasher: hasher)
         guard handler.sawRoot else {
@@ -61,7 +61,7 @@ public enum JUnitReader {
 
     /// The second pass: each test case, in the order the file gives them.
     static func forEachTest(
-        _ source: ByteSource, path: String, outline: Outline, hasher: SHA256? = nil,
+        _ source: ByteSource, path: String, outline: Outline, hasher: (any ChunkDigest)? = nil,
         _ body: (TestReport.TestCase) throws -> Void
     ) throws {
         try withoutActuallyEscaping(body) { body in
@@ -72,7 +72,7 @@ public enum JUnitReader {
         }
     }
 
-    private static func parse(_ source: ByteSource, path: String, handler: Handler, hasher: SHA256?) throws {
+    private static func parse(_ source: ByteSource, path: String, handler: Handler, hasher: (any ChunkDigest)?) throws {
         let parser = try XMLPushParser(path: path, handler: handler)
         var text = UTF8Stream(path: path, what: "XML")
         var declarations = DeclarationScanner(path: path)

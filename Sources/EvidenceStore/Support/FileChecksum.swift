@@ -4,9 +4,27 @@ import Foundation
 /// of the whole file, worked out as it goes.
 protocol ChunkDigest: AnyObject {
     func update(_ chunk: Data)
+    func update(_ bytes: UnsafeRawBufferPointer)
 }
 
 extension SHA256: ChunkDigest {}
+
+/// Several digests of one reading, each given every chunk.
+final class ChunkDigests: ChunkDigest {
+    private let digests: [any ChunkDigest]
+
+    init(_ digests: any ChunkDigest...) {
+        self.digests = digests
+    }
+
+    func update(_ chunk: Data) {
+        for digest in digests { digest.update(chunk) }
+    }
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+        for digest in digests { digest.update(bytes) }
+    }
+}
 
 /// A 64-bit checksum of a stream of bytes, the same however the stream is cut
 /// into chunks: what proves that a second reading of a file read the bytes
