@@ -18,10 +18,7 @@ enum ByteSource {
                 } while start < raw.count
             }
         case .file(let path, let limit):
-            let file = try FileChunks(path: path, limit: limit)
-            while let chunk = try file.next(upTo: size) {
-                try chunk.withUnsafeBytes { try body($0) }
-            }
+            try FileChunks(path: path, limit: limit).forEach(size: size, body)
         }
     }
 }
@@ -44,14 +41,27 @@ final class FileChunks {
         try? handle.close()
     }
 
-    /// The next chunk of at most `size` bytes, or nil at the end.
-    func next(upTo size: Int) throws -> Data? {
-        let chunk = try InputFile.read(from: handle, upTo: size, path: path)
-        if chunk.isEmpty { return nil }
-        total += chunk.count
+    /// Each chunk of `size` bytes to the end, the last shorter, all read
+    /// into one buffer: valid only during `body`.
+    func forEach(size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while case let filled = try read(into: buffer), filled > 0 {
+            try body(UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+        }
+    }
+
+    /// Fills `buffer` with the next bytes: how many, fewer at the end, none past it.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let filled = try InputFile.read(from: handle, into: buffer, path: path)
+        try count(filled)
+        return filled
+    }
+
+    private func count(_ bytes: Int) throws {
+        total += bytes
         if total > limit {
             throw EvidenceError.badFile(path: path, location: nil, reason: "is over the limit of \(limit) bytes")
         }
-        return chunk
     }
 }

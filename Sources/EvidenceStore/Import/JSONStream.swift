@@ -8,7 +8,8 @@ import Foundation
 final class JSONStream {
     private let path: String
     private let file: FileChunks?
-    private let chunkSize: Int
+    /// What each chunk is read into, before it is checked and kept.
+    private let scratch: UnsafeMutableRawBufferPointer
     private var buffer: [UInt8] = []
     private var position = 0
     /// The line of `buffer[0]`, and whether the file has no more to give.
@@ -27,9 +28,13 @@ final class JSONStream {
     init(path: String, limit: Int, hasher: (any ChunkDigest)?, chunkSize: Int = 256 << 10, countingLines: Bool = true) throws {
         self.path = path
         self.hasher = hasher
-        self.chunkSize = chunkSize
         text = UTF8Stream(path: path, what: "JSON", countsLines: countingLines)
         file = try FileChunks(path: path, limit: limit)
+        scratch = .allocate(byteCount: chunkSize, alignment: 16)
+    }
+
+    deinit {
+        scratch.deallocate()
     }
 
     /// Over bytes already in memory, that `UntrustedText.check` has passed.
@@ -37,7 +42,7 @@ final class JSONStream {
         self.path = path
         file = nil
         hasher = nil
-        chunkSize = 0
+        scratch = .allocate(byteCount: 0, alignment: 16)
         text = UTF8Stream(path: path, what: "JSON")
         buffer = Array(data)
         exhausted = true
@@ -49,11 +54,13 @@ final class JSONStream {
     private func fill(_ count: Int) throws -> Bool {
         while buffer.count - position < count {
             guard !exhausted, let file else { return false }
-            guard let chunk = try file.next(upTo: chunkSize) else {
+            let read = try file.read(into: scratch)
+            guard read > 0 else {
                 exhausted = true
                 try text.finish()
                 return buffer.count - position >= count
             }
+            let chunk = UnsafeRawBufferPointer(rebasing: scratch[..<read])
             // What was read is dropped before the buffer grows. Every byte
             // in the buffer has been checked, so the checker's line is the
             // line at its end: only what is kept is counted back.
@@ -68,11 +75,9 @@ final class JSONStream {
                 position = 0
             }
             hasher?.update(chunk)
-            try chunk.withUnsafeBytes { bytes in
-                try text.check(bytes)
-                // Copied whole, not byte by byte as a Data sequence.
-                buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))
-            }
+            try text.check(chunk)
+            // Copied whole, not byte by byte.
+            buffer.append(contentsOf: chunk.bindMemory(to: UInt8.self))
         }
         return true
     }

@@ -22,6 +22,12 @@ public enum InputFile {
         try mapped(path) { try RegularFile.read(from: handle, upTo: size) }
     }
 
+    /// Fills `buffer` with the next bytes of the file at `path`, open as
+    /// `handle`: how many, fewer at its end.
+    public static func read(from handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
+        try mapped(path) { try RegularFile.read(from: handle, into: buffer) }
+    }
+
     /// The error for what is not a regular file: "is a FIFO (named pipe), not a regular file; …".
     static func notRegular(_ path: String, _ kind: String) -> EvidenceError {
         .badFile(path: path, location: nil, reason: "is \(kind), not a regular file; only regular files are read")

@@ -67,24 +67,27 @@ public enum RegularFile {
     /// piece to the data it returns (22,000 calls for two passes over 45 MB).
     public static func read(from handle: FileHandle, upTo size: Int) throws -> Data {
         var data = Data(count: size)
-        var filled = 0
-        let code: Int32? = data.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            while filled < size {
-                let count = Glibc.read(handle.fileDescriptor, base + filled, size - filled)
-                if count > 0 {
-                    filled += count
-                } else if count == 0 {
-                    return nil
-                } else if errno != EINTR {
-                    return errno
-                }
-            }
-            return nil
-        }
-        if let code { throw Failure.unreadable(String(cString: strerror(code))) }
+        let filled = try data.withUnsafeMutableBytes { try read(from: handle, into: $0) }
         data.count = filled
         return data
+    }
+
+    /// Fills `buffer` with the next bytes of an open file, fewer at its end:
+    /// how many. A reader of many chunks reads each into the same buffer.
+    public static func read(from handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var filled = 0
+        while filled < buffer.count {
+            let count = Glibc.read(handle.fileDescriptor, base + filled, buffer.count - filled)
+            if count > 0 {
+                filled += count
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                throw Failure.unreadable(String(cString: strerror(errno)))
+            }
+        }
+        return filled
     }
 
     /// The kind of a non-regular file, as a phrase; nil for a regular file.
