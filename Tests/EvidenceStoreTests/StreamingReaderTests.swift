@@ -364,6 +364,29 @@ extension XCResultStreamingTests {
         #expect(plainlyRead >= 40)
     }
 
+    /// A stream hands the plain reading the bytes from a node's '{' to the
+    /// end of what it holds: the node reads the same with more bytes after
+    /// it, says where it ends, and reads as nothing when its bytes are cut
+    /// short anywhere, so a node is never read before its '}' is in hand.
+    @Test func itReadsANodeAmongMoreBytesAndNoneCutShort() {
+        var plainlyRead = 0
+        for text in Self.nodes {
+            let bytes = Array(text.utf8)
+            guard let whole = bytes.withUnsafeBytes({ PlainNode($0)?.testCase(suite: nil) }) else { continue }
+            plainlyRead += 1
+            let followed = Array((text + ",\n{\"name\": \"next\"}]}").utf8)
+            let read = followed.withUnsafeBytes { PlainNode.read($0) { $0.testCase(suite: nil) } }
+            #expect(read.map { XCResultStreamingTests.lines([$0.value]) } == XCResultStreamingTests.lines([whole]), "\(text)")
+            // Its '}' is its last byte but white space.
+            let object = bytes.count - bytes.reversed().prefix { $0 == 0x20 || $0 == 0x0A }.count
+            #expect(read?.length == object, "\(text)")
+            for end in 0..<object {
+                #expect(bytes[..<end].withUnsafeBytes { PlainNode($0) } == nil, "\(text) cut at \(end)")
+            }
+        }
+        #expect(plainlyRead >= 20)
+    }
+
     @Test func aStreamReadsEachNodeAsTheGeneralReadingDoes() throws {
         let folder = try TemporaryFolder()
         for text in Self.nodes {

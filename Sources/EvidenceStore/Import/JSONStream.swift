@@ -255,14 +255,21 @@ final class JSONStream {
     }
 
     /// When the value at the position is an object with no object, array or
-    /// escape inside it: its bytes, '{' to '}', read on until they are all
-    /// in the buffer, for `body` to read. When `body` returns a value the
-    /// object is passed over; when it returns nil, or the object is not so
-    /// plain, the stream stays where it was, for `value()` to read it (or
-    /// say what is wrong with it).
-    func plainObject<T>(_ body: (UnsafeRawBufferPointer) -> T?) throws -> T? {
+    /// escape inside it: what `body` makes of it, given its bytes from '{' on
+    /// (to the buffer's end, or to its '}'), with the length it read. When
+    /// `body` returns a value the object is passed over; when it returns nil,
+    /// or the object is not so plain, the stream stays where it was, for
+    /// `value()` to read it (or say what is wrong with it).
+    func plainObject<T>(_ body: (UnsafeRawBufferPointer) -> (value: T, length: Int)?) throws -> T? {
         try skipSpace()
         guard try peek() == UInt8(ascii: "{"), depth < Self.maxDepth else { return nil }
+        // Most objects lie whole in the buffer: read in one go where they are.
+        if let (value, length) = buffer.withUnsafeBytes({ body(UnsafeRawBufferPointer(rebasing: $0[position...])) }) {
+            position += length
+            return value
+        }
+        // Else the object's bytes are found first, read on until they are all
+        // in the buffer, and `body` is given them alone.
         var offset = 1
         while true {
             let (stop, byte) = buffer.withUnsafeBytes { bytes in
@@ -277,8 +284,9 @@ final class JSONStream {
             switch byte {
             case UInt8(ascii: "}"):
                 let end = stop + 1
-                let value = buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[position..<end])) }
-                if value != nil { position = end }
+                guard let (value, length) = buffer.withUnsafeBytes({ body(UnsafeRawBufferPointer(rebasing: $0[position..<end])) })
+                else { return nil }
+                position += length
                 return value
             case UInt8(ascii: "\""):
                 // A string's plain run to its closing quote; anything else in it is for value().

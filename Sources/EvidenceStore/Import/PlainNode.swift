@@ -14,6 +14,8 @@ struct PlainNode {
     }
 
     private let bytes: UnsafeRawBufferPointer
+    /// How many bytes the object takes, '{' to '}'.
+    let length: Int
     /// By `NodeKey`, held inline: most nodes are read this way. A key past
     /// its end (one added to `NodeKey` without it) sends every node to the
     /// general reading; a test keeps the two in step.
@@ -22,8 +24,9 @@ struct PlainNode {
     static let capacity = Values.count
     private typealias Key = XCResultTests.NodeKey
 
-    /// Reads the object `bytes` ('{' to '}', strings without escapes, as
-    /// `JSONStream.plainObject` gives them); valid only as long as they are.
+    /// Reads the object at the start of `bytes` ('{' to '}', strings without
+    /// escapes, as `JSONStream.plainObject` gives them), which may go on past
+    /// it; nil when they end before it does. Valid only as long as they are.
     init?(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         var values = Values(repeating: nil)
@@ -86,10 +89,18 @@ struct PlainNode {
                 index += 1
                 continue
             }
-            guard at(UInt8(ascii: "}")), index == bytes.count - 1 else { return nil }
+            guard at(UInt8(ascii: "}")) else { return nil }
             break
         }
         self.values = values
+        length = index + 1
+    }
+
+    /// What `make` makes of the plain object at the start of `bytes`, and its
+    /// length: what `JSONStream.plainObject` takes.
+    static func read<T>(_ bytes: UnsafeRawBufferPointer, _ make: (PlainNode) -> T?) -> (value: T, length: Int)? {
+        guard let node = PlainNode(bytes), let value = make(node) else { return nil }
+        return (value, node.length)
     }
 
     private func text(_ range: Range<Int>) -> String {

@@ -153,7 +153,7 @@ enum XCResultOnePass {
             // A node with no object, array or escape in it (most test cases,
             // failure messages, repetitions) is read from its bytes; one that
             // the plain reading does not take is read key by key.
-            if let leaf = try stream.plainObject({ PlainNode($0)?.node() }) {
+            if let leaf = try stream.plainObject({ PlainNode.read($0) { $0.node() } }) {
                 guard leaf.type == "Test Case" else { return leaf }
                 try emitResults(of: leaf)
                 return nil

@@ -264,7 +264,7 @@ private struct TestPass {
         let kind = outline.kinds[nextNode]
         nextNode += 1
         if kind == .testCase {
-            if let test = try stream.plainObject({ PlainNode($0)?.testCase(suite: suite.last) }) {
+            if let test = try stream.plainObject({ PlainNode.read($0) { $0.testCase(suite: suite.last) } }) {
                 try body(test)
                 return
             }
