@@ -290,4 +290,24 @@ import Testing
             }
         }
     }
+
+    /// Keys are found by their length and first and last eight bytes, then
+    /// the rest: every known key is found, and no other, whatever byte of it
+    /// differs, among keys that share their first and last bytes.
+    @Test func knownKeysAreFoundByEveryByte() {
+        let names = ["a", "name", "result", "children", "duration", "nodeIdentifier", "durationInSeconds",
+            "nodeIdentifierURL", "nodeIdentifierXRL", "durationInMinutes", "abcdefghijklmnopqrstuvwxyz0123456789"]
+        let keys = JSONKeys(names)
+        for (index, name) in names.enumerated() {
+            let bytes = Array(name.utf8)
+            #expect(bytes.withUnsafeBytes { keys.index(of: $0) } == index, "\(name)")
+            for position in bytes.indices {
+                var other = bytes
+                other[position] ^= 0x01
+                let found = other.withUnsafeBytes { keys.index(of: $0) }
+                #expect(found == names.firstIndex(of: String(decoding: other, as: UTF8.self)), "\(name) changed at \(position)")
+            }
+            #expect((bytes + [0x61]).withUnsafeBytes { keys.index(of: $0) } == nil, "\(name) and one more byte")
+        }
+    }
 }

@@ -357,34 +357,44 @@ enum JSONKey: Equatable {
     case other(String)
 }
 
-/// The keys a reader looks for, a handful, each found by its length and
-/// its first eight bytes before its bytes are compared.
+/// The keys a reader looks for, a handful, each found by its length and its
+/// first and last eight bytes (all of a key of up to 16 bytes) before the
+/// rest of a longer one is compared.
 struct JSONKeys {
     let names: [String]
-    private let keys: [(length: Int, head: UInt64, bytes: [UInt8])]
+    private let keys: [(length: Int, head: UInt64, tail: UInt64, bytes: [UInt8])]
 
     init(_ names: [String]) {
         self.names = names
         keys = names.map { name in
             let bytes = Array(name.utf8)
-            return (bytes.count, Self.head(of: bytes), bytes)
+            return bytes.withUnsafeBytes { (bytes.count, Self.head(of: $0), Self.tail(of: $0), bytes) }
         }
     }
 
     /// The first eight bytes (fewer for a shorter key), zero-padded.
-    private static func head(of bytes: some Collection<UInt8>) -> UInt64 {
+    private static func head(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        if bytes.count >= 8 { return ByteWords.word(bytes, at: 0) }
         var head: UInt64 = 0
         for (shift, byte) in zip(stride(from: 0, to: 64, by: 8), bytes) { head |= UInt64(byte) << shift }
         return head
     }
 
+    /// The last eight bytes; 0 for a key shorter than eight.
+    private static func tail(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+        bytes.count >= 8 ? ByteWords.word(bytes, at: bytes.count - 8) : 0
+    }
+
     func index(of bytes: UnsafeRawBufferPointer) -> Int? {
-        let head = bytes.count >= 8 ? ByteWords.word(bytes, at: 0) : Self.head(of: bytes)
-        for (index, key) in keys.enumerated() where key.length == bytes.count && key.head == head {
-            if bytes.count <= 8 || key.bytes.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
-                return index
-            }
+        let head = Self.head(of: bytes), tail = Self.tail(of: bytes)
+        for (index, key) in keys.enumerated() where key.length == bytes.count && key.head == head && key.tail == tail {
+            if bytes.count <= 16 || key.bytes.withUnsafeBytes({ Self.same($0, bytes) }) { return index }
         }
         return nil
+    }
+
+    private static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        guard let one = first.baseAddress, let other = second.baseAddress else { return first.count == second.count }
+        return first.count == second.count && memcmp(one, other, first.count) == 0
     }
 }
