@@ -1,9 +1,7 @@
-import Foundation
-
 /// What a reading of a file gives each chunk it reads: a digest or a checksum
 /// of the whole file, worked out as it goes.
 protocol ChunkDigest: AnyObject {
-    func update(_ chunk: Data)
+    /// Takes the next bytes; they may change once it returns.
     func update(_ bytes: UnsafeRawBufferPointer)
 }
 
@@ -15,10 +13,6 @@ final class ChunkDigests: ChunkDigest {
 
     init(_ digests: any ChunkDigest...) {
         self.digests = digests
-    }
-
-    func update(_ chunk: Data) {
-        for digest in digests { digest.update(chunk) }
     }
 
     func update(_ bytes: UnsafeRawBufferPointer) {
@@ -46,10 +40,6 @@ final class FileChecksum: ChunkDigest {
     private var pending: [UInt8] = []
     private var count = 0
     private static let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-
-    func update(_ chunk: Data) {
-        chunk.withUnsafeBytes { update($0) }
-    }
 
     func update(_ bytes: UnsafeRawBufferPointer) {
         count += bytes.count
