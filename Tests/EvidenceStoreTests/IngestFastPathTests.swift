@@ -310,4 +310,23 @@ import Testing
             #expect((bytes + [0x61]).withUnsafeBytes { keys.index(of: $0) } == nil, "\(name) and one more byte")
         }
     }
+
+    /// The indentation of a pretty-printed file, a line feed and a run of
+    /// spaces of any length, ending in anything or at the end of the bytes,
+    /// is passed to where a byte-by-byte scan stops, from any place in it.
+    @Test func indentationIsPassedWhereAByteByByteScanStops() {
+        for run in 0..<40 {
+            for end: [UInt8] in [[], [0x22], [0x7D], [0x20], [0x09], [0x0D], [0x0A, 0x20, 0x22], [0x0A], [0x01], [0x80]] {
+                for lead: [UInt8] in [[0x0A], [0x20], [0x0D, 0x0A], [0x09]] {
+                    let bytes = lead + [UInt8](repeating: 0x20, count: run) + end
+                    bytes.withUnsafeBytes { buffer in
+                        for start in 0...bytes.count {
+                            let expected = bytes[start...].firstIndex { ![0x20, 0x0A, 0x09, 0x0D].contains($0) } ?? bytes.count
+                            #expect(JSONBytes.firstNonSpace(in: buffer, from: start) == expected, "\(bytes) from \(start)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -94,15 +94,8 @@ final class JSONStream {
     }
 
     private func skipSpace() throws {
-        // Most calls meet no white space, or the one space around a ':'.
-        if position + 1 < buffer.count {
-            let byte = buffer[position]
-            if byte > 0x20 { return }
-            if byte == 0x20, buffer[position + 1] > 0x20 {
-                position += 1
-                return
-            }
-        }
+        // Most calls meet no white space.
+        if position < buffer.count, buffer[position] > 0x20 { return }
         repeat {
             position = buffer.withUnsafeBytes { JSONBytes.firstNonSpace(in: $0, from: position) }
             if position < buffer.count { return }
