@@ -365,12 +365,19 @@ struct JSONKeys {
         }
     }
 
-    /// The first eight bytes (fewer for a shorter key), zero-padded.
+    /// The first eight bytes (fewer for a shorter key), zero-padded: a short
+    /// key is loaded as two halves that may overlap, not byte by byte.
     private static func head(of bytes: UnsafeRawBufferPointer) -> UInt64 {
-        if bytes.count >= 8 { return ByteWords.word(bytes, at: 0) }
-        var head: UInt64 = 0
-        for (shift, byte) in zip(stride(from: 0, to: 64, by: 8), bytes) { head |= UInt64(byte) << shift }
-        return head
+        func load<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at offset: Int) -> UInt64 {
+            UInt64(T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))) << (8 * offset)
+        }
+        switch bytes.count {
+        case 8...: return ByteWords.word(bytes, at: 0)
+        case 4...: return load(UInt32.self, at: 0) | load(UInt32.self, at: bytes.count - 4)
+        case 2...: return load(UInt16.self, at: 0) | load(UInt16.self, at: bytes.count - 2)
+        case 1: return UInt64(bytes[0])
+        default: return 0
+        }
     }
 
     /// The last eight bytes; 0 for a key shorter than eight.
