@@ -33,6 +33,17 @@ import Testing
         #expect(read == bytes)
         #expect(chunks == (bytes.count + size - 1) / size)
         #expect(try RegularFile.read(from: handle, upTo: size).isEmpty)
+        // Read into one buffer, chunk by chunk, the same.
+        let again = try RegularFile.open(path)
+        defer { try? again.close() }
+        var each: [UInt8] = []
+        var sizes: [Int] = []
+        try RegularFile.forEachChunk(of: again, size: size) { chunk in
+            each += chunk
+            sizes.append(chunk.count)
+        }
+        #expect(each == bytes)
+        #expect(sizes.dropLast().allSatisfy { $0 == size } && sizes.count == chunks)
     }
 
     @Test func aChunkWaitsForEveryPieceOfAPipeUntilItIsFull() throws {

@@ -44,10 +44,9 @@ final class FileChunks {
     /// Each chunk of `size` bytes to the end, the last shorter, all read
     /// into one buffer: valid only during `body`.
     func forEach(size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        defer { buffer.deallocate() }
-        while case let filled = try read(into: buffer), filled > 0 {
-            try body(UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+        try InputFile.forEachChunk(of: handle, size: size, path: path) { chunk in
+            try count(chunk.count)
+            try body(chunk)
         }
     }
 

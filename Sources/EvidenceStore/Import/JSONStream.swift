@@ -94,8 +94,6 @@ final class JSONStream {
     }
 
     private func skipSpace() throws {
-        // Most calls meet no white space.
-        if position < buffer.count, buffer[position] > 0x20 { return }
         repeat {
             position = buffer.withUnsafeBytes { JSONBytes.firstNonSpace(in: $0, from: position) }
             if position < buffer.count { return }

@@ -41,9 +41,7 @@ public struct LineReader: Sendable {
         defer { try? handle.close() }
         var carry: [UInt8] = []
         var lineNumber = 1
-        while true {
-            let chunk = try InputFile.read(from: handle, upTo: 1 << 20, path: path)
-            if chunk.isEmpty { break }
+        try InputFile.forEachChunk(of: handle, size: 1 << 20, path: path) { chunk in
             carry.append(contentsOf: chunk)
             let consumed = try carry.withUnsafeBytes { buffer -> Int in
                 let (lines, used) = try Self.split(

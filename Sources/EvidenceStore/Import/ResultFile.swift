@@ -126,9 +126,9 @@ public struct IngestSource {
             let expected = checksum.finalize()
             return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, byteCount: size) {
                 body in
-                let again = FileChecksum()
-                try JUnitReader.forEachTest(source, path: path, outline: outline, hasher: again, body)
-                guard again.finalize() == expected else { throw ResultFile.changed(path) }
+                try readAgain(path, expecting: expected) {
+                    try JUnitReader.forEachTest(source, path: path, outline: outline, hasher: $0, body)
+                }
             }
         case .xcresult:
             if onePass, let devices = try XCResultOnePass.devices(path: path, maxBytes: maxBytes) {
@@ -148,20 +148,15 @@ public struct IngestSource {
                     try onePass(checksum, body)
                     return checksum.finalize()
                 }
-                let hasher = SHA256()
-                let checksum = FileChecksum()
-                try ByteSource.file(path, limit: maxBytes).forEachChunk(size: 1 << 20) {
-                    hasher.update($0)
-                    checksum.update($0)
-                }
+                let (hasher, checksum) = (SHA256(), FileChecksum())
+                let digests = ChunkDigests(hasher, checksum)
+                try ByteSource.file(path, limit: maxBytes).forEachChunk(size: 1 << 20) { digests.update($0) }
                 let digest = hasher.finalizeHex()
                 let expected = checksum.finalize()
                 var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
                 report.devices = devices
                 var source = IngestSource(report: report, digest: digest, testCount: nil, byteCount: size) { body in
-                    let again = FileChecksum()
-                    try onePass(again, body)
-                    guard again.finalize() == expected else { throw ResultFile.changed(path) }
+                    try readAgain(path, expecting: expected) { try onePass($0, body) }
                 }
                 source.readingAhead = (ahead, expected)
                 return source
@@ -181,12 +176,21 @@ public struct IngestSource {
             let expected = checksum.finalize()
             return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, byteCount: size) {
                 body in
-                let again = FileChecksum()
-                try XCResultTests.forEachTest(
-                    JSONStream(path: path, limit: maxBytes, hasher: again), outline: outline, file: path, body)
-                guard again.finalize() == expected else { throw ResultFile.changed(path) }
+                try readAgain(path, expecting: expected) {
+                    try XCResultTests.forEachTest(
+                        JSONStream(path: path, limit: maxBytes, hasher: $0), outline: outline, file: path, body)
+                }
             }
         }
+    }
+
+    /// Reads the file again through `read`, which gives its reading the
+    /// checksum it is handed; refused as changed when what it read is not
+    /// what `expected` was worked out from.
+    private static func readAgain(_ path: String, expecting expected: UInt64, _ read: (FileChecksum) throws -> Void) throws {
+        let checksum = FileChecksum()
+        try read(checksum)
+        guard checksum.finalize() == expected else { throw ResultFile.changed(path) }
     }
 
     /// Calls `body` with each test case, in the file's order.

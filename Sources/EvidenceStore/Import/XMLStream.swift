@@ -246,7 +246,7 @@ struct UTF8Stream {
         var index = start
         while index + 8 <= bytes.count {
             let word = ByteWords.word(bytes, at: index)
-            if (word & ByteWords.highBits) | ByteWords.zeroBytes(word) != 0 { break }
+            if !isPlainASCII(word) { break }
             lines += ByteWords.bytes(word, equalTo: 0x0A).nonzeroBitCount
             index += 8
         }
@@ -267,12 +267,14 @@ struct UTF8Stream {
             if high | zero != 0 { break }
             index += 32
         }
-        while index + 8 <= bytes.count {
-            let word = ByteWords.word(bytes, at: index)
-            if (word & ByteWords.highBits) | ByteWords.zeroBytes(word) != 0 { break }
-            index += 8
-        }
+        while index + 8 <= bytes.count, isPlainASCII(ByteWords.word(bytes, at: index)) { index += 8 }
         return index
+    }
+
+    /// Whether a word's eight bytes are ASCII and none is NUL.
+    @inline(__always)
+    private static func isPlainASCII(_ word: UInt64) -> Bool {
+        (word & ByteWords.highBits) | ByteWords.zeroBytes(word) == 0
     }
 
     /// At the end of the input: nothing may be left half a character.

@@ -28,6 +28,14 @@ public enum InputFile {
         try mapped(path) { try RegularFile.read(from: handle, into: buffer) }
     }
 
+    /// Each chunk of `size` bytes of the file at `path`, open as `handle`,
+    /// read into one buffer: valid only during `body`.
+    public static func forEachChunk(
+        of handle: FileHandle, size: Int, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try mapped(path) { try RegularFile.forEachChunk(of: handle, size: size, body) }
+    }
+
     /// The error for what is not a regular file: "is a FIFO (named pipe), not a regular file; …".
     static func notRegular(_ path: String, _ kind: String) -> EvidenceError {
         .badFile(path: path, location: nil, reason: "is \(kind), not a regular file; only regular files are read")

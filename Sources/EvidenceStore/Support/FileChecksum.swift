@@ -29,9 +29,10 @@ final class ChunkDigests: ChunkDigest {
 /// xored in, a multiplication, the high half xored into the low) is a
 /// one-to-one function of the lane and of the word, so a change in any one
 /// word always changes the checksum, as zeros appended do (the length
-/// counts); other changes do but for a chance of about one in 2^64. It is not a defence against a file made
-/// to match it: whoever can write the file can write what they like before
-/// it is read, and the file's SHA-256 is what names what was ingested.
+/// counts); other changes do but for a chance of about one in 2^64. It is
+/// not a defence against a file made to match it: whoever can write the file
+/// can write what they like before it is read, and the file's SHA-256 is what
+/// names what was ingested.
 final class FileChecksum: ChunkDigest {
     private var lanes: (UInt64, UInt64, UInt64, UInt64) = (
         0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0, 0x082E_FA98_EC4E_6C89
@@ -49,8 +50,7 @@ final class FileChecksum: ChunkDigest {
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<taken]))
             index = taken
             guard pending.count == 32 else { return }
-            pending.withUnsafeBytes { block(in: $0, at: 0) }
-            pending.removeAll(keepingCapacity: true)
+            stepPending()
         }
         var lanes = self.lanes
         while index + 32 <= bytes.count {
@@ -65,8 +65,7 @@ final class FileChecksum: ChunkDigest {
     func finalize() -> UInt64 {
         if !pending.isEmpty {
             pending += [UInt8](repeating: 0, count: 32 - pending.count)
-            pending.withUnsafeBytes { block(in: $0, at: 0) }
-            pending.removeAll()
+            stepPending()
         }
         var sum = UInt64(truncatingIfNeeded: count)
         for lane in [lanes.0, lanes.1, lanes.2, lanes.3] {
@@ -75,8 +74,10 @@ final class FileChecksum: ChunkDigest {
         return sum
     }
 
-    private func block(in bytes: UnsafeRawBufferPointer, at index: Int) {
-        lanes = Self.step(lanes, bytes, at: index)
+    /// Takes in the 32 bytes held back, and holds none.
+    private func stepPending() {
+        lanes = pending.withUnsafeBytes { Self.step(lanes, $0, at: 0) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)

@@ -54,11 +54,23 @@ public enum RegularFile {
         let handle = try open(path)
         defer { try? handle.close() }
         var data = Data()
-        while case let chunk = try read(from: handle, upTo: 1 << 20), !chunk.isEmpty {
-            data.append(chunk)
+        try forEachChunk(of: handle, size: 1 << 20) { chunk in
+            data.append(contentsOf: chunk)
             if data.count > maxBytes { throw Failure.tooLarge(maxBytes) }
         }
         return data
+    }
+
+    /// Each chunk of `size` bytes of an open file to its end, the last
+    /// shorter, all read into one buffer: valid only during `body`.
+    public static func forEachChunk(
+        of handle: FileHandle, size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while case let filled = try read(from: handle, into: buffer), filled > 0 {
+            try body(UnsafeRawBufferPointer(rebasing: buffer[..<filled]))
+        }
     }
 
     /// The next `size` bytes of an open file, fewer at its end, none past it.

@@ -72,9 +72,7 @@ public final class SHA256 {
         defer { try? handle.close() }
         let hasher = SHA256()
         do {
-            while case let chunk = try RegularFile.read(from: handle, upTo: 1 << 20), !chunk.isEmpty {
-                hasher.update(chunk)
-            }
+            try RegularFile.forEachChunk(of: handle, size: 1 << 20) { hasher.update($0) }
         } catch {
             return nil
         }
