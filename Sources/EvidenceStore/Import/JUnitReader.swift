@@ -11,6 +11,10 @@ import Foundation
 /// root's properties, the timestamps. The second pass hands over each test
 /// case as it ends.
 ///
+/// Where the file allows it, ingest reads it once instead (`forEachTestInOnePass`),
+/// holding each top-level suite's test cases until it ends, when its
+/// properties and device are known.
+///
 /// The input is untrusted: a DOCTYPE (and so any entity) is refused before
 /// its internal subset is read, as are processing instructions other than
 /// the XML declaration, NUL bytes, invalid UTF-8, deep nesting, long values,
@@ -21,6 +25,8 @@ public enum JUnitReader {
     static let maxAttributeLength = 1 << 20
     static let maxMessageLength = 1 << 16
     static let chunkSize = 256 << 10
+    /// The most bytes of test cases the one pass holds, waiting for their suites to end.
+    static let maxHeld = 16 << 20
 
     /// What the first pass learns.
     struct Outline {
@@ -57,6 +63,65 @@ public enum JUnitReader {
             handler.outline.unnamedDevice = handler.deviceIndex(TestReport.Device())
         }
         return handler.outline
+    }
+
+    /// The start of a file, up to its first test case, for the one pass: the
+    /// dates before it, of which the earliest dates the run. Nil when the file
+    /// is read in two passes: it has no test case, or something before the
+    /// first is wrong, which the two passes say in their order.
+    static func lead(_ source: ByteSource, path: String) -> Outline? {
+        let handler = Handler(path: path, mode: .lead)
+        do {
+            try parse(source, path: path, handler: handler, hasher: nil)
+        } catch is Handler.LeadEnds {
+            return handler.outline
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    /// The one pass: each test case as the two passes would hand it over,
+    /// after `lead` read the start of the file. The cases of a top-level suite
+    /// are held until it ends (fastlane trainer writes a suite's properties,
+    /// its device among them, after its cases), then handed over in the
+    /// file's order; a case outside every suite is handed over as it ends.
+    /// The devices they ran on are added to `devices` before the first case
+    /// on each, in the order the two passes find them (an unnamed one where
+    /// they would add it at the end).
+    ///
+    /// The file must give the root's properties before any case is handed
+    /// over, date nothing earlier than the lead's earliest date or later than
+    /// `limit`, and hold no more than `maxHeld` bytes of cases in a top-level
+    /// suite. Where it does not, or anything in it is wrong, the pass stops
+    /// with `NeedsTwoPasses`, having handed on some cases: the two passes then
+    /// read the file, or say what is wrong with it, as they always have.
+    /// `body`'s own errors are passed on as they are.
+    static func forEachTestInOnePass(
+        _ source: ByteSource, path: String, lead: Outline, limit: FutureLimit, devices: DeviceList,
+        hasher: (any ChunkDigest)? = nil, maxHeld: Int = maxHeld, _ body: (TestReport.TestCase) throws -> Void
+    ) throws {
+        /// An error of `body`'s, passed on as it is.
+        struct Handed: Error {
+            let error: any Error
+        }
+        let handler = Handler(
+            path: path, mode: .onePass(startedAt: lead.report.startedAt, limit: limit, maxHeld: maxHeld),
+            devices: devices)
+        do {
+            try withoutActuallyEscaping(body) { body in
+                handler.emit = { test in
+                    do { try body(test) } catch { throw Handed(error: error) }
+                }
+                defer { handler.emit = nil }
+                try parse(source, path: path, handler: handler, hasher: hasher)
+            }
+        } catch let handed as Handed {
+            throw handed.error
+        } catch let error as EvidenceError {
+            throw IngestSource.NeedsTwoPasses(reason: "\(error)")
+        }
+        guard handler.handedOn > 0 else { throw IngestSource.NeedsTwoPasses(reason: "the file has no test case") }
     }
 
     /// The second pass: each test case, in the order the file gives them.
@@ -101,12 +166,27 @@ public enum JUnitReader {
     private final class Handler: XMLEventHandler {
         enum Mode {
             case outline
+            /// The first pass up to the first test case, where it stops with `LeadEnds`.
+            case lead
             case tests(Outline)
+            /// Test cases handed over as the one pass reads them: `startedAt`
+            /// is the earliest date before the first of them.
+            case onePass(startedAt: String?, limit: FutureLimit, maxHeld: Int)
         }
+
+        /// How the lead ends: at the first test case.
+        struct LeadEnds: Error {}
 
         struct OpenSuite {
             var ordinal: Int
             var properties: [(String, String)] = []
+        }
+
+        /// A test case the one pass holds until its top-level suite ends: the
+        /// suites around it, outermost first.
+        struct HeldTest {
+            var test: TestReport.TestCase
+            var suites: [Int]
         }
 
         let path: String
@@ -127,10 +207,17 @@ public enum JUnitReader {
         var parentSuite: [Int?] = []
         var suitesWithTests: Set<Int> = []
         var testOutsideSuites = false
+        /// For the one pass: the cases it holds, their size, how many it handed
+        /// over, and where it adds devices.
+        var held: [HeldTest] = []
+        var heldBytes = 0
+        var handedOn = 0
+        let devices: DeviceList?
 
-        init(path: String, mode: Mode) {
+        init(path: String, mode: Mode, devices: DeviceList? = nil) {
             self.path = path
             self.mode = mode
+            self.devices = devices
             outline.report.devices = []
         }
 
@@ -159,7 +246,7 @@ public enum JUnitReader {
                     throw fail(location, "not a JUnit report: the root element is <\(name)>, not <testsuites> or <testsuite>")
                 }
                 sawRoot = true
-                if let stamp = attribute("timestamp") { noteTimestamp(stamp, location) }
+                if let stamp = attribute("timestamp") { try noteTimestamp(stamp, location) }
             }
             stack.append(name)
             guard stack.count <= JUnitReader.maxDepth else {
@@ -167,16 +254,23 @@ public enum JUnitReader {
             }
             switch name {
             case "testsuite":
-                if case .outline = mode {
+                switch mode {
+                case .outline:
                     parentSuite.append(suites.last?.ordinal)
                     outline.suiteProperties.append([])
                     outline.suiteDevices.append(nil)
+                case .onePass:
+                    outline.suiteProperties.append([])
+                    outline.suiteDevices.append(nil)
+                case .lead, .tests:
+                    break
                 }
                 suites.append(OpenSuite(ordinal: suiteCount))
                 suiteCount += 1
-                if let stamp = attribute("timestamp") { noteTimestamp(stamp, location) }
+                if let stamp = attribute("timestamp") { try noteTimestamp(stamp, location) }
             case "testcase":
                 guard current == nil else { throw fail(location, "a <testcase> inside another <testcase>") }
+                if case .lead = mode { throw LeadEnds() }
                 if case .outline = mode {
                     // The first pass only counts test cases; the second reads them.
                     current = TestReport.TestCase(identifier: "", name: "", outcome: .pass, duration: nil, device: -1)
@@ -226,11 +320,24 @@ public enum JUnitReader {
             collected.removeAll(keepingCapacity: true)
         }
 
-        private func noteTimestamp(_ text: String, _ location: XMLLocation) {
-            guard case .outline = mode else { return }
+        private func noteTimestamp(_ text: String, _ location: XMLLocation) throws {
+            switch mode {
+            case .outline, .lead, .onePass: break
+            case .tests: return
+            }
             // JUnit timestamps usually carry no zone; those are taken as UTC.
             let zoned = text.utf8.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
             guard let parsed = try? Timestamp.parse(zoned ? text : text + "Z", field: "timestamp") else { return }
+            if case .onePass(let startedAt, let limit, _) = mode {
+                // The run's date, and every date's check, came before the first row.
+                guard let startedAt, parsed >= startedAt else {
+                    throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) is earlier than the dates before the first test case")
+                }
+                guard limit.allows(parsed) else {
+                    throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) is in the future")
+                }
+                return
+            }
             outline.report.dates.append((parsed, location.text))
             if outline.report.startedAt.map({ parsed < $0 }) ?? true {
                 outline.report.startedAt = parsed
@@ -260,6 +367,12 @@ public enum JUnitReader {
                 } else if !suites.isEmpty {
                     suites[suites.count - 1].properties += properties
                 } else {
+                    if case .onePass = mode {
+                        // The root's properties hold for every case, and may name their device.
+                        guard handedOn == 0 else {
+                            throw IngestSource.NeedsTwoPasses(reason: "the root's properties come after test cases")
+                        }
+                    }
                     outline.rootProperties += properties
                 }
             case "testcase":
@@ -275,26 +388,48 @@ public enum JUnitReader {
                 test.tags = test.properties.filter { $0.0.hasPrefix("tag") }.map(\.1)
                 try finishTest(test)
             case "testsuite":
-                guard let suite = suites.popLast(), case .outline = mode else { return }
+                guard let suite = suites.popLast() else { return }
+                switch mode {
+                case .outline, .onePass: break
+                case .lead, .tests: return
+                }
                 // A suite's properties may come after its test cases (fastlane
                 // trainer writes them last): they apply to the whole suite.
                 outline.suiteProperties[suite.ordinal] = suite.properties
                 if let value = suite.properties.first(where: { $0.0 == "device" })?.1 {
                     outline.suiteDevices[suite.ordinal] = deviceIndex(TestReport.Device(trainerProperty: value))
                 }
+                // Its cases' suites have all ended when a top-level suite does.
+                if suites.isEmpty, case .onePass = mode { try handOverHeld() }
             case "testsuites" where stack.isEmpty:
-                if case .outline = mode, let value = outline.rootProperties.first(where: { $0.0 == "device" })?.1 {
-                    outline.rootDevice = deviceIndex(TestReport.Device(trainerProperty: value))
-                }
+                if case .outline = mode { noteRootDevice() }
             default:
                 break
             }
         }
 
+        /// The device the root's properties name, once they are all read.
+        private func noteRootDevice() {
+            if let value = outline.rootProperties.first(where: { $0.0 == "device" })?.1 {
+                outline.rootDevice = deviceIndex(TestReport.Device(trainerProperty: value))
+            }
+        }
+
         /// Counts a test case, or, on the second pass, completes it from the
-        /// outline (properties of its suites and the root, its device) and hands it over.
+        /// outline (properties of its suites and the root, its device) and
+        /// hands it over; the one pass holds it until its suites have ended.
         private func finishTest(_ test: TestReport.TestCase) throws {
             switch mode {
+            case .lead:
+                break
+            case .onePass(_, _, let maxHeld):
+                held.append(HeldTest(test: test, suites: suites.map(\.ordinal)))
+                heldBytes += 160 + test.identifier.utf8.count + test.name.utf8.count + (test.message?.utf8.count ?? 0)
+                if heldBytes > maxHeld {
+                    throw IngestSource.NeedsTwoPasses(
+                        reason: "more than \(maxHeld) bytes of test cases wait for their suite to end")
+                }
+                if suites.isEmpty { try handOverHeld() }
             case .outline:
                 outline.testCount += 1
                 if let innermost = suites.last {
@@ -303,34 +438,64 @@ public enum JUnitReader {
                     testOutsideSuites = true
                 }
             case .tests(let known):
-                var test = test
-                let inherited = inheritedProperties(known)
-                test.properties = test.properties.isEmpty ? inherited : inherited + test.properties
-                var device: Int?
-                for suite in suites.reversed() where device == nil {
-                    device = suite.ordinal < known.suiteDevices.count ? known.suiteDevices[suite.ordinal] : nil
-                }
-                test.device = device ?? known.rootDevice ?? known.unnamedDevice ?? 0
-                try emit?(test)
+                try emit?(complete(test, suites: suites.map(\.ordinal), known: known))
             }
         }
 
+        /// In the one pass, once every suite around them has ended: the cases
+        /// held, completed as the two passes complete them, in the file's order.
+        private func handOverHeld() throws {
+            // Where the two passes would find the root's device: before any
+            // case could run on it, as the root's properties come before them.
+            if handedOn == 0 { noteRootDevice() }
+            for index in held.indices {
+                if !held[index].suites.contains(where: { outline.suiteDevices[$0] != nil }), outline.rootDevice == nil,
+                    outline.unnamedDevice == nil
+                {
+                    // The two passes add the unnamed device after the others;
+                    // its place in the list is all that differs.
+                    outline.unnamedDevice = deviceIndex(TestReport.Device())
+                }
+                handedOn += 1
+                try emit?(complete(held[index].test, suites: held[index].suites, known: outline))
+            }
+            held.removeAll(keepingCapacity: true)
+            heldBytes = 0
+        }
+
+        /// A case with the properties of the root and of its suites (their
+        /// ordinals, outermost first), and the device of the innermost suite
+        /// that names one, else the root's, else the unnamed one.
+        private func complete(_ test: TestReport.TestCase, suites ordinals: [Int], known: Outline) -> TestReport.TestCase {
+            var test = test
+            let inherited = inheritedProperties(suites: ordinals, known: known)
+            test.properties = test.properties.isEmpty ? inherited : inherited + test.properties
+            var device: Int?
+            for ordinal in ordinals.reversed() where device == nil {
+                device = ordinal < known.suiteDevices.count ? known.suiteDevices[ordinal] : nil
+            }
+            test.device = device ?? known.rootDevice ?? known.unnamedDevice ?? 0
+            return test
+        }
+
         func deviceIndex(_ device: TestReport.Device) -> Int {
+            if let devices { return devices.index(of: device) }
             if let index = outline.report.devices.firstIndex(of: device) { return index }
             outline.report.devices.append(device)
             return outline.report.devices.count - 1
         }
 
-        /// The properties a test case in the innermost open suite inherits: the
-        /// root's, then each suite's, outermost first. Worked out once per suite.
+        /// The properties a test case in the innermost of `ordinals` inherits:
+        /// the root's, then each suite's, outermost first. Worked out once per
+        /// innermost suite.
         private var inherited: (ordinal: Int, properties: [(String, String)])?
 
-        private func inheritedProperties(_ known: Outline) -> [(String, String)] {
-            let ordinal = suites.last?.ordinal ?? -1
+        private func inheritedProperties(suites ordinals: [Int], known: Outline) -> [(String, String)] {
+            let ordinal = ordinals.last ?? -1
             if let inherited, inherited.ordinal == ordinal { return inherited.properties }
             var properties = known.rootProperties
-            for suite in suites where suite.ordinal < known.suiteProperties.count {
-                properties += known.suiteProperties[suite.ordinal]
+            for ordinal in ordinals where ordinal < known.suiteProperties.count {
+                properties += known.suiteProperties[ordinal]
             }
             inherited = (ordinal, properties)
             return properties

@@ -75,10 +75,11 @@ public enum ResultFile {
 }
 
 /// A result file opened for ingest: what it says besides its test cases, its
-/// SHA-256, how many test cases it has, and then each of them. JUnit XML is
-/// streamed from the file in two passes; the tests of xcresulttool in one
-/// where the file allows it (`XCResultOnePass`), else in two; an xcresulttool
-/// summary or legacy record, which lists only failures, is read whole.
+/// SHA-256, how many test cases it has, and then each of them. JUnit XML and
+/// the tests of xcresulttool are streamed from the file in one pass where the
+/// file allows it (`JUnitReader.forEachTestInOnePass`, `XCResultOnePass`),
+/// else in two; an xcresulttool summary or legacy record, which lists only
+/// failures, is read whole.
 public struct IngestSource {
     public let report: TestReport
     public let digest: String
@@ -87,6 +88,9 @@ public struct IngestSource {
     public let testCount: Int?
     /// The file's size in bytes.
     public let byteCount: Int
+    /// The devices its test cases ran on: the report's, or, where the file is
+    /// read in one pass, those the reading finds, each before the first case on it.
+    public let devices: DeviceList
     /// Whether cases are made ready on the reading thread (where reading is
     /// cheap, as libxml2's is) or on the caller's (where reading costs as
     /// much as writing, as JSON's does): the busier thread does less.
@@ -95,17 +99,31 @@ public struct IngestSource {
     /// The reading started when the file was opened, and the checksum of the file that it must read.
     private var readingAhead: (reading: ReadingAhead, checksum: UInt64)?
 
+    init(
+        report: TestReport, digest: String, testCount: Int?, byteCount: Int, devices: DeviceList? = nil,
+        tests: @escaping @Sendable ((TestReport.TestCase) throws -> Void) throws -> Void
+    ) {
+        self.report = report
+        self.digest = digest
+        self.testCount = testCount
+        self.byteCount = byteCount
+        self.devices = devices ?? DeviceList(report.devices)
+        self.tests = tests
+    }
+
     /// Whether the file is large enough for the settings of a large write:
     /// 10,000 results, or 1 MB of a file whose results are not counted yet.
     public var isLarge: Bool { testCount.map { $0 >= 10_000 } ?? (byteCount >= 1 << 20) }
 
-    /// Opens a result file. `onePass` reads xcresulttool's tests in one pass
-    /// where the file allows it; `forEachTest` then throws `NeedsTwoPasses`
-    /// where it turns out not to, having handed on some cases, and the file
-    /// must be opened again without it (`Store.ingest` rolls back and does).
-    public static func open(_ path: String, maxBytes: Int, format: TestReport.Format?, onePass: Bool = false) throws
-        -> IngestSource
-    {
+    /// Opens a result file. `onePass` reads it in one pass where the file
+    /// allows it; `forEachTest` then throws `NeedsTwoPasses` where it turns
+    /// out not to, having handed on some cases, and the file must be opened
+    /// again without it (`Store.ingest` rolls back and does). JUnit is read
+    /// in one pass only with `dateLimit`: a date later than it, refused in
+    /// two passes, stops the one.
+    public static func open(
+        _ path: String, maxBytes: Int, format: TestReport.Format?, onePass: Bool = false, dateLimit: FutureLimit? = nil
+    ) throws -> IngestSource {
         let size = try ResultFile.check(path, maxBytes: maxBytes)
         let head = try {
             let handle = try InputFile.open(path)
@@ -120,6 +138,23 @@ public struct IngestSource {
         switch try ResultFile.detect(head, path: path, format: format) {
         case .junit:
             let source = ByteSource.file(path, limit: maxBytes)
+            if onePass, let limit = dateLimit, let lead = JUnitReader.lead(source, path: path) {
+                // Hashed first, by libcrypto in a fifth of the time libxml2
+                // takes to read it; then read once, the rows named by the digest.
+                let (hasher, checksum) = (SHA256(), FileChecksum())
+                let digests = ChunkDigests(hasher, checksum)
+                try source.forEachChunk(size: 1 << 20) { digests.update($0) }
+                let digest = hasher.finalizeHex()
+                let expected = checksum.finalize()
+                let devices = DeviceList()
+                return IngestSource(report: lead.report, digest: digest, testCount: nil, byteCount: size, devices: devices) {
+                    body in
+                    try readAgain(path, expecting: expected) {
+                        try JUnitReader.forEachTestInOnePass(
+                            source, path: path, lead: lead, limit: limit, devices: devices, hasher: $0, body)
+                    }
+                }
+            }
             let (hasher, checksum) = (SHA256(onItsOwnThread: true), FileChecksum())
             let outline = try JUnitReader.outline(source, path: path, hasher: ChunkDigests(hasher, checksum))
             let digest = hasher.finalizeHex()
@@ -269,5 +304,31 @@ public struct IngestSource {
 
         /// The checksum of what the reading read, once it has ended.
         var checksum: UInt64? { read.value }
+    }
+}
+
+/// The devices a result file's test cases ran on, as their `device` numbers
+/// them: known when the file is opened, or, where it is read in one pass,
+/// added by the reading thread as it finds them, each before the first case
+/// on it is handed over, and read by the threads that prepare and write them.
+public final class DeviceList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var devices: [TestReport.Device]
+
+    init(_ devices: [TestReport.Device] = []) {
+        self.devices = devices
+    }
+
+    public var count: Int { lock.withLock { devices.count } }
+    public var all: [TestReport.Device] { lock.withLock { devices } }
+    public subscript(index: Int) -> TestReport.Device { lock.withLock { devices[index] } }
+
+    /// The number of a device, added at the end where it is new.
+    func index(of device: TestReport.Device) -> Int {
+        lock.withLock {
+            if let index = devices.firstIndex(of: device) { return index }
+            devices.append(device)
+            return devices.count - 1
+        }
     }
 }

@@ -83,24 +83,41 @@ public struct IngestSummary: Sendable {
 
 extension Store {
     /// Reads one result file into the store in one transaction. The same
-    /// content (by SHA-256) ingested twice is written once. A JUnit file is
-    /// read in two passes and never held whole: the first checks it and
-    /// learns its devices, the second writes its test cases as they come.
-    /// The tests of xcresulttool are read in one pass where the file allows
-    /// it; where it turns out not to, what was written is rolled back and
-    /// the file read again in two. `progress` is given how many results are
-    /// written, and of how many when that is known.
+    /// content (by SHA-256) ingested twice is written once. A file is never
+    /// held whole. JUnit XML and the tests of xcresulttool are read in one
+    /// pass, each test case written as it comes, where the file allows it.
+    /// Where it turns out not to, or anything is wrong with the file, what
+    /// was written is rolled back and the file read again in two passes: the
+    /// first checks it all and learns what its test cases need, the second
+    /// writes them. So a file with something wrong is refused for what the
+    /// two passes find first, however it was read. `progress` is given how
+    /// many results are written, and of how many when that is known.
     public func ingest(file path: String, options: IngestOptions, progress: ((Int, Int?) -> Void)? = nil) throws
         -> IngestSummary
     {
-        do {
-            return try ingest(
-                try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format, onePass: true),
-                file: path, options: options, progress: progress)
-        } catch is IngestSource.NeedsTwoPasses {
-            return try ingest(
+        try ingest(file: path, options: options, onePass: true, progress: progress)
+    }
+
+    /// The same, in two passes from the start when `onePass` is false.
+    func ingest(file path: String, options: IngestOptions, onePass: Bool, progress: ((Int, Int?) -> Void)?) throws
+        -> IngestSummary
+    {
+        let twoPasses = { () throws -> IngestSummary in
+            try self.ingest(
                 try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format), file: path,
                 options: options, progress: progress)
+        }
+        guard onePass else { return try twoPasses() }
+        do {
+            return try ingest(
+                try IngestSource.open(
+                    path, maxBytes: options.maxBytes, format: options.format, onePass: true,
+                    dateLimit: clock.futureLimit()),
+                file: path, options: options, progress: progress)
+        } catch is IngestSource.NeedsTwoPasses {
+            return try twoPasses()
+        } catch EvidenceError.badFile {
+            return try twoPasses()
         }
     }
 
@@ -113,7 +130,11 @@ extension Store {
             return IngestSummary(file: path, shape: "", alreadyIngestedAt: earlier)
         }
         let report = source.report
-        let environments = try report.devices.map { try Self.environment(for: $0, options: options, file: path) }
+        // Every device the file names needs an environment, whether or not a
+        // test ran on it: those known now are checked now, those a one-pass
+        // reading finds as they come and again at the end.
+        let environments = DeviceEnvironments(devices: source.devices, options: options, file: path, digest: source.digest)
+        try environments.checkAll()
         let matcher = TestClaimMatcher(rules: try reader.mappingRules(), claimKeys: try reader.claimKeys())
         let limit = clock.futureLimit()
         for (date, location) in report.dates where !limit.allows(date) {
@@ -136,22 +157,23 @@ extension Store {
             // A run for each device a test ran on, made when its first test comes,
             // named by the file and the environment: the same file ingested on
             // two machines is one run once their exports merge.
-            let runUUIDs = environments.map { ResultIdentity.ingestedRunUUID(fileSHA256: source.digest, environment: $0) }
             // What each result needs of its device's run, once the run is made:
             // looked up for every test case, so only its ids are kept here.
-            var runIDs = [RunRecord.IDs?](repeating: nil, count: report.devices.count)
+            var runIDs: [RunRecord.IDs?] = []
             func run(forDevice index: Int) throws -> RunRecord.IDs {
-                if let ids = runIDs[index] { return ids }
+                if index < runIDs.count, let ids = runIDs[index] { return ids }
+                let device = try environments.of(device: index)
                 // A model the file names is taken as it is; one typed as an option is checked for typos.
                 try Self.vet(
-                    environments[index], newModel: options.newModel || report.devices[index].model != nil,
+                    device.environment, newModel: options.newModel || source.devices[index].model != nil,
                     reader: writer.reader)
                 let note = (["\(report.shape) from \(name)"] + report.notes).joined(separator: "; ")
                 let run = try Self.insertRun(
-                    RunDraft(environment: environments[index], tester: options.tester, note: note), startedAt: startedAt,
-                    uuid: runUUIDs[index], ingestedFileID: fileID, into: writer)
+                    RunDraft(environment: device.environment, tester: options.tester, note: note), startedAt: startedAt,
+                    uuid: device.runUUID, ingestedFileID: fileID, into: writer)
+                if index >= runIDs.count { runIDs += repeatElement(nil, count: index - runIDs.count + 1) }
                 runIDs[index] = run.ids
-                summary.runs.append((run, environments[index].description))
+                summary.runs.append((run, device.environment.description))
                 return run.ids
             }
             // Claim ids and the words each result proves, looked up once per claim.
@@ -164,9 +186,7 @@ extension Store {
             // each test is checked, matched and its rows named (after the run
             // of its device, as run(forDevice:) inserts it) by the preparer,
             // on whichever thread the source has less to do.
-            let preparer = TestPreparer(
-                file: path, matcher: matcher, deviceCount: report.devices.count, start: clock.now(),
-                runParts: runUUIDs.map(ResultIdentity.ingestedRunPart))
+            let preparer = TestPreparer(file: path, matcher: matcher, start: clock.now(), environments: environments)
             var number = 0
             try source.forEachTest(preparing: preparer.make) { prepared in
                 defer { number += 1 }
@@ -200,6 +220,7 @@ extension Store {
             }
             try batch.flush()
             try writer.restore(triggers, pairs: touched)
+            try environments.checkAll()
             if summary.runs.isEmpty { _ = try run(forDevice: 0) }
             // Counted as they came: one result for each device a test case ran on.
             if source.testCount == nil { try writer.setTestCount(Int64(number), ofIngestedFile: fileID) }
@@ -218,14 +239,51 @@ extension Store {
         var rows: [(uuid: String, recordedAt: String)]
     }
 
+    /// The environment of each device of a file, filled in from the options
+    /// where the file is silent, and the UUID of its run: worked out as each
+    /// device is first needed, on the thread that prepares test cases or the
+    /// one that writes them.
+    final class DeviceEnvironments: @unchecked Sendable {
+        let devices: DeviceList
+        private let options: IngestOptions
+        private let file: String
+        private let digest: String
+        private let lock = NSLock()
+        private var known: [(environment: EnvironmentSpec, runUUID: String)] = []
+
+        init(devices: DeviceList, options: IngestOptions, file: String, digest: String) {
+            self.devices = devices
+            self.options = options
+            self.file = file
+            self.digest = digest
+        }
+
+        /// The environment and run UUID of a device, by its number.
+        func of(device index: Int) throws -> (environment: EnvironmentSpec, runUUID: String) {
+            try lock.withLock {
+                while known.count <= index {
+                    let environment = try Store.environment(for: devices[known.count], options: options, file: file)
+                    known.append((environment, ResultIdentity.ingestedRunUUID(fileSHA256: digest, environment: environment)))
+                }
+                return known[index]
+            }
+        }
+
+        /// Works out every device's known so far: refuses the file where one
+        /// has no environment, whether or not a test ran on it.
+        func checkAll() throws {
+            let count = devices.count
+            if count > 0 { _ = try of(device: count - 1) }
+        }
+    }
+
     /// What the reading thread needs to prepare a file's test cases.
     struct TestPreparer: Sendable {
         var file: String
         var matcher: TestClaimMatcher
-        var deviceCount: Int
         var start: Date
-        /// What the result UUIDs of each device's run start with.
-        var runParts: [[UInt8]]
+        /// The devices' environments and runs, which name the results.
+        var environments: DeviceEnvironments
 
         /// A closure that prepares each test case in turn: tests are numbered,
         /// and rows recorded a microsecond apart, in the file's order.
@@ -243,6 +301,8 @@ extension Store {
             let preparer: TestPreparer
             private var moments: Timestamp.MicrosecondSequence
             private var number = 0
+            /// What the result UUIDs of each device's run start with, as far as known.
+            private var runParts: [[UInt8]] = []
 
             init(preparer: TestPreparer) {
                 self.preparer = preparer
@@ -262,14 +322,25 @@ extension Store {
                 for tag in test.tags { try check(tag, "tag") }
                 let (claims, unknown) = preparer.matcher.claims(for: test)
                 var prepared = PreparedTest(test: test, claims: claims.sorted(), unknown: unknown, rows: [])
-                guard (0..<preparer.deviceCount).contains(test.device) else { return prepared }
-                let runPart = preparer.runParts[test.device]
+                guard let runPart = try runPart(ofDevice: test.device) else { return prepared }
                 let slots = prepared.claims.isEmpty ? 0...0 : 1...prepared.claims.count
                 for slot in slots {
                     prepared.rows.append(
                         (ResultIdentity.ingestedResultUUID(runPart: runPart, test: number, claimSlot: slot), moments.next()))
                 }
                 return prepared
+            }
+
+            /// The start of the result UUIDs of a device's run; nil for a
+            /// number that is no device of the file.
+            private func runPart(ofDevice index: Int) throws -> [UInt8]? {
+                if index >= 0, index < runParts.count { return runParts[index] }
+                guard index >= 0, index < preparer.environments.devices.count else { return nil }
+                while runParts.count <= index {
+                    runParts.append(
+                        ResultIdentity.ingestedRunPart(try preparer.environments.of(device: runParts.count).runUUID))
+                }
+                return runParts[index]
             }
         }
     }

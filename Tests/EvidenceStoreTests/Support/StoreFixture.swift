@@ -7,9 +7,9 @@ final class StoreFixture: @unchecked Sendable {
     let folder: TemporaryFolder
     let store: Store
 
-    init() throws {
+    init(clock: Clock = .system) throws {
         folder = try TemporaryFolder()
-        store = try Store.initialize(at: folder.path("evidence.sqlite")).0
+        store = try Store.initialize(at: folder.path("evidence.sqlite"), clock: clock).0
     }
 
     var path: String { store.path }

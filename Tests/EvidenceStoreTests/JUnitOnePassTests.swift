@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+/// JUnit read in one pass: the same test cases, rows and errors as the two
+/// passes, and the two passes wherever the file gives what its test cases
+/// need after them.
+@Suite struct JUnitOnePassTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    static let limit = FutureLimit(latest: "2026-12-02T00:00:00Z")
+    static let now = Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
+
+    /// Each test case as one comparable line, with its device and properties
+    /// (which claims are matched by), from the list its number points into.
+    static func lines(_ tests: [TestReport.TestCase], devices: [TestReport.Device]) -> [String] {
+        tests.map { test in
+            let properties = test.properties.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
+            let device = devices.indices.contains(test.device) ? "\(devices[test.device])" : "none"
+            return "\(test.identifier)|\(test.name)|\(test.outcome)|\(test.duration.map { String($0) } ?? "-")|"
+                + "\(test.message ?? "-")|\(test.tags)|\(device)|\(properties)"
+        }
+    }
+
+    /// A file read in one pass: its test cases, or why it needs two passes;
+    /// nil when the start of the file sends it to two passes at once.
+    func onePass(_ path: String, limit: FutureLimit = Self.limit, maxHeld: Int = JUnitReader.maxHeld) throws
+        -> Result<[String], IngestSource.NeedsTwoPasses>?
+    {
+        let source = ByteSource.file(path, limit: .max)
+        guard let lead = JUnitReader.lead(source, path: path) else { return nil }
+        var tests: [TestReport.TestCase] = []
+        let devices = DeviceList()
+        do {
+            try JUnitReader.forEachTestInOnePass(
+                source, path: path, lead: lead, limit: limit, devices: devices, maxHeld: maxHeld
+            ) { test in
+                // Its device is known before it comes.
+                #expect(devices.all.indices.contains(test.device))
+                tests.append(test)
+            }
+        } catch let needs as IngestSource.NeedsTwoPasses {
+            return .failure(needs)
+        }
+        return .success(Self.lines(tests, devices: devices.all))
+    }
+
+    /// The test cases of the two passes.
+    func twoPasses(_ path: String) throws -> [String] {
+        let report = try JUnitReader.read(Data(contentsOf: URL(fileURLWithPath: path)), path: path)
+        return Self.lines(report.tests, devices: report.devices)
+    }
+
+    @Test(arguments: [
+        "junit-fastlane-trainer-1.xml", "junit-fastlane-trainer-3.xml", "junit-swiftpm-1.xml", "junit-xcbeautify-1.xml",
+        "junit-xcbeautify-4.xml", "junit-xcresultparser-1.xml",
+    ])
+    func everyFixtureReadsTheSameInOnePass(name: String) throws {
+        let path = Fixtures.apple(name).path
+        let expected = try twoPasses(path)
+        #expect(!expected.isEmpty)
+        #expect(try #require(try onePass(path)).get() == expected)
+    }
+
+    /// Properties and dates before the test cases they hold for; a suite with
+    /// its device and properties after its cases, as fastlane trainer writes
+    /// them, and one nested in it with a device of its own; cases outside
+    /// every suite and in suites naming no device, on the unnamed device.
+    static let suites = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites timestamp="2026-11-30T08:00:00">
+          <properties><property name="build" value="42"/></properties>
+          <testsuite name="Outer" timestamp="2026-11-30T08:00:00">
+            <properties><property name="claim" value="claim:island.clock-offset.closed"/></properties>
+            <testsuite name="Inner" timestamp="2026-11-30T09:00:00">
+              <properties><property name="area" value="surfaces"/></properties>
+              <testcase classname="Inner" name="testA" time="0.5"/>
+              <testcase classname="Inner" name="testB" time="1"><failure message="broke">at line 3</failure></testcase>
+            </testsuite>
+            <testcase classname="Outer" name="testC"><skipped/></testcase>
+          </testsuite>
+          <testcase classname="Loose" name="testL"/>
+          <testsuite name="Trainer" timestamp="2026-11-30T10:00:00">
+            <testsuite name="Nested">
+              <testcase classname="Nested" name="testN"/>
+              <properties><property name="device" value="iPhone 17 Pro (26.1)"/></properties>
+            </testsuite>
+            <testcase classname="Trainer" name="testD">
+              <properties><property name="tag" value="slow"/></properties>
+            </testcase>
+            <testcase classname="Trainer" name="testE"/>
+            <properties><property name="device" value="iPhone Duo (27.1)"/><property name="late" value="yes"/></properties>
+          </testsuite>
+        </testsuites>
+        """
+
+    @Test func suitesAreHeldUntilTheyEndAndReadTheSameInOnePass() throws {
+        let path = try folder.write("suites.xml", Self.suites)
+        let expected = try twoPasses(path)
+        #expect(expected.count == 7)
+        #expect(expected.filter { $0.contains("model: Optional(\"iPhone Duo\")") }.count == 2)
+        #expect(expected.filter { $0.contains("model: Optional(\"iPhone 17 Pro\")") }.count == 1)
+        #expect(expected.filter { $0.contains("model: nil") }.count == 4)
+        #expect(expected.filter { $0.contains("late=yes") }.count == 3)
+        #expect(try #require(try onePass(path)).get() == expected)
+        let lead = try #require(JUnitReader.lead(.file(path, limit: .max), path: path))
+        #expect(lead.report.startedAt == "2026-11-30T08:00:00Z")
+    }
+
+    @Test(arguments: [
+        // The root's properties after cases, which they hold for.
+        ("<testcase classname=\"Loose\" name=\"testL\"/>",
+         "<testcase classname=\"Loose\" name=\"testL\"/><properties><property name=\"device\" value=\"iPad\"/></properties>",
+         "the root's properties come after test cases"),
+        // A date earlier than the run's, which dates every row.
+        ("name=\"Trainer\" timestamp=\"2026-11-30T10:00:00\"", "name=\"Trainer\" timestamp=\"2026-11-30T07:00:00\"",
+         "the date at 14:60 is earlier than the dates before the first test case"),
+        // A date in the future, which the two passes refuse.
+        ("name=\"Trainer\" timestamp=\"2026-11-30T10:00:00\"", "name=\"Trainer\" timestamp=\"2027-01-01T10:00:00\"",
+         "the date at 14:60 is in the future"),
+    ])
+    func whatTheCasesBeforeItCannotTakeNeedsTwoPasses(original: String, replacement: String, reason: String) throws {
+        #expect(Self.suites.contains(original))
+        let path = try folder.write("late.xml", Self.suites.replacingOccurrences(of: original, with: replacement))
+        #expect(try #require(try onePass(path)).twoPassesReason == reason)
+    }
+
+    @Test func aDateOnlyAfterTheFirstCaseNeedsTwoPasses() throws {
+        let text = Self.suites.replacingOccurrences(of: " timestamp=\"2026-11-30T08:00:00\"", with: "")
+            .replacingOccurrences(of: " timestamp=\"2026-11-30T09:00:00\"", with: "")
+        let path = try folder.write("undated.xml", text)
+        #expect(try #require(JUnitReader.lead(.file(path, limit: .max), path: path)).report.startedAt == nil)
+        #expect(try #require(try onePass(path)).twoPassesReason
+            == "the date at 14:60 is earlier than the dates before the first test case")
+    }
+
+    @Test func aSuiteTooLargeToHoldNeedsTwoPasses() throws {
+        let path = try folder.write("suites.xml", Self.suites)
+        #expect(try #require(try onePass(path, maxHeld: 400)).twoPassesReason
+            == "more than 400 bytes of test cases wait for their suite to end")
+        #expect(try #require(try onePass(path, maxHeld: 1_000)).get() == (try twoPasses(path)))
+    }
+
+    @Test func aFileWithNoCaseOrSomethingWrongBeforeItIsLeftToTheTwoPasses() throws {
+        for (name, text) in [
+            ("empty.xml", "<testsuites><testsuite name=\"S\"/></testsuites>"),
+            ("doctype.xml", "<!DOCTYPE x><testsuites><testsuite name=\"S\"><testcase name=\"a\"/></testsuite></testsuites>"),
+            ("html.xml", "<html><testcase name=\"a\"/></html>"),
+        ] {
+            let path = try folder.write(name, text)
+            #expect(try onePass(path) == nil, "\(name)")
+        }
+        // Something wrong after the first case stops the one pass.
+        let path = try folder.write("cut.xml", String(Self.suites.dropLast(40)))
+        guard case .failure(let needs) = try #require(try onePass(path)) else {
+            Issue.record("a cut file was read in one pass")
+            return
+        }
+        #expect(needs.reason.contains("not well-formed XML"))
+    }
+
+    // MARK: - Ingest
+
+    /// What an ingest wrote, row by row, in every column but the store's own ids.
+    static func rows(_ store: Store) throws -> [String] {
+        let results = try store.database.query(
+            """
+            SELECT r.uuid, r.result, r.checked_at, r.recorded_at, r.test_id, r.duration, r.message, c.key,
+                   u.uuid AS run, u.started_at, u.note, e.model, f.sha256, f.test_count
+            FROM results r JOIN runs u ON u.id = r.run_id JOIN environments e ON e.id = r.environment_id
+            JOIN ingested_files f ON f.id = u.ingested_file_id LEFT JOIN claims c ON c.id = r.claim_id
+            ORDER BY r.id
+            """)
+        return results.map { row in
+            (0..<14).map { row[$0].description }.joined(separator: "|")
+        }
+    }
+
+    @Test func ingestInOnePassWritesWhatTwoPassesWrite() throws {
+        let options = IngestOptions(kind: .simulator, model: "Fallback Phone", os: "iOS 27.1")
+        var files = [
+            "junit-fastlane-trainer-1.xml", "junit-fastlane-trainer-3.xml", "junit-swiftpm-1.xml",
+            "junit-xcbeautify-4.xml", "junit-xcresultparser-1.xml",
+        ].map { Fixtures.apple($0).path }
+        files.append(try folder.write("suites.xml", Self.suites))
+        // Read in two passes after a one pass that wrote some of it.
+        files.append(try folder.write(
+            "late.xml", Self.suites.replacingOccurrences(of: "2026-11-30T10:00:00", with: "2026-11-30T07:00:00")))
+        // A root device for every case, given before them.
+        files.append(try folder.write(
+            "root.xml", Self.suites.replacingOccurrences(
+                of: "<property name=\"build\" value=\"42\"/>", with: "<property name=\"device\" value=\"iPad Pro (26.1)\"/>")))
+        for file in files {
+            var written: [[String]] = []
+            for onePass in [true, false] {
+                let fixture = try StoreFixture(clock: .fixed(Self.now))
+                try fixture.addBasics()
+                let summary = try fixture.store.ingest(file: file, options: options, onePass: onePass, progress: nil)
+                #expect(summary.read > 0)
+                written.append(try Self.rows(fixture.store))
+            }
+            #expect(written[0] == written[1], "\(file)")
+            #expect(written[0].count > 0)
+        }
+    }
+
+    /// Ingests a file in one pass and in two, into stores of their own: both
+    /// must refuse it, with the same error, and write nothing.
+    func refusedAlike(_ path: String) throws -> String? {
+        let options = IngestOptions(kind: .simulator, model: "Fallback Phone", os: "iOS 27.1")
+        var errors: [String] = []
+        for onePass in [true, false] {
+            let fixture = try StoreFixture(clock: .fixed(Self.now))
+            try fixture.addBasics()
+            do {
+                _ = try fixture.store.ingest(file: path, options: options, onePass: onePass, progress: nil)
+                Issue.record("\(path) was ingested")
+            } catch {
+                errors.append("\(error)")
+            }
+            #expect(try fixture.store.database.scalar("SELECT count(*) FROM results").int == 0)
+            #expect(try fixture.store.database.scalar("SELECT count(*) FROM runs").int == 0)
+        }
+        #expect(errors.count == 2)
+        #expect(errors.first == errors.last, "\(path)")
+        return errors.first
+    }
+
+    @Test func aBadFileIsRefusedForWhatTheTwoPassesFindFirst() throws {
+        // A control character in a test's name, found as its case is written,
+        // and a file cut short after it: the two passes find the cut first.
+        let cut = try folder.write(
+            "both.xml",
+            String(Self.suites.replacingOccurrences(of: "name=\"testA\"", with: "name=\"test&#10;A\"").dropLast(40)))
+        #expect(try refusedAlike(cut)?.contains("not well-formed XML") == true)
+        // A device no environment can be made of, in a suite with no case:
+        // the two passes refuse it before writing, the one pass at its end.
+        let device = try folder.write(
+            "device.xml",
+            Self.suites.replacingOccurrences(
+                of: "</testsuites>",
+                with: "<testsuite name=\"Idle\"><properties><property name=\"device\" value=\"iPhone&#10;Duo (27.1)\"/></properties></testsuite></testsuites>"))
+        #expect(try refusedAlike(device)?.contains("the device it names") == true)
+    }
+}
