@@ -214,7 +214,9 @@ import Testing
 @Suite struct TextArenaTests {
     /// Texts, NULLs and empty texts come back as they went in, bound in place
     /// from the arena into a real table (as `ResultBatch` binds every row),
-    /// and an arena emptied and filled again binds its new texts.
+    /// whole where they hold a NUL of their own (bound by length, not as C
+    /// strings), with the lengths SQLite's `length()` gives them, and an
+    /// arena emptied and filled again binds its new texts.
     @Test func textsComeBackAsTheyWentIn() throws {
         let folder = try TemporaryFolder()
         let database = try Database(path: folder.path("arena.sqlite"), mode: .readWriteCreate)
@@ -227,7 +229,7 @@ import Testing
             }
         }
         var arena = TextArena()
-        let texts: [String?] = ["a", nil, "", "ünïcödé ☂️", String(repeating: "x", count: 1000), nil]
+        let texts: [String?] = ["a", nil, "", "ünïcödé ☂️", String(repeating: "x", count: 1000), nil, "a\u{0}b", "\u{0}"]
         for text in texts { arena.append(text) }
         try arena.withTexts { bound in
             for n in texts.indices {
@@ -236,6 +238,10 @@ import Testing
             }
         }
         #expect(try stored() == texts)
+        // length() counts characters up to a NUL; the text itself is kept whole.
+        let lengths = try database.query("SELECT length(text), length(CAST(text AS BLOB)) FROM texts ORDER BY rowid")
+            .map { "\($0[0].int.map(String.init) ?? "-") \($0[1].int.map(String.init) ?? "-")" }
+        #expect(lengths == ["1 1", "- -", "0 0", "10 18", "1000 1000", "- -", "1 3", "0 1"])
         arena.removeAll()
         arena.append("again")
         try arena.withTexts { bound in

@@ -114,19 +114,21 @@ final class Statement {
     /// where it is: SQLite reads it in place (SQLITE_STATIC) rather than
     /// copying it. The texts must stay where they are until the statement has
     /// run and its bindings are cleared (`executeAndClearBindings`).
+    /// A text with no NUL of its own is bound as the C string it is in the
+    /// arena (a length of -1), which SQLite then never copies to terminate.
     func bindInPlace(_ index: Int32, _ texts: TextArena.Texts, _ n: Int) throws {
         let span = texts.spans[n]
         guard span.count >= 0 else { return try check(sqlite3_bind_null(handle, index)) }
-        guard span.count > 0, let base = texts.bytes.baseAddress else {
-            return try check(sqlite3_bind_text(handle, index, Self.emptyText.utf8Start, 0, nil))
+        // A text is never without its NUL in the arena, so there are bytes.
+        guard let base = texts.bytes.baseAddress else {
+            return try check(sqlite3_bind_text(handle, index, "", 0, csqlite_transient()))
         }
-        try check(UnsafeRawPointer(base + span.start).withMemoryRebound(to: CChar.self, capacity: span.count) {
-            sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(span.count), nil, UInt8(SQLITE_UTF8))
+        try check(UnsafeRawPointer(base + span.start).withMemoryRebound(to: CChar.self, capacity: span.count + 1) {
+            span.terminated
+                ? sqlite3_bind_text(handle, index, $0, -1, nil)
+                : sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(span.count), nil, UInt8(SQLITE_UTF8))
         })
     }
-
-    /// What an empty text is bound to: a static string, never freed.
-    private static let emptyText: StaticString = ""
 
     func bind(_ index: Int32, _ number: Int64?) throws {
         try check(number.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))

@@ -1,16 +1,31 @@
+import Foundation
+
 /// Texts copied one after another into one buffer, to be bound in place
 /// (`Statement.bindInPlace`) while the buffer is held: a bulk insert binds
 /// hundreds of texts per statement, and SQLite would otherwise copy each one
 /// into an allocation of its own. Reused from one statement to the next.
+///
+/// Each text is followed by a NUL byte, and bound as ending there where it
+/// has no NUL of its own: SQLite then knows the text is NUL-terminated, and
+/// need not copy it to terminate it when a function such as `length()` (in
+/// the CHECKs of `results`) reads it as a C string.
 struct TextArena {
-    /// The texts' bytes and where each one is; a NULL has a count of -1.
+    /// Where a text is: its first byte and length; -1 for a NULL. `terminated`
+    /// when the NUL after it is its first, so it may be bound as a C string.
+    struct Span {
+        var start: Int
+        var count: Int
+        var terminated: Bool
+    }
+
+    /// The texts' bytes and where each one is.
     struct Texts {
         let bytes: UnsafeBufferPointer<UInt8>
-        let spans: [(start: Int, count: Int)]
+        let spans: [Span]
     }
 
     private var bytes: [UInt8] = []
-    private var spans: [(start: Int, count: Int)] = []
+    private var spans: [Span] = []
 
     /// Forgets every text, keeping the memory for the next ones.
     mutating func removeAll() {
@@ -20,10 +35,15 @@ struct TextArena {
 
     /// Adds a text, or NULL; it is the next `n` of `withTexts`.
     mutating func append(_ text: String?) {
-        guard let text else { return spans.append((0, -1)) }
+        guard var text else { return spans.append(Span(start: 0, count: -1, terminated: false)) }
         let start = bytes.count
-        bytes.append(contentsOf: text.utf8)
-        spans.append((start, bytes.count - start))
+        let terminated = text.withUTF8 { utf8 in
+            bytes.append(contentsOf: utf8)
+            guard let base = utf8.baseAddress else { return true }
+            return memchr(base, 0, utf8.count) == nil
+        }
+        spans.append(Span(start: start, count: bytes.count - start, terminated: terminated))
+        bytes.append(0)
     }
 
     /// Calls `body` with the texts, which stay where they are until it returns.
