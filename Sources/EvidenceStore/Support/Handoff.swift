@@ -5,6 +5,9 @@ import Foundation
 /// Errors keep their place: one the producer meets is thrown only after every
 /// element made before it was consumed. The producer never outlives the call:
 /// when the consumer stops (by throwing), the producer is cancelled and waited for.
+/// A batch the consumer is done with goes back to the producer, which frees
+/// its elements (their strings and arrays) as it fills it again: the
+/// consumer, which writes, is the busier thread.
 enum Handoff {
     /// `produce` calls `emit` with each element; `consume` gets them in order.
     static func run<Element>(
@@ -38,7 +41,9 @@ enum Handoff {
                             // Once a batch, not once an element: the check takes the queue's lock.
                             if queue.isCancelled { throw CancellationError() }
                             queue.put(.items(batch))
-                            batch = HandoffBatch(capacity: batchSize)
+                            // A batch consumed, its elements freed here, or a new one.
+                            batch = queue.takeReturned() ?? HandoffBatch(capacity: batchSize)
+                            batch.clear()
                         }
                     }
                     queue.put(.items(batch))
@@ -61,10 +66,11 @@ enum Handoff {
             while true {
                 switch queue.take() {
                 case .items(let batch):
-                    // Each element is moved out of the batch, not copied: a copy
-                    // would retain every reference it holds, on this thread, only
-                    // to release them again.
-                    while let element = batch.takeNext() { try consume(element) }
+                    // Each element is lent to `consume` where it lies, not copied
+                    // (a copy would retain every reference it holds, only to
+                    // release them again), and freed by the producer.
+                    try batch.forEachPending(consume)
+                    queue.giveBack(batch)
                 case .end:
                     return
                 case .failure(let error):
@@ -99,6 +105,8 @@ final class BatchQueue<Element>: @unchecked Sendable {
     private var messages: [Message] = []
     private let capacity: Int
     private var cancelled = false
+    /// Batches the consumer is done with, for the producer to empty and fill again.
+    private var returned: [HandoffBatch<Element>] = []
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -129,10 +137,26 @@ final class BatchQueue<Element>: @unchecked Sendable {
         return message
     }
 
+    /// Hands a consumed batch back to the producer; kept only while it is
+    /// fewer than the queue holds, which is as many as the producer can use.
+    func giveBack(_ batch: HandoffBatch<Element>) {
+        condition.lock()
+        defer { condition.unlock() }
+        if !cancelled, returned.count < capacity { returned.append(batch) }
+    }
+
+    /// A batch handed back, if any.
+    func takeReturned() -> HandoffBatch<Element>? {
+        condition.lock()
+        defer { condition.unlock() }
+        return returned.popLast()
+    }
+
     func cancel() {
         condition.lock()
         cancelled = true
         messages.removeAll()
+        returned.removeAll()
         condition.broadcast()
         condition.unlock()
     }
@@ -158,16 +182,24 @@ final class HandoffBatch<Element>: @unchecked Sendable {
         count += 1
     }
 
-    /// The next element, moved out; nil once every one is taken.
-    func takeNext() -> Element? {
-        guard taken < count else { return nil }
-        defer { taken += 1 }
-        return (base + taken).move()
+    /// Lends each element not yet lent to `body`, in order, where it lies.
+    /// If `body` throws, the element it threw at counts as lent.
+    func forEachPending(_ body: (Element) throws -> Void) rethrows {
+        while taken < count {
+            taken += 1
+            try body(base[taken - 1])
+        }
+    }
+
+    /// Frees every element, on the calling thread, for the batch to be filled again.
+    func clear() {
+        base.deinitialize(count: count)
+        count = 0
+        taken = 0
     }
 
     deinit {
-        // What was not taken (the consumer stopped) is released here.
-        (base + taken).deinitialize(count: count - taken)
+        base.deinitialize(count: count)
         base.deallocate()
     }
 }
