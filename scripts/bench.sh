@@ -193,9 +193,13 @@ ingest_pair() { # label file baseline-script
 # The rows alone: SQLite itself inserting and committing 100,000 result rows of
 # the shape ingest writes (uuid, run, environment, result, times, test, duration,
 # a message for the failures), from a temporary table made beforehand, into a
-# copy of the same store, foreign keys on, synchronous=FULL. Only the INSERT
-# and the COMMIT (with its checkpoint) are timed, by the shell's .timer: no
-# reader of any file can ingest 100,000 cases faster than this.
+# copy of the same store, foreign keys on, synchronous=FULL. As ingest does, the
+# triggers that keep each claim's latest decisive result are set aside for the
+# insert and brought back in the same transaction. Only the statements of the
+# transaction are timed, by the shell's .timer: no reader of any file can
+# ingest 100,000 cases faster than this.
+decisive_triggers="$(sqlite3 "$ingest_store" "SELECT group_concat(sql || ';', char(10)) FROM sqlite_schema
+    WHERE type = 'trigger' AND name IN ('latest_decisive_after_insert', 'latest_decisive_after_update')")"
 row_floor_sql() {
     cat <<'SQL'
 PRAGMA foreign_keys = ON;
@@ -213,18 +217,21 @@ SELECT printf('%08x-0000-8000-8000-%012x', r.id, i) AS uuid, r.id AS run_id, r.e
 FROM n, (SELECT id, environment_id FROM main.runs ORDER BY id LIMIT 1) AS r;
 .timer on
 BEGIN;
+DROP TRIGGER latest_decisive_after_insert;
+DROP TRIGGER latest_decisive_after_update;
 INSERT INTO main.results (uuid, run_id, environment_id, result, note, checked_at, recorded_at, test_id, duration, message)
 SELECT uuid, run_id, environment_id, result, '', checked_at, recorded_at, test_id, duration, message
 FROM temp.rows ORDER BY rowid;
-COMMIT;
 SQL
+    printf '%s\n' "$decisive_triggers"
+    echo "COMMIT;"
 }
 row_floor_once() {
     rm -f "$out/floor-run.sqlite"*
     cp "$ingest_store" "$out/floor-run.sqlite"
     row_floor_sql | sqlite3 "$out/floor-run.sqlite" | awk '
         /^Run Time: real/ { total += $4; timed += 1 }
-        END { if (timed != 3) { print "the row floor timed " timed " statements, not 3" > "/dev/stderr"; exit 1 }
+        END { if (timed != 7) { print "the row floor timed " timed " statements, not 7" > "/dev/stderr"; exit 1 }
               printf "%.4f 0\n", total }'
 }
 time_runs ingest "rows alone" "$runs" row_floor_once
