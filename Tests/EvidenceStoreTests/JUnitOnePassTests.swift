@@ -27,18 +27,21 @@ import Testing
         }
     }
 
-    /// A file read in one pass: its test cases, or why it needs two passes;
-    /// nil when the start of the file sends it to two passes at once.
-    func onePass(_ path: String, limit: FutureLimit = Self.limit, maxHeld: Int = JUnitReader.maxHeld) throws
-        -> Result<[String], IngestSource.NeedsTwoPasses>?
-    {
+    /// A file read in one pass, its cases held until their top-level suites
+    /// end or not (by default as ingest chooses, by the end of the file): its
+    /// test cases, or why it needs two passes; nil when the start of the file
+    /// sends it to two passes at once.
+    func onePass(
+        _ path: String, holding: Bool? = nil, limit: FutureLimit = Self.limit, maxHeld: Int = JUnitReader.maxHeld
+    ) throws -> Result<[String], IngestSource.NeedsTwoPasses>? {
         let source = ByteSource.file(path, limit: .max)
         guard let lead = JUnitReader.lead(source, path: path) else { return nil }
         var tests: [TestReport.TestCase] = []
         let devices = DeviceList()
         do {
             try JUnitReader.forEachTestInOnePass(
-                source, path: path, lead: lead, limit: limit, devices: devices, maxHeld: maxHeld
+                source, path: path, lead: lead, limit: limit, devices: devices,
+                holding: holding ?? JUnitReader.endsWithProperties(source), maxHeld: maxHeld
             ) { test in
                 // Its device is known before it comes.
                 #expect(devices.all.indices.contains(test.device))
@@ -65,6 +68,16 @@ import Testing
         let expected = try twoPasses(path)
         #expect(!expected.isEmpty)
         #expect(try #require(try onePass(path)).get() == expected)
+        #expect(try #require(try onePass(path, holding: true)).get() == expected)
+        // fastlane trainer's newer files end with their last target's
+        // properties; the older one and the others give none after a case.
+        #expect(JUnitReader.endsWithProperties(.file(path, limit: .max)) == (name == "junit-fastlane-trainer-3.xml"))
+        if name == "junit-fastlane-trainer-3.xml" {
+            #expect(try #require(try onePass(path, holding: false)).twoPassesReason
+                == "a suite's properties come after test cases in it")
+        } else {
+            #expect(try #require(try onePass(path, holding: false)).get() == expected)
+        }
     }
 
     /// Properties and dates before the test cases they hold for; a suite with
@@ -101,6 +114,10 @@ import Testing
 
     @Test func suitesAreHeldUntilTheyEndAndReadTheSameInOnePass() throws {
         let path = try folder.write("suites.xml", Self.suites)
+        #expect(JUnitReader.endsWithProperties(.file(path, limit: .max)))
+        // Not held, the cases of "Trainer" would miss its device.
+        #expect(try #require(try onePass(path, holding: false)).twoPassesReason
+            == "a suite's properties come after test cases in it")
         let expected = try twoPasses(path)
         #expect(expected.count == 7)
         #expect(expected.filter { $0.contains("model: Optional(\"iPhone Duo\")") }.count == 2)
@@ -110,6 +127,47 @@ import Testing
         #expect(try #require(try onePass(path)).get() == expected)
         let lead = try #require(JUnitReader.lead(.file(path, limit: .max), path: path))
         #expect(lead.report.startedAt == "2026-11-30T08:00:00Z")
+    }
+
+    /// Each suite's properties, devices among them, before its cases, as
+    /// SwiftPM, xcbeautify and xcresultparser (which write none) and fastlane
+    /// trainer's older files write them: handed over case by case.
+    static let streamed = """
+        <testsuites>
+          <properties><property name="build" value="42"/></properties>
+          <testsuite name="Outer">
+            <properties><property name="device" value="iPhone Duo (27.1)"/></properties>
+            <testsuite name="Inner">
+              <properties><property name="device" value="iPhone 17 Pro (26.1)"/><property name="area" value="x"/></properties>
+              <properties><property name="device" value="iPad (26.1)"/></properties>
+              <testcase classname="Inner" name="testA"/>
+            </testsuite>
+            <testcase classname="Outer" name="testB"/>
+          </testsuite>
+          <testsuite name="Plain"><testcase classname="Plain" name="testC"/></testsuite>
+          <testcase classname="Loose" name="testL"/>
+        </testsuites>
+        """
+
+    @Test func propertiesBeforeTheirCasesAreReadCaseByCase() throws {
+        let path = try folder.write("streamed.xml", Self.streamed)
+        #expect(JUnitReader.endsWithProperties(.file(path, limit: .max)) == false)
+        let expected = try twoPasses(path)
+        #expect(expected.count == 4)
+        #expect(expected[0].contains("model: Optional(\"iPhone 17 Pro\")"))
+        #expect(expected[1].contains("model: Optional(\"iPhone Duo\")"))
+        #expect(expected[2].contains("model: nil") && expected[3].contains("model: nil"))
+        #expect(try #require(try onePass(path, holding: false)).get() == expected)
+        #expect(try #require(try onePass(path, holding: true)).get() == expected)
+        // A suite's properties after a case in it, handed over already: two passes.
+        let late = try folder.write(
+            "late.xml",
+            Self.streamed.replacingOccurrences(
+                of: "<testcase classname=\"Outer\" name=\"testB\"/>",
+                with: "<testcase classname=\"Outer\" name=\"testB\"/><properties><property name=\"tag\" value=\"late\"/></properties>"))
+        #expect(try #require(try onePass(late, holding: false)).twoPassesReason
+            == "a suite's properties come after test cases in it")
+        #expect(try #require(try onePass(late, holding: true)).get() == (try twoPasses(late)))
     }
 
     @Test(arguments: [
@@ -127,7 +185,7 @@ import Testing
     func whatTheCasesBeforeItCannotTakeNeedsTwoPasses(original: String, replacement: String, reason: String) throws {
         #expect(Self.suites.contains(original))
         let path = try folder.write("late.xml", Self.suites.replacingOccurrences(of: original, with: replacement))
-        #expect(try #require(try onePass(path)).twoPassesReason == reason)
+        #expect(try #require(try onePass(path, holding: true)).twoPassesReason == reason)
     }
 
     @Test func aDateOnlyAfterTheFirstCaseNeedsTwoPasses() throws {
@@ -135,15 +193,15 @@ import Testing
             .replacingOccurrences(of: " timestamp=\"2026-11-30T09:00:00\"", with: "")
         let path = try folder.write("undated.xml", text)
         #expect(try #require(JUnitReader.lead(.file(path, limit: .max), path: path)).report.startedAt == nil)
-        #expect(try #require(try onePass(path)).twoPassesReason
+        #expect(try #require(try onePass(path, holding: true)).twoPassesReason
             == "the date at 14:60 is earlier than the dates before the first test case")
     }
 
     @Test func aSuiteTooLargeToHoldNeedsTwoPasses() throws {
         let path = try folder.write("suites.xml", Self.suites)
-        #expect(try #require(try onePass(path, maxHeld: 400)).twoPassesReason
+        #expect(try #require(try onePass(path, holding: true, maxHeld: 400)).twoPassesReason
             == "more than 400 bytes of test cases wait for their suite to end")
-        #expect(try #require(try onePass(path, maxHeld: 1_000)).get() == (try twoPasses(path)))
+        #expect(try #require(try onePass(path, holding: true, maxHeld: 1_000)).get() == (try twoPasses(path)))
     }
 
     @Test func aFileWithNoCaseOrSomethingWrongBeforeItIsLeftToTheTwoPasses() throws {
@@ -188,6 +246,13 @@ import Testing
             "junit-xcbeautify-4.xml", "junit-xcresultparser-1.xml",
         ].map { Fixtures.apple($0).path }
         files.append(try folder.write("suites.xml", Self.suites))
+        files.append(try folder.write("streamed.xml", Self.streamed))
+        // Properties after a case, in a file that does not end with them:
+        // handed over case by case, then read in two passes.
+        files.append(try folder.write(
+            "turn.xml", Self.streamed.replacingOccurrences(
+                of: "<testcase classname=\"Outer\" name=\"testB\"/>",
+                with: "<testcase classname=\"Outer\" name=\"testB\"/><properties><property name=\"device\" value=\"iPad (26.1)\"/></properties>")))
         // Read in two passes after a one pass that wrote some of it.
         files.append(try folder.write(
             "late.xml", Self.suites.replacingOccurrences(of: "2026-11-30T10:00:00", with: "2026-11-30T07:00:00")))

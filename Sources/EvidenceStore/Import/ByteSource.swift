@@ -6,6 +6,20 @@ enum ByteSource {
     /// A file, refused when it turns out longer than `limit` bytes.
     case file(String, limit: Int)
 
+    /// The last `count` bytes, or all of them where there are fewer.
+    func tail(_ count: Int) throws -> Data {
+        switch self {
+        case .data(let data):
+            return data.suffix(count)
+        case .file(let path, _):
+            let handle = try InputFile.open(path)
+            defer { try? handle.close() }
+            let size = try handle.seekToEnd()
+            try handle.seek(toOffset: size > UInt64(count) ? size - UInt64(count) : 0)
+            return try InputFile.read(from: handle, upTo: count, path: path)
+        }
+    }
+
     func forEachChunk(size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         switch self {
         case .data(let data):

@@ -11,9 +11,10 @@ import Foundation
 /// root's properties, the timestamps. The second pass hands over each test
 /// case as it ends.
 ///
-/// Where the file allows it, ingest reads it once instead (`forEachTestInOnePass`),
-/// holding each top-level suite's test cases until it ends, when its
-/// properties and device are known.
+/// Where the file allows it, ingest reads it once instead (`forEachTestInOnePass`):
+/// a file that ends with properties, as fastlane trainer's do, has each
+/// top-level suite's test cases held until it ends, when its properties and
+/// device are known; any other is handed over case by case.
 ///
 /// The input is untrusted: a DOCTYPE (and so any entity) is refused before
 /// its internal subset is read, as are processing instructions other than
@@ -81,24 +82,39 @@ public enum JUnitReader {
         return nil
     }
 
+    /// Whether properties come after the last test case of a file (in its
+    /// last 64 KB): fastlane trainer writes each top-level suite's properties,
+    /// its device among them, after its cases, so its files end with them.
+    /// The one pass holds such a file's cases until their suites end; it
+    /// hands any other's over as they come. Either way it reads the file as
+    /// the two passes would; this only says which way is likelier to get
+    /// through. Where the end cannot be read, the cases are held, which
+    /// reads any file.
+    static func endsWithProperties(_ source: ByteSource) -> Bool {
+        guard let tail = try? source.tail(64 << 10) else { return true }
+        let lastCase = tail.range(of: Data("<testcase".utf8), options: .backwards)?.upperBound ?? tail.startIndex
+        return tail.range(of: Data("<properties".utf8), in: lastCase..<tail.endIndex) != nil
+    }
+
     /// The one pass: each test case as the two passes would hand it over,
-    /// after `lead` read the start of the file. The cases of a top-level suite
-    /// are held until it ends (fastlane trainer writes a suite's properties,
-    /// its device among them, after its cases), then handed over in the
-    /// file's order; a case outside every suite is handed over as it ends.
-    /// The devices they ran on are added to `devices` before the first case
-    /// on each, in the order the two passes find them (an unnamed one where
-    /// they would add it at the end).
+    /// after `lead` read the start of the file. Where `holding`, the cases of
+    /// a top-level suite are held until it ends (fastlane trainer writes a
+    /// suite's properties, its device among them, after its cases), then
+    /// handed over in the file's order; otherwise, and for a case outside
+    /// every suite, each is handed over as it ends. The devices they ran on
+    /// are added to `devices` before the first case on each (an unnamed one
+    /// where the two passes would add it at the end).
     ///
     /// The file must give the root's properties before any case is handed
-    /// over, date nothing earlier than the lead's earliest date or later than
-    /// `limit`, and hold no more than `maxHeld` bytes of cases in a top-level
-    /// suite. Where it does not, or anything in it is wrong, the pass stops
-    /// with `NeedsTwoPasses`, having handed on some cases: the two passes then
-    /// read the file, or say what is wrong with it, as they always have.
-    /// `body`'s own errors are passed on as they are.
+    /// over, and a suite's before any case in it is (which holding allows
+    /// until its top-level suite ends), date nothing earlier than the lead's
+    /// earliest date or later than `limit`, and hold no more than `maxHeld`
+    /// bytes of cases in a top-level suite. Where it does not, or anything in
+    /// it is wrong, the pass stops with `NeedsTwoPasses`, having handed on
+    /// some cases: the two passes then read the file, or say what is wrong
+    /// with it, as they always have. `body`'s own errors are passed on as they are.
     static func forEachTestInOnePass(
-        _ source: ByteSource, path: String, lead: Outline, limit: FutureLimit, devices: DeviceList,
+        _ source: ByteSource, path: String, lead: Outline, limit: FutureLimit, devices: DeviceList, holding: Bool,
         hasher: (any ChunkDigest)? = nil, maxHeld: Int = maxHeld, _ body: (TestReport.TestCase) throws -> Void
     ) throws {
         /// An error of `body`'s, passed on as it is.
@@ -106,7 +122,8 @@ public enum JUnitReader {
             let error: any Error
         }
         let handler = Handler(
-            path: path, mode: .onePass(startedAt: lead.report.startedAt, limit: limit, maxHeld: maxHeld),
+            path: path,
+            mode: .onePass(startedAt: lead.report.startedAt, limit: limit, maxHeld: holding ? maxHeld : nil),
             devices: devices)
         do {
             try withoutActuallyEscaping(body) { body in
@@ -170,8 +187,10 @@ public enum JUnitReader {
             case lead
             case tests(Outline)
             /// Test cases handed over as the one pass reads them: `startedAt`
-            /// is the earliest date before the first of them.
-            case onePass(startedAt: String?, limit: FutureLimit, maxHeld: Int)
+            /// is the earliest date before the first of them; `maxHeld`, where
+            /// the cases of a top-level suite are held until it ends, how many
+            /// bytes of them at most.
+            case onePass(startedAt: String?, limit: FutureLimit, maxHeld: Int?)
         }
 
         /// How the lead ends: at the first test case.
@@ -180,6 +199,8 @@ public enum JUnitReader {
         struct OpenSuite {
             var ordinal: Int
             var properties: [(String, String)] = []
+            /// Whether a case in it was handed over (by the one pass).
+            var handedOn = false
         }
 
         /// A test case the one pass holds until its top-level suite ends: the
@@ -365,7 +386,15 @@ public enum JUnitReader {
                 if current != nil {
                     current?.properties += properties
                 } else if !suites.isEmpty {
+                    if case .onePass = mode {
+                        // Held cases are completed when their suites end; a case
+                        // handed over was completed with what its suites had then.
+                        guard !suites[suites.count - 1].handedOn else {
+                            throw IngestSource.NeedsTwoPasses(reason: "a suite's properties come after test cases in it")
+                        }
+                    }
                     suites[suites.count - 1].properties += properties
+                    if case .onePass(_, _, nil) = mode { noteSuiteProperties(of: suites[suites.count - 1]) }
                 } else {
                     if case .onePass = mode {
                         // The root's properties hold for every case, and may name their device.
@@ -395,16 +424,22 @@ public enum JUnitReader {
                 }
                 // A suite's properties may come after its test cases (fastlane
                 // trainer writes them last): they apply to the whole suite.
-                outline.suiteProperties[suite.ordinal] = suite.properties
-                if let value = suite.properties.first(where: { $0.0 == "device" })?.1 {
-                    outline.suiteDevices[suite.ordinal] = deviceIndex(TestReport.Device(trainerProperty: value))
-                }
+                noteSuiteProperties(of: suite)
                 // Its cases' suites have all ended when a top-level suite does.
                 if suites.isEmpty, case .onePass = mode { try handOverHeld() }
             case "testsuites" where stack.isEmpty:
                 if case .outline = mode { noteRootDevice() }
             default:
                 break
+            }
+        }
+
+        /// What a suite's properties, all read, or in the one pass all read
+        /// so far, give its cases: themselves, and the device they name first.
+        private func noteSuiteProperties(of suite: OpenSuite) {
+            outline.suiteProperties[suite.ordinal] = suite.properties
+            if let value = suite.properties.first(where: { $0.0 == "device" })?.1 {
+                outline.suiteDevices[suite.ordinal] = deviceIndex(TestReport.Device(trainerProperty: value))
             }
         }
 
@@ -425,11 +460,11 @@ public enum JUnitReader {
             case .onePass(_, _, let maxHeld):
                 held.append(HeldTest(test: test, suites: suites.map(\.ordinal)))
                 heldBytes += 160 + test.identifier.utf8.count + test.name.utf8.count + (test.message?.utf8.count ?? 0)
-                if heldBytes > maxHeld {
+                if let maxHeld, heldBytes > maxHeld {
                     throw IngestSource.NeedsTwoPasses(
                         reason: "more than \(maxHeld) bytes of test cases wait for their suite to end")
                 }
-                if suites.isEmpty { try handOverHeld() }
+                if suites.isEmpty || maxHeld == nil { try handOverHeld() }
             case .outline:
                 outline.testCount += 1
                 if let innermost = suites.last {
@@ -459,6 +494,9 @@ public enum JUnitReader {
                 handedOn += 1
                 try emit?(complete(held[index].test, suites: held[index].suites, known: outline))
             }
+            // Cases handed over from suites still open: what those suites'
+            // properties say may no longer change.
+            for index in suites.indices { suites[index].handedOn = true }
             held.removeAll(keepingCapacity: true)
             heldBytes = 0
         }

@@ -147,11 +147,13 @@ public struct IngestSource {
                 let digest = hasher.finalizeHex()
                 let expected = checksum.finalize()
                 let devices = DeviceList()
+                let holding = JUnitReader.endsWithProperties(source)
                 return IngestSource(report: lead.report, digest: digest, testCount: nil, byteCount: size, devices: devices) {
                     body in
                     try readAgain(path, expecting: expected) {
                         try JUnitReader.forEachTestInOnePass(
-                            source, path: path, lead: lead, limit: limit, devices: devices, hasher: $0, body)
+                            source, path: path, lead: lead, limit: limit, devices: devices, holding: holding, hasher: $0,
+                            body)
                     }
                 }
             }
