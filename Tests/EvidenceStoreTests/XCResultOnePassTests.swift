@@ -160,6 +160,26 @@ import Testing
         #expect(summary.read == expected.count)
     }
 
+    @Test func aFileWithTwoThingsWrongIsRefusedForWhatTheTwoPassesFindFirst() throws {
+        // No environment for its devices (no --simulator), found before a
+        // row is written, and a file cut short, found by the two passes' first.
+        let path = try folder.write("cut.json", String(Self.document().dropLast(30)))
+        var errors: [String] = []
+        for onePass in [true, false] {
+            let fixture = try Self.store()
+            do {
+                _ = try fixture.store.ingest(file: path, options: IngestOptions(), onePass: onePass, progress: nil)
+                Issue.record("a cut file was ingested")
+            } catch {
+                errors.append("\(error)")
+            }
+            #expect(try fixture.store.database.scalar("SELECT count(*) FROM results").int == 0)
+        }
+        #expect(errors.count == 2)
+        #expect(errors.first == errors.last)
+        #expect(errors.first?.contains("simulator") == false)
+    }
+
     @Test func ingestReadsInOnePassOrFallsBackToTwo() throws {
         let fixture = try Self.store()
         let options = IngestOptions(kind: .simulator, model: "Fallback Phone", os: "iOS 27.1")
