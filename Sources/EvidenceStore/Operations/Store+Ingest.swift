@@ -269,8 +269,8 @@ extension Store {
             }
         }
 
-        /// Works out every device's known so far: refuses the file where one
-        /// has no environment, whether or not a test ran on it.
+        /// Works out the environment of every device known so far: refuses
+        /// the file where one has none, whether or not a test ran on it.
         func checkAll() throws {
             let count = devices.count
             if count > 0 { _ = try of(device: count - 1) }
