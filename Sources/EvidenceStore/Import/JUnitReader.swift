@@ -242,6 +242,15 @@ public enum JUnitReader {
             outline.report.devices = []
         }
 
+        /// Whether this pass learns each suite's properties and device as it
+        /// ends (the first pass, and the one pass, which has no first).
+        private var learnsSuites: Bool {
+            switch mode {
+            case .outline, .onePass: return true
+            case .lead, .tests: return false
+            }
+        }
+
         private func fail(_ location: XMLLocation, _ reason: String) -> EvidenceError {
             EvidenceError.badFile(path: path, location: location.text, reason: reason)
         }
@@ -275,16 +284,10 @@ public enum JUnitReader {
             }
             switch name {
             case "testsuite":
-                switch mode {
-                case .outline:
-                    parentSuite.append(suites.last?.ordinal)
+                if case .outline = mode { parentSuite.append(suites.last?.ordinal) }
+                if learnsSuites {
                     outline.suiteProperties.append([])
                     outline.suiteDevices.append(nil)
-                case .onePass:
-                    outline.suiteProperties.append([])
-                    outline.suiteDevices.append(nil)
-                case .lead, .tests:
-                    break
                 }
                 suites.append(OpenSuite(ordinal: suiteCount))
                 suiteCount += 1
@@ -342,10 +345,7 @@ public enum JUnitReader {
         }
 
         private func noteTimestamp(_ text: String, _ location: XMLLocation) throws {
-            switch mode {
-            case .outline, .lead, .onePass: break
-            case .tests: return
-            }
+            if case .tests = mode { return }
             // JUnit timestamps usually carry no zone; those are taken as UTC.
             let zoned = text.utf8.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
             guard let parsed = try? Timestamp.parse(zoned ? text : text + "Z", field: "timestamp") else { return }
@@ -417,11 +417,7 @@ public enum JUnitReader {
                 test.tags = test.properties.filter { $0.0.hasPrefix("tag") }.map(\.1)
                 try finishTest(test)
             case "testsuite":
-                guard let suite = suites.popLast() else { return }
-                switch mode {
-                case .outline, .onePass: break
-                case .lead, .tests: return
-                }
+                guard let suite = suites.popLast(), learnsSuites else { return }
                 // A suite's properties may come after its test cases (fastlane
                 // trainer writes them last): they apply to the whole suite.
                 noteSuiteProperties(of: suite)

@@ -141,11 +141,7 @@ public struct IngestSource {
             if onePass, let limit = dateLimit, let lead = JUnitReader.lead(source, path: path) {
                 // Hashed first, by libcrypto in a fifth of the time libxml2
                 // takes to read it; then read once, the rows named by the digest.
-                let (hasher, checksum) = (SHA256(), FileChecksum())
-                let digests = ChunkDigests(hasher, checksum)
-                try source.forEachChunk(size: 1 << 20) { digests.update($0) }
-                let digest = hasher.finalizeHex()
-                let expected = checksum.finalize()
+                let (digest, expected) = try wholeFileDigests(source)
                 let devices = DeviceList()
                 let holding = JUnitReader.endsWithProperties(source)
                 return IngestSource(report: lead.report, digest: digest, testCount: nil, byteCount: size, devices: devices) {
@@ -185,11 +181,7 @@ public struct IngestSource {
                     try onePass(checksum, body)
                     return checksum.finalize()
                 }
-                let (hasher, checksum) = (SHA256(), FileChecksum())
-                let digests = ChunkDigests(hasher, checksum)
-                try ByteSource.file(path, limit: maxBytes).forEachChunk(size: 1 << 20) { digests.update($0) }
-                let digest = hasher.finalizeHex()
-                let expected = checksum.finalize()
+                let (digest, expected) = try wholeFileDigests(ByteSource.file(path, limit: maxBytes))
                 var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
                 report.devices = devices
                 var source = IngestSource(report: report, digest: digest, testCount: nil, byteCount: size) { body in
@@ -219,6 +211,15 @@ public struct IngestSource {
                 }
             }
         }
+    }
+
+    /// A file read once for what the one pass needs before its first row:
+    /// its SHA-256, which names the rows, and the checksum its reading must match.
+    private static func wholeFileDigests(_ source: ByteSource) throws -> (digest: String, checksum: UInt64) {
+        let (hasher, checksum) = (SHA256(), FileChecksum())
+        let digests = ChunkDigests(hasher, checksum)
+        try source.forEachChunk(size: 1 << 20) { digests.update($0) }
+        return (hasher.finalizeHex(), checksum.finalize())
     }
 
     /// Reads the file again through `read`, which gives its reading the

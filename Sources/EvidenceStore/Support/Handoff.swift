@@ -69,7 +69,7 @@ enum Handoff {
                     // Each element is lent to `consume` where it lies, not copied
                     // (a copy would retain every reference it holds, only to
                     // release them again), and freed by the producer.
-                    try batch.forEachPending(consume)
+                    try batch.forEach(consume)
                     queue.giveBack(batch)
                 case .end:
                     return
@@ -163,12 +163,12 @@ final class BatchQueue<Element>: @unchecked Sendable {
 }
 
 /// Elements handed from one thread to the other: filled by one, then, once
-/// passed through the queue's lock, taken by the other, each moved out.
+/// passed through the queue's lock, lent by the other element by element,
+/// and given back for the first to free them as it fills the batch again.
 final class HandoffBatch<Element>: @unchecked Sendable {
     private let base: UnsafeMutablePointer<Element>
     private let capacity: Int
     private var count = 0
-    private var taken = 0
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
@@ -182,20 +182,15 @@ final class HandoffBatch<Element>: @unchecked Sendable {
         count += 1
     }
 
-    /// Lends each element not yet lent to `body`, in order, where it lies.
-    /// If `body` throws, the element it threw at counts as lent.
-    func forEachPending(_ body: (Element) throws -> Void) rethrows {
-        while taken < count {
-            taken += 1
-            try body(base[taken - 1])
-        }
+    /// Lends each element to `body`, in order, where it lies.
+    func forEach(_ body: (Element) throws -> Void) rethrows {
+        for index in 0..<count { try body(base[index]) }
     }
 
     /// Frees every element, on the calling thread, for the batch to be filled again.
     func clear() {
         base.deinitialize(count: count)
         count = 0
-        taken = 0
     }
 
     deinit {
