@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 9, as a fresh store holds it:
+-- The schema of an evidence store at version 10, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -94,6 +94,12 @@ CREATE TABLE claim_statements (
                        OR recorded_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z')
 ) STRICT;
 
+CREATE TABLE claim_subjects (
+    claim_id INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
+    model    TEXT NOT NULL CHECK (length(trim(model)) > 0 AND model <> '*'),
+    PRIMARY KEY (claim_id, model)
+) STRICT, WITHOUT ROWID;
+
 CREATE TABLE claims (
     id        INTEGER PRIMARY KEY,
     key       TEXT NOT NULL UNIQUE
@@ -110,15 +116,34 @@ CREATE TABLE claims (
                               AND date(julianday(as_of)) = as_of))
 ) STRICT;
 
-CREATE TABLE environment_lacks (
-    id            INTEGER PRIMARY KEY,
-    kind          TEXT NOT NULL CHECK (kind IN ('device', 'simulator')),
-    model         TEXT NOT NULL CHECK (length(trim(model)) > 0),
-    tool_build    TEXT NOT NULL DEFAULT '',
-    capability_id INTEGER NOT NULL REFERENCES capabilities (id) ON DELETE CASCADE,
-    source_id     INTEGER REFERENCES sources (id) ON DELETE RESTRICT,
-    reported_in   TEXT CHECK (reported_in IS NULL OR length(trim(reported_in)) > 0),
-    note          TEXT NOT NULL DEFAULT '',
+CREATE TABLE document_subjects (
+    document TEXT NOT NULL CHECK (length(trim(document)) > 0),
+    model    TEXT NOT NULL CHECK (length(trim(model)) > 0 AND model <> '*'),
+    PRIMARY KEY (document, model)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE "environment_lacks" (
+    id               INTEGER PRIMARY KEY,
+    kind             TEXT NOT NULL CHECK (kind IN ('device', 'simulator')),
+    -- A model, or '*' for every model of the kind.
+    model            TEXT NOT NULL CHECK (length(trim(model)) > 0),
+    -- The Xcode build the record holds from; '' for from the first.
+    tool_build       TEXT NOT NULL DEFAULT '',
+    tool_build_order TEXT GENERATED ALWAYS AS (
+        CASE WHEN tool_build = '' THEN '' ELSE printf('%06d%s%d%08d%s',
+            CAST(tool_build AS INTEGER),
+            substr(tool_build, length(CAST(CAST(tool_build AS INTEGER) AS TEXT)) + 1, 1),
+            CAST(substr(tool_build, length(CAST(CAST(tool_build AS INTEGER) AS TEXT)) + 2) AS INTEGER) < 5000,
+            CAST(substr(tool_build, length(CAST(CAST(tool_build AS INTEGER) AS TEXT)) + 2) AS INTEGER),
+            substr(tool_build, length(CAST(CAST(tool_build AS INTEGER) AS TEXT)) + 2
+                + length(CAST(CAST(substr(tool_build, length(CAST(CAST(tool_build AS INTEGER) AS TEXT)) + 2) AS INTEGER) AS TEXT))))
+        END) STORED,
+    capability_id    INTEGER NOT NULL REFERENCES capabilities (id) ON DELETE CASCADE,
+    -- What the record says: the capability is missing, or there.
+    status           TEXT NOT NULL DEFAULT 'lacks' CHECK (status IN ('lacks', 'has')),
+    source_id        INTEGER REFERENCES sources (id) ON DELETE RESTRICT,
+    reported_in      TEXT CHECK (reported_in IS NULL OR length(trim(reported_in)) > 0),
+    note             TEXT NOT NULL DEFAULT '',
     CHECK ((source_id IS NULL) <> (reported_in IS NULL)),
     UNIQUE (kind, model, tool_build, capability_id)
 ) STRICT;
@@ -172,9 +197,9 @@ CREATE TABLE environments (
     UNIQUE (kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build)
 ) STRICT;
 
-CREATE TABLE exchanged_records (
+CREATE TABLE "exchanged_records" (
     kind TEXT NOT NULL
-         CHECK (kind IN ('source', 'capability', 'claim', 'lack', 'checklist', 'checklist item')),
+         CHECK (kind IN ('source', 'capability', 'claim', 'lack', 'checklist', 'checklist item', 'document')),
     key  TEXT NOT NULL CHECK (length(key) > 0),
     line TEXT NOT NULL CHECK (line GLOB '{*}'),
     PRIMARY KEY (kind, key)
@@ -346,11 +371,13 @@ CREATE INDEX claim_sources_by_source ON claim_sources (source_id);
 
 CREATE UNIQUE INDEX claim_statements_by_claim ON claim_statements (claim_id, id);
 
+CREATE INDEX claim_subjects_by_model ON claim_subjects (model);
+
 CREATE INDEX claims_by_document ON claims (document, area, key);
 
 CREATE INDEX claims_by_label ON claims (label);
 
-CREATE INDEX environment_lacks_by_capability ON environment_lacks (capability_id, kind, model);
+CREATE INDEX environment_lacks_by_capability ON environment_lacks (capability_id, kind, model, tool_build_order);
 
 CREATE INDEX environments_by_model ON environments (kind, model, os_build_order, tool_build_order);
 
@@ -386,22 +413,39 @@ CREATE INDEX runs_by_start ON runs (started_at, uuid);
 
 -- MARK: - Views
 
-CREATE VIEW claim_device_needs AS
-SELECT
-    cc.claim_id, c.key AS claim_key, k.name AS capability, l.kind, l.model, l.tool_build,
-    s.url AS source_url, s.title AS source_title, l.reported_in, l.note
-FROM claim_capabilities AS cc
-JOIN claims AS c ON c.id = cc.claim_id
-JOIN capabilities AS k ON k.id = cc.capability_id
-JOIN environment_lacks AS l ON l.capability_id = cc.capability_id AND l.kind = 'simulator'
+CREATE VIEW capability_records AS
+SELECT l.id AS environment_lack_id, l.kind, l.model, l.tool_build, l.tool_build_order, l.capability_id,
+       k.name AS capability, l.status, l.source_id, s.url AS source_url, s.title AS source_title, l.reported_in, l.note,
+       CASE l.model WHEN '*' THEN 'every ' || l.kind || ' model' ELSE l.model || ' ' || l.kind END
+           || ' ' || l.status || ' ' || k.name
+           || CASE WHEN l.tool_build = '' THEN '' ELSE ' from Xcode build ' || l.tool_build END AS statement,
+       CASE l.model WHEN '*' THEN 'every ' || l.kind || ' model' ELSE l.model || ' ' || l.kind END
+           || ' ' || l.status || ' ' || k.name
+           || CASE WHEN l.tool_build = '' THEN '' ELSE ' from Xcode build ' || l.tool_build END
+           || ' (' || coalesce(s.title, 'reported in ' || l.reported_in) || ')' AS summary,
+       l.status || ' ' || k.name
+           || CASE WHEN l.tool_build = '' THEN ' from the first Xcode build' ELSE ' from Xcode build ' || l.tool_build END
+           || CASE l.model WHEN '*' THEN ' on every ' || l.kind || ' model' ELSE '' END
+           || ' (' || coalesce(s.title, 'reported in ' || l.reported_in) || ')' AS short
+FROM environment_lacks AS l
+JOIN capabilities AS k ON k.id = l.capability_id
 LEFT JOIN sources AS s ON s.id = l.source_id;
 
-CREATE VIEW claim_environment_gaps AS
-SELECT cc.claim_id, e.id AS environment_id, cc.capability_id, l.id AS environment_lack_id
+CREATE VIEW claim_device_needs AS
+SELECT cc.claim_id, c.key AS claim_key, m.capability, m.kind, m.model, r.tool_build,
+       r.source_url, r.source_title, r.reported_in, r.note, r.model AS record_model, r.summary
 FROM claim_capabilities AS cc
-JOIN environment_lacks AS l ON l.capability_id = cc.capability_id
-JOIN environments AS e
-  ON e.kind = l.kind AND e.model = l.model AND (l.tool_build = '' OR l.tool_build = e.tool_build);
+JOIN claims AS c ON c.id = cc.claim_id
+JOIN model_capabilities AS m ON m.capability_id = cc.capability_id AND m.kind = 'simulator' AND m.lacks
+JOIN capability_records AS r ON r.environment_lack_id = m.environment_lack_id
+WHERE (NOT EXISTS (SELECT 1 FROM claim_subjects AS s WHERE s.claim_id = cc.claim_id)
+       OR EXISTS (SELECT 1 FROM claim_subjects AS s WHERE s.claim_id = cc.claim_id AND s.model = m.model));
+
+CREATE VIEW claim_environment_gaps AS
+SELECT cc.claim_id, g.environment_id, cc.capability_id, g.environment_lack_id
+FROM claim_capabilities AS cc
+JOIN environment_capabilities AS g ON g.capability_id = cc.capability_id
+WHERE g.lacks;
 
 CREATE VIEW claim_mismatches AS
 WITH s AS MATERIALIZED (
@@ -438,43 +482,75 @@ JOIN s ON s.claim_id = p.claim_id;
 
 CREATE VIEW claim_state AS
 WITH env AS MATERIALIZED (
-    SELECT s.environment_id AS id, s.kind, s.model, e.tool_build, s.description, s.is_current, s.newer_builds
+    SELECT s.environment_id AS id, s.kind, s.model, s.description, s.is_current, s.newer_builds,
+           e.os_version_order, e.os_build_order, e.tool_version_order, e.tool_build_order
     FROM environment_status AS s JOIN environments AS e ON e.id = s.environment_id
 ),
--- What a claim's state rests on: the failure of a current environment if
--- there is one, else the best result where every capability the claim needs
--- is present (current, a pass, of the current words, on a device first).
--- Each is the largest of keys that sort by what matters, then by when the
--- result was checked and recorded, and end with its id; both read only the
--- claim's own environments, so a query about some claims works those out only.
-decisions AS (
-    SELECT c.id AS claim_id, c.key, c.document, c.area, c.label,
-           CAST(substr(coalesce(
-               (SELECT max(coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' ' || printf('%019d', r.id))
-                FROM latest_decisive_results AS l
-                JOIN results AS r ON r.id = l.result_id
-                JOIN env ON env.id = l.environment_id
-                WHERE l.claim_id = c.id AND env.is_current AND r.result = 'fail'),
-               (SELECT max(env.is_current || (r.result = 'pass')
-                           || coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = r.claim_statement_id)
-                                       = c.statement, 0)
-                           || (env.kind = 'device') || ' ' || coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' '
-                           || printf('%019d', r.id))
-                FROM latest_decisive_results AS l
-                JOIN results AS r ON r.id = l.result_id
-                JOIN env ON env.id = l.environment_id
-                WHERE l.claim_id = c.id
-                  AND NOT EXISTS (
-                      SELECT 1 FROM claim_capabilities AS cc
-                      JOIN environment_lacks AS lk ON lk.capability_id = cc.capability_id
-                      WHERE cc.claim_id = c.id AND lk.kind = env.kind AND lk.model = env.model
-                        AND (lk.tool_build = '' OR lk.tool_build = env.tool_build)))), -19) AS INTEGER)
-               AS decisive_id,
+-- Each simulator model and capability it lacks as of the newest record.
+simulator_gaps AS MATERIALIZED (
+    SELECT model, capability_id, capability FROM model_capabilities WHERE kind = 'simulator' AND lacks
+),
+claim_facts AS (
+    SELECT c.id AS claim_id, c.key, c.document, c.area, c.label, c.statement,
+           EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id) AS has_subjects
+    FROM claims AS c
+),
+-- What a claim's state rests on. A current environment's failure, if there
+-- is one; else the best current pass where every capability the claim needs
+-- is present (of the current words, on a device first); each the largest of
+-- keys that sort by what matters, then by when the result was checked and
+-- recorded, and end with its id. Only with neither, the newest decisive
+-- result: a failure anywhere, or a pass where every capability is present.
+-- All read only the claim's own environments, so a query about some claims
+-- works those out only.
+current_evidence AS (
+    SELECT f.*,
+           (SELECT max(coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' ' || printf('%019d', r.id))
+            FROM latest_decisive_results AS l
+            JOIN results AS r ON r.id = l.result_id
+            JOIN env ON env.id = l.environment_id
+            WHERE l.claim_id = f.claim_id AND env.is_current AND r.result = 'fail'
+              AND (NOT f.has_subjects
+                   OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = f.claim_id AND m.model = env.model)))
+               AS current_fail,
+           (SELECT max(coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = r.claim_statement_id)
+                                = f.statement, 0)
+                       || (env.kind = 'device') || ' ' || coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' '
+                       || printf('%019d', r.id))
+            FROM latest_decisive_results AS l
+            JOIN results AS r ON r.id = l.result_id
+            JOIN env ON env.id = l.environment_id
+            WHERE l.claim_id = f.claim_id AND env.is_current AND r.result = 'pass'
+              AND (NOT f.has_subjects
+                   OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = f.claim_id AND m.model = env.model))
+              AND NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                              WHERE g.claim_id = f.claim_id AND g.environment_id = env.id))
+               AS current_pass,
            (SELECT r.id FROM results AS r
-             WHERE r.claim_id = c.id
+             WHERE r.claim_id = f.claim_id
                AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
              ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1) AS last_id
-    FROM claims AS c
+    FROM claim_facts AS f
+),
+decisions AS (
+    SELECT d.*,
+           coalesce(CAST(substr(coalesce(d.current_fail, d.current_pass), -19) AS INTEGER),
+                    (SELECT r.id
+                     FROM latest_decisive_results AS l
+                     JOIN results AS r ON r.id = l.result_id
+                     JOIN env ON env.id = l.environment_id
+                     WHERE l.claim_id = d.claim_id
+                       AND (NOT d.has_subjects
+                            OR EXISTS (SELECT 1 FROM claim_subjects AS m
+                                       WHERE m.claim_id = d.claim_id AND m.model = env.model))
+                       AND (r.result = 'fail'
+                            OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                           WHERE g.claim_id = d.claim_id AND g.environment_id = env.id))
+                     ORDER BY env.os_version_order DESC, env.os_build_order DESC, env.tool_version_order DESC,
+                              env.tool_build_order DESC, substr(coalesce(r.checked_at, ''), 1, 10) DESC,
+                              r.recorded_at DESC, r.id DESC
+                     LIMIT 1)) AS decisive_id
+    FROM current_evidence AS d
 ),
 facts AS (
     SELECT d.*, decisive.result AS decisive_outcome, decisive.checked_at AS decisive_checked_at,
@@ -483,12 +559,16 @@ facts AS (
            decisive_env.description AS decisive_environment, decisive_env.is_current AS decisive_is_current,
            decisive_env.newer_builds, last.result AS last_outcome, last.checked_at AS last_checked_at,
            coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = decisive.claim_statement_id)
-                    = (SELECT c.statement FROM claims AS c WHERE c.id = d.claim_id), 0) AS decisive_current_words,
-           (SELECT group_concat(name, ', ') FROM (
-                SELECT DISTINCT k.name FROM claim_capabilities AS cc
-                JOIN capabilities AS k ON k.id = cc.capability_id
-                JOIN environment_lacks AS l ON l.capability_id = cc.capability_id AND l.kind = 'simulator'
-                WHERE cc.claim_id = d.claim_id ORDER BY k.name)) AS simulator_lacks
+                    = d.statement, 0) AS decisive_current_words,
+           (SELECT group_concat(capability, ', ') FROM (
+                SELECT DISTINCT g.capability FROM claim_capabilities AS cc
+                JOIN simulator_gaps AS g ON g.capability_id = cc.capability_id
+                WHERE cc.claim_id = d.claim_id
+                  AND (NOT d.has_subjects
+                       OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = d.claim_id AND m.model = g.model))
+                ORDER BY g.capability)) AS simulator_lacks,
+           (SELECT group_concat(model, ', ') FROM (
+                SELECT m.model FROM claim_subjects AS m WHERE m.claim_id = d.claim_id ORDER BY m.model)) AS subjects
     FROM decisions AS d
     LEFT JOIN results AS decisive ON decisive.id = d.decisive_id
     LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
@@ -498,7 +578,7 @@ facts AS (
 SELECT
     f.claim_id, f.key, f.document, f.area, f.label,
     CASE
-        WHEN f.decisive_outcome = 'fail' AND f.decisive_is_current THEN 'failing'
+        WHEN f.decisive_outcome = 'fail' THEN 'failing'
         WHEN f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words
             THEN CASE f.decisive_kind WHEN 'device' THEN 'verified-on-device' ELSE 'verified-in-simulator' END
         WHEN f.decisive_id IS NOT NULL THEN 'stale'
@@ -509,6 +589,11 @@ SELECT
         WHEN f.decisive_outcome = 'fail' AND f.decisive_is_current
             THEN 'failed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
+        WHEN f.decisive_outcome = 'fail'
+            THEN 'failed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
+                 || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
+                 || '; no pass or fail since on the newer builds recorded for ' || f.decisive_model || ' '
+                 || f.decisive_kind || ': ' || f.newer_builds
         WHEN f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words
             THEN 'passed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
@@ -517,15 +602,23 @@ SELECT
                  || ' (it passed the earlier words ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' on ' || f.decisive_environment || ')'
         WHEN f.decisive_id IS NOT NULL
-            THEN CASE f.decisive_outcome WHEN 'pass' THEN 'last verified on ' ELSE 'last checked on ' END
-                 || f.decisive_environment || coalesce(' on ' || f.decisive_checked_at, ' on an unrecorded date')
-                 || CASE f.decisive_outcome WHEN 'fail' THEN ', where it failed in run ' || f.decisive_run ELSE '' END
+            THEN 'last verified on ' || f.decisive_environment
+                 || coalesce(' on ' || f.decisive_checked_at, ' on an unrecorded date')
+                 || CASE WHEN f.decisive_current_words THEN '' ELSE ', of earlier words' END
                  || '; newer builds recorded for ' || f.decisive_model || ' ' || f.decisive_kind || ': '
                  || f.newer_builds
-        WHEN EXISTS (SELECT 1 FROM latest_decisive_results AS l JOIN results AS r ON r.id = l.result_id
-                     WHERE l.claim_id = f.claim_id AND r.result = 'pass')
+        WHEN EXISTS (SELECT 1 FROM latest_decisive_results AS l
+                     JOIN results AS r ON r.id = l.result_id
+                     JOIN environments AS e ON e.id = l.environment_id
+                     WHERE l.claim_id = f.claim_id AND r.result = 'pass'
+                       AND (NOT f.has_subjects
+                            OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = f.claim_id AND m.model = e.model)))
             THEN 'passed only where a needed capability is missing'
                  || CASE WHEN f.simulator_lacks IS NOT NULL THEN ' (' || f.simulator_lacks || ')' ELSE '' END
+        WHEN f.has_subjects AND EXISTS (SELECT 1 FROM latest_decisive_results AS l WHERE l.claim_id = f.claim_id)
+            THEN CASE WHEN f.simulator_lacks IS NOT NULL
+                      THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; ' ELSE '' END
+                 || 'no pass or fail on ' || f.subjects || ' yet (results on other models do not count)'
         WHEN f.last_id IS NULL
             THEN CASE WHEN f.simulator_lacks IS NOT NULL
                       THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; ' ELSE '' END
@@ -582,6 +675,38 @@ FROM (
           AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
         ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)
 ) AS d;
+
+CREATE VIEW environment_capabilities AS
+SELECT e.id AS environment_id, e.kind, e.model, e.tool_build, k.id AS capability_id, k.name AS capability,
+       l.id AS environment_lack_id, l.status, l.status = 'lacks' AS lacks,
+       CASE
+           WHEN e.tool_build = '' AND l.status = 'lacks'
+               THEN 'no Xcode build recorded, and a record says: '
+           WHEN e.tool_build = ''
+               THEN 'no Xcode build recorded, and every record says it has it: '
+           WHEN l.tool_build_order > e.tool_build_order
+               THEN 'Xcode build ' || e.tool_build || ' is older than every record, and the first says: '
+           ELSE 'the newest record at or before Xcode build ' || e.tool_build || ' says: '
+       END || r.short AS why
+FROM environments AS e
+JOIN capabilities AS k
+JOIN environment_lacks AS l ON l.id = CASE WHEN e.tool_build = '' THEN coalesce(
+        (SELECT x.id FROM environment_lacks AS x
+          WHERE x.capability_id = k.id AND x.kind = e.kind AND x.model IN (e.model, '*') AND x.status = 'lacks'
+          ORDER BY x.tool_build_order DESC, x.model = '*' LIMIT 1),
+        (SELECT x.id FROM environment_lacks AS x
+          WHERE x.capability_id = k.id AND x.kind = e.kind AND x.model IN (e.model, '*')
+          ORDER BY x.tool_build_order DESC, x.model = '*' LIMIT 1))
+    ELSE coalesce(
+        (SELECT x.id FROM environment_lacks AS x
+          WHERE x.capability_id = k.id AND x.kind = e.kind AND x.model IN (e.model, '*')
+            AND x.tool_build_order <= e.tool_build_order
+          ORDER BY x.tool_build_order DESC, x.model = '*' LIMIT 1),
+        (SELECT x.id FROM environment_lacks AS x
+          WHERE x.capability_id = k.id AND x.kind = e.kind AND x.model IN (e.model, '*')
+          ORDER BY x.tool_build_order, x.model = '*' LIMIT 1))
+    END
+JOIN capability_records AS r ON r.environment_lack_id = l.id;
 
 CREATE VIEW environment_status AS
 WITH counted AS (
@@ -673,14 +798,34 @@ JOIN runs AS u ON u.id = r.run_id
 JOIN environments AS e ON e.id = u.environment_id
 JOIN environment_status AS s ON s.environment_id = e.id;
 
+CREATE VIEW model_capabilities AS
+WITH models (kind, model) AS (
+    SELECT kind, model FROM environment_lacks
+    UNION SELECT kind, model FROM environments
+    UNION SELECT k.kind, m.model FROM claim_subjects AS m, (SELECT 'device' AS kind UNION ALL SELECT 'simulator') AS k
+)
+SELECT m.kind, m.model, k.id AS capability_id, k.name AS capability, l.id AS environment_lack_id, l.status,
+       l.status = 'lacks' AS lacks
+FROM models AS m
+JOIN capabilities AS k
+JOIN environment_lacks AS l ON l.id = (
+    SELECT x.id FROM environment_lacks AS x
+    WHERE x.capability_id = k.id AND x.kind = m.kind AND x.model IN (m.model, '*')
+    ORDER BY x.tool_build_order DESC, x.model = '*' LIMIT 1);
+
 CREATE VIEW untested_claims AS
 SELECT s.claim_id, s.key, s.document, s.area, s.label, s.state, s.reason, s.qa_work
 FROM claims AS c
 JOIN claim_state AS s ON s.claim_id = c.id
 WHERE NOT EXISTS (SELECT 1 FROM latest_decisive_results AS l
+                  JOIN results AS r ON r.id = l.result_id
+                  JOIN environments AS e ON e.id = l.environment_id
                   WHERE l.claim_id = c.id
-                    AND NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
-                                    WHERE g.claim_id = c.id AND g.environment_id = l.environment_id))
+                    AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
+                         OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model))
+                    AND (r.result = 'fail'
+                         OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                        WHERE g.claim_id = c.id AND g.environment_id = l.environment_id)))
   AND s.state IN ('untested', 'needs-device');
 
 -- MARK: - Triggers

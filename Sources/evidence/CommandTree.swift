@@ -21,7 +21,7 @@ enum CommandTree {
         name: "evidence",
         abstract: "Track the evidence behind technical documentation: claims, sources, test runs and measurements, in one SQLite store.",
         subcommands: StoreCommands.specs + [
-            ClaimCommands.spec, SourceCommands.source, SourceCommands.capability, SourceCommands.environment,
+            ClaimCommands.spec, SourceCommands.document, SourceCommands.source, SourceCommands.capability, SourceCommands.environment,
             RunCommands.run, RunCommands.log, SessionCommands.session, RunCommands.result, RunCommands.measurements, RunCommands.attachments,
         ] + TransferCommands.specs + ReportCommands.specs + [CompareCommands.compare, CompareCommands.history, CompareCommands.flaky, IngestCommands.ingest, IngestCommands.map, LintCommands.lint, LintCommands.annotate]
     )

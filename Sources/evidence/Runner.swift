@@ -55,14 +55,18 @@ struct Runner {
             return try envLacks(store: store, draft: draft)
         case .envList(let store, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.environmentList()) }
+        case .documentSubjects(let store, let document, let add, let remove, let newModel):
+            return try documentSubjects(store: store, document: document, add: add, remove: remove, newModel: newModel)
+        case .documentList(let store, let format):
+            return try listing(store: store, format: format) { Tabular(try $0.reader.documentList()) }
         case .runStart(let store, let draft):
             return try runStart(store: store, draft: draft)
         case .runList(let store, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.runList()) }
         case .runShow(let store, let reference, let format):
             return try runShow(store: store, reference: reference, format: format)
-        case .log(let store, let observation, let choice):
-            return try log(store: store, observation: observation, run: choice)
+        case .log(let store, let observation, let choice, let json):
+            return try log(store: store, observation: observation, run: choice, json: json)
         case .retract(let target, let store, let reference, let reason, let author):
             return try retract(target, store: store, reference: reference, reason: reason, by: author)
         case .measurements(let store, let filter, let format):

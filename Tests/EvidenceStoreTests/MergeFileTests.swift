@@ -30,6 +30,26 @@ import Testing
         #expect(outcome.text == #"{"key":"a.one","document":"d","area":"Alpha","label":"unverified","statement":"One word."}"# + "\n")
     }
 
+    @Test func documentsDefaultModelsAndClaimModelsMergeAsTheirOwnRecords() {
+        let base = #"{"document":"d","models":["iPhone Duo"]}"#
+        let ours = #"{"document":"d","models":["iPhone Duo","iPhone Duo Mini"]}"#
+        let added = #"{"document":"e","models":["iPad Pro 13"]}"#
+        let outcome = MergeFile.merge(
+            base: base + "\n", ours: ours + "\n", theirs: base + "\n" + added + "\n", path: "documents.jsonl")
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.text == ours + "\n" + added + "\n")
+        // Two ways: a conflict named as the document's, not a checklist's.
+        let other = #"{"document":"d","models":["iPad Pro 13"]}"#
+        let both = MergeFile.merge(base: base + "\n", ours: ours + "\n", theirs: other + "\n", path: "documents.jsonl")
+        #expect(both.conflicts.first?.contains("document 'd'") == true, "\(both.conflicts)")
+        // A claim's models and another field merge.
+        let claimModels = Self.claimA.replacingOccurrences(of: "\"statement\":\"One.\"", with: "\"statement\":\"One.\",\"models\":[\"iPhone Duo\"]")
+        let claimArea = Self.claimA.replacingOccurrences(of: "\"area\":\"A\"", with: "\"area\":\"Alpha\"")
+        let claims = merge([Self.claimA], [claimModels], [claimArea])
+        #expect(claims.conflicts.isEmpty)
+        #expect(claims.text.contains("\"area\":\"Alpha\"") && claims.text.contains("\"models\":[\"iPhone Duo\"]"))
+    }
+
     @Test func theLaterLabelWins() {
         let ours = Self.claimA.replacingOccurrences(
             of: "\"label\":\"unverified\"", with: "\"label\":\"measured\",\"labelled_at\":\"2026-11-02T10:00:00Z\"")

@@ -179,6 +179,7 @@ final class ConcurrentResults: @unchecked Sendable {
         7: "3d3267eaa36a12aa3d5dca8cfed271c3a0cec39d8ee983db87835f864c1a4a61",
         8: "951dd0d3cea92dce0e7d9978f77a7af808a2f7ae91aa2665dfb9d12df3b5520d",
         9: "18b5f82b2620bd5595f3f6331ccd1198bc5ff7e56878725725a051196386187f",
+        10: "8c2658193136636f0c4ddcee5509c37c2d51830decc13e417de1a7c13c380d3f",
     ]
 
     @Test func landedMigrationsAreFrozen() {
@@ -238,10 +239,9 @@ final class ConcurrentResults: @unchecked Sendable {
         _ = try database.scalar("PRAGMA journal_mode = WAL")
         let before = Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 6 }))
         try before.migrate(database, path: path)
+        // Rows as a writer of version 6 wrote them: today's writer writes columns it did not have.
+        try Self.fillVersionSix(database)
         database.close()
-        let store = try Store.open(at: path, migrator: before)
-        try StoreImporter(store: store).run(BundledSeed())
-        store.close()
 
         let queries = [
             "SELECT * FROM claim_state WHERE claim_id = 1",
@@ -273,8 +273,10 @@ final class ConcurrentResults: @unchecked Sendable {
         #expect(try counts(upgraded.database) == oldCounts)
         upgraded.close()
         // Migration 8 widened the decisive index: the same plans, on the same
-        // index, some of them now reading it alone.
-        let (latest, _) = try Store.initialize(at: path)
+        // index, some of them now reading it alone. (Migration 10 rewrote the
+        // views that derive the state, so their plans are compared up to 9.)
+        let ninth = Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 9 }))
+        let (latest, _) = try Store.initialize(at: path, migrator: ninth)
         defer { latest.close() }
         let uncovered = { (plans: [String]) in plans.map { $0.replacingOccurrences(of: "COVERING INDEX", with: "INDEX") } }
         #expect(uncovered(try plans(latest.database)) == uncovered(oldPlans))
@@ -291,6 +293,78 @@ final class ConcurrentResults: @unchecked Sendable {
             try latest.database.execute(
                 "INSERT INTO results (uuid, run_id, environment_id, test_id, result, checked_at, recorded_at) SELECT '\(UUID().uuidString.lowercased())', id, environment_id, 't', 'pass', 'yesterday', '2026-10-20T00:00:00.000000Z' FROM runs LIMIT 1")
         }
+    }
+
+    /// Migration 10 rebuilt the capability records and the exchanged base:
+    /// every row of every table is still there, and every lack still says so.
+    @Test func subjectsAndCapabilityRecordsKeepEveryRow() throws {
+        let path = folder.path("ten.sqlite")
+        let database = try Database(path: path, mode: .readWriteCreate)
+        try database.execute("PRAGMA application_id = 1163282756")
+        _ = try database.scalar("PRAGMA journal_mode = WAL")
+        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 6 })).migrate(database, path: path)
+        try Self.fillVersionSix(database)
+        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 9 })).migrate(database, path: path)
+        try database.executeScript(
+            """
+            INSERT INTO capabilities (name, description) VALUES ('standby', 'StandBy');
+            INSERT INTO environment_lacks (kind, model, tool_build, capability_id, reported_in, note)
+            VALUES ('simulator', 'iPhone Duo', '27A9275', 1, 'duo-system-surfaces', 'StandBy is unavailable.'),
+                   ('simulator', 'iPhone Duo', '', 1, 'duo-system-surfaces', '');
+            INSERT INTO claim_capabilities (claim_id, capability_id) VALUES (1, 1);
+            INSERT INTO exchanged_records (kind, key, line) VALUES ('claim', 'bars.overflow', '{"key":"bars.overflow"}');
+            """)
+        let tables = try database.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { try $0.text("name") }
+        func counts(_ database: Database) throws -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: try tables.map { ($0, try database.scalar("SELECT count(*) FROM \($0)").int ?? -1) })
+        }
+        var before = try counts(database)
+        database.close()
+        let (store, _) = try Store.initialize(at: path)
+        defer { store.close() }
+        before["schema_migrations"] = (before["schema_migrations"] ?? 0) + Migration.bundled.filter { $0.version > 9 }.count
+        #expect(try counts(store.database) == before)
+        #expect(try store.database.scalar("SELECT group_concat(status || ' ' || tool_build, ', ') FROM environment_lacks ORDER BY id").string == "lacks 27A9275, lacks ")
+        // The device passed on 27A9275 while the simulator lacks StandBy there.
+        #expect(try store.database.scalar("SELECT state FROM claim_state WHERE claim_id = 1").string == "verified-on-device")
+    }
+
+    /// A claim, two environments, runs, results (a pass and a fail) and
+    /// measurements, inserted as a store of version 6 holds them.
+    static func fillVersionSix(_ database: Database) throws {
+        let version = MarketingVersion.order("27.1")
+        try database.execute(
+            """
+            INSERT INTO environments (kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build,
+                                      os_version_order, tool_version_order)
+            VALUES ('simulator', 'iPhone Duo', 'iOS', '27.1', '', 'Xcode', '27.1', '27A9275', ?1, ?1),
+                   ('device', 'iPhone Duo', 'iOS', '27.1', '24B85', 'Xcode', '27.1', '27A9275', ?1, ?1)
+            """, [.text(version)])
+        try database.execute(
+            """
+            INSERT INTO claims (key, statement, document, area, label)
+            VALUES ('island.clock-offset.closed', 'The clock moves down 84 pt closed.', 'duo-system-surfaces',
+                    'Live Activities', 'measured'),
+                   ('bars.overflow', 'App items collapse into the overflow menu.', 'duo-system-surfaces', 'Bars',
+                    'unverified')
+            """)
+        try database.execute(
+            """
+            INSERT INTO runs (uuid, environment_id, started_at, tester)
+            VALUES ('2cee86e8-9012-410a-9889-f129a39c0861', 1, '2026-10-20', 'qa'),
+                   ('10d79ff3-e07c-4c95-9d00-ede774fe0777', 2, '2026-10-21', 'qa')
+            """)
+        try database.execute(
+            """
+            INSERT INTO results (uuid, run_id, environment_id, claim_id, claim_statement_id, result, checked_at, recorded_at)
+            SELECT printf('00000000-0000-4000-8000-%012d', u.id * 10 + c.id), u.id, u.environment_id, c.id,
+                   (SELECT s.id FROM claim_statements AS s WHERE s.claim_id = c.id),
+                   CASE WHEN u.id = 2 AND c.id = 2 THEN 'fail' ELSE 'pass' END, u.started_at,
+                   u.started_at || printf('T00:00:00.%06dZ', c.id)
+            FROM runs AS u, claims AS c
+            """)
+        try database.execute(
+            "INSERT INTO measurements (result_id, name, value, unit, baseline) SELECT id, 'status-bar clock y', 171, 'pt', 87 FROM results")
     }
 
     /// A migration that rebuilds `results` the way SQLite's documentation says

@@ -113,7 +113,10 @@ import Testing
         let shown = try run(["source", "show", "https://developer.apple.com/videos/play/tech-talks/111466/"]).stdout
         #expect(shown.contains("Cited by\n  island.clock-offset.closed at ?time=94\n"))
         let environments = try run(["env", "list", "--format", "csv"]).stdout
-        #expect(environments == "id,kind,model,os,os_build,tool,tool_build,current,lacks\n,simulator,iPhone Duo,,,,27A9275,,standby\n")
+        #expect(
+            environments == "id,kind,model,os,os_build,tool,tool_build,current,lacks,decided_by\n"
+                + ",simulator,iPhone Duo,,,,27A9275,,lacks standby,iPhone Duo simulator lacks standby from Xcode build "
+                + "27A9275 (Xcode 27.1 Release Notes)\n")
     }
 
     // MARK: - Errors: named, with the accepted values, and nothing written

@@ -19,7 +19,10 @@ import Testing
         #expect(detail.sources.map(\.locator) == ["?time=94"])
         let standby = try store.reader.claimDetail(key: "standby.either-display")
         #expect(standby.needs.map(\.capability) == ["standby"])
-        #expect(standby.needs.first?.lackedBy == ["iPhone Duo simulator: Xcode 27.1 Release Notes"])
+        #expect(
+            standby.needs.first?.lackedBy == [
+                "iPhone Duo simulator, as of the newest record: iPhone Duo simulator lacks standby (Xcode 27.1 Release Notes)"
+            ])
     }
 
     @Test func fragmentLocatorsResolveToTheirSource() throws {
@@ -202,7 +205,11 @@ import Testing
                 evidence: .document("duo-system-surfaces"), note: "most app extensions can't run"))
         let list = Tabular(try store.reader.capabilityList())
         let lacked = list.rows.map { $0[3].description }
-        #expect(lacked == ["iPhone Duo simulator (27A9275)", "iPhone Duo simulator"])
+        #expect(
+            lacked == [
+                "iPhone Duo simulator lacks app-extension from Xcode build 27A9275 (reported in duo-system-surfaces)",
+                "iPhone Duo simulator lacks standby (Xcode 27.1 Release Notes)",
+            ])
     }
 
     @Test func environmentsListWhatTheyLack() throws {
@@ -210,10 +217,16 @@ import Testing
         try store.addLack(
             LackDraft(kind: .device, model: "iPhone 16", capability: "app-extension", evidence: .document("notes")))
         let table = Tabular(try store.reader.environmentList())
-        #expect(table.columns == ["id", "kind", "model", "os", "os_build", "tool", "tool_build", "current", "lacks"])
+        #expect(
+            table.columns == ["id", "kind", "model", "os", "os_build", "tool", "tool_build", "current", "lacks", "decided_by"])
         #expect(table.rows.map { $0[2].description } == ["iPhone 16", "iPhone Duo"])
         #expect(try table.rows[1][8] == .text("standby"))
-        #expect(try table.rows[0][8] == .text("app-extension"))
+        #expect(
+            try table.rows[1][9]
+                == .text("standby: the newest record at or before Xcode build 27A9275 says: lacks standby from the first "
+                    + "Xcode build (Xcode 27.1 Release Notes)"))
+        // A record of a model no environment has yet: what it says.
+        #expect(try table.rows[0][8] == .text("lacks app-extension"))
     }
 
     @Test func theSameEnvironmentIsRecordedOnce() throws {

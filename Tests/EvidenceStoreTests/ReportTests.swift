@@ -59,7 +59,11 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         // The other two were checked on iPhone Duo with Xcode 27.1 RC, or with
         // no Xcode recorded; the store holds Xcode 27.1 (27A9275) for that
         // simulator since, so their Duo claims are stale and no longer count.
-        #expect(try store.verifiedLine(document: "shell-by-window-width") == "Xcode 27.1 RC, iPadOS 27 simulator, device: no")
+        // The shell article's iPad and Pro Max claims are verified on their
+        // own models, each named.
+        #expect(
+            try store.verifiedLine(document: "shell-by-window-width")
+                == "iPad Pro 13: Xcode 27.1 RC, iPadOS 27 simulator; iPhone 18 Pro Max: Xcode 27.1 RC, iOS simulator; device: no")
         #expect(try store.verifiedLine(document: "everything-that-breaks") == "simulator: no, device: no")
     }
 

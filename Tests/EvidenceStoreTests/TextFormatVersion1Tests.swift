@@ -33,7 +33,17 @@ import Testing
     @Test func theFirstVersionsDataSetImportsAsTheCurrentOne() throws {
         try StoreImporter(store: store).run(try FolderRecordFiles(folder: Self.seedFolder))
         let exported = try export(store, "out")
-        #expect(try TextFormatTests.contents(exported) == TextFormatTests.contents(Self.currentSeed))
+        // Version 1 had no models: the current data set gives its claims and documents theirs.
+        var current = try TextFormatTests.contents(Self.currentSeed)
+        current[TextFormat.Part.documents.name] = Data()
+        for (name, data) in current where name.hasPrefix("claims/") {
+            let text = String(decoding: data, as: UTF8.self)
+            let pattern = try NSRegularExpression(pattern: #",\"models\":\[[^\]]*\]"#)
+            current[name] = Data(
+                pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "").utf8)
+        }
+        current[TextFormat.manifest] = Data("{\"format\":\"evidence-store\",\"version\":3}\n".utf8)
+        #expect(try TextFormatTests.contents(exported) == current)
     }
 
     @Test func importingAVersionOneFolderTwiceChangesNothing() throws {
@@ -156,7 +166,7 @@ import Testing
         #expect(throws: EvidenceError.self) {
             try StoreImporter(store: store).run(try FolderRecordFiles(folder: folder))
         }
-        try Data("{\"format\":\"evidence-store\",\"version\":3}\n".utf8).write(to: folder.appendingPathComponent("format.json"))
+        try Data("{\"format\":\"evidence-store\",\"version\":4}\n".utf8).write(to: folder.appendingPathComponent("format.json"))
         #expect(throws: EvidenceError.self) {
             try StoreImporter(store: store).run(try FolderRecordFiles(folder: folder))
         }

@@ -297,7 +297,7 @@ import Testing
         // A full filesystem, where the machine lets us mount a small tmpfs.
         let mountPoint = folder.url.appendingPathComponent("tmpfs").path
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mounted = try ShellCommand.run("mount -t tmpfs -o size=3m tmpfs \"$0\"", arguments: [mountPoint])
+        let mounted = try ShellCommand.run("mount -t tmpfs -o size=5m tmpfs \"$0\"", arguments: [mountPoint])
         guard mounted.status == 0 else { return }
         defer { _ = try? ShellCommand.run("umount \"$0\"", arguments: [mountPoint]) }
         let small = mountPoint + "/evidence.sqlite"

@@ -41,6 +41,7 @@ extension FieldReader {
         }
         record.sources.sort()
         record.needs = try strings("needs").sorted()
+        record.models = try models("models")
         for var expected in try objects("expect") {
             let value = ExpectedValue(
                 name: try expected.nonEmpty("name"), value: try expected.number("value"),
@@ -58,16 +59,34 @@ extension FieldReader {
         return record
     }
 
+    /// A list of device models, each checked as `claim add --model` checks
+    /// it, sorted and without repeats.
+    private mutating func models(_ key: String) throws -> [String] {
+        let given = try strings(key)
+        let models = try given.map { model in try checked(key) { try Validate.model(model) } }
+        guard Set(models).count == models.count else { throw error(key, "a model is named twice") }
+        return models.sorted()
+    }
+
     mutating func lack() throws -> TextFormat.Lack {
         let toolBuild = try optionalString("tool_build") ?? ""
-        let record = TextFormat.Lack(
-            kind: try vocabulary("kind", EnvironmentKind.self), model: try nonEmpty("model"),
+        let model = try nonEmpty("model")
+        var record = TextFormat.Lack(
+            kind: try vocabulary("kind", EnvironmentKind.self),
+            model: model == LackDraft.everyModel ? model : try checked("model") { try Validate.model(model) },
             toolBuild: try checked("tool_build") { try AppleBuild.validated(toolBuild, field: "Xcode build") },
             capability: try string("capability"), source: try optionalString("source"),
             reportedIn: try optionalString("reported_in"), note: try optionalString("note") ?? "")
+        record.status = try optionalVocabulary("status", CapabilityStatus.self) ?? CapabilityStatus.lacks.rawValue
         if (record.source == nil) == (record.reportedIn == nil) {
             throw error("source", "give exactly one of 'source' and 'reported_in'")
         }
+        try finish()
+        return record
+    }
+
+    mutating func document() throws -> TextFormat.Document {
+        let record = TextFormat.Document(document: try nonEmpty("document"), models: try models("models"))
         try finish()
         return record
     }

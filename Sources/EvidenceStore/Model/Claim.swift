@@ -23,15 +23,23 @@ public struct ClaimDraft: Equatable, Sendable {
     public var sources: [String]
     /// Capability names the claim needs.
     public var needs: [String]
+    /// The models it speaks about; empty takes the document's default
+    /// subjects (none: any model).
+    public var models: [String]
     /// Starts a document whose name is close to an existing one, instead of
     /// taking it for a typo.
     public var newDocument: Bool = false
+    /// Takes a model close to a known one as new, not as a typo.
+    public var newModel: Bool = false
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String? = nil,
-        sources: [String] = [], needs: [String] = [], newDocument: Bool = false
+        sources: [String] = [], needs: [String] = [], models: [String] = [], newDocument: Bool = false,
+        newModel: Bool = false
     ) {
         self.newDocument = newDocument
+        self.newModel = newModel
+        self.models = models
         self.key = key
         self.statement = statement
         self.document = document
@@ -54,16 +62,24 @@ public struct ClaimChanges: Equatable, Sendable {
     public var removeSources: [String]
     public var addNeeds: [String]
     public var removeNeeds: [String]
+    /// Models it now also speaks about, and models it no longer does.
+    public var addModels: [String]
+    public var removeModels: [String]
     /// Moves the claim to a document whose name is close to an existing one,
     /// instead of taking it for a typo.
     public var newDocument: Bool = false
+    /// Takes a model close to a known one as new, not as a typo.
+    public var newModel: Bool = false
 
     public init(
         statement: String? = nil, document: String? = nil, area: String? = nil, asOf: String?? = nil,
         addSources: [String] = [], removeSources: [String] = [], addNeeds: [String] = [], removeNeeds: [String] = [],
-        newDocument: Bool = false
+        addModels: [String] = [], removeModels: [String] = [], newDocument: Bool = false, newModel: Bool = false
     ) {
         self.newDocument = newDocument
+        self.newModel = newModel
+        self.addModels = addModels
+        self.removeModels = removeModels
         self.statement = statement
         self.document = document
         self.area = area
@@ -76,7 +92,8 @@ public struct ClaimChanges: Equatable, Sendable {
 
     public var isEmpty: Bool {
         statement == nil && document == nil && area == nil && asOf == nil && addSources.isEmpty
-            && removeSources.isEmpty && addNeeds.isEmpty && removeNeeds.isEmpty
+            && removeSources.isEmpty && addNeeds.isEmpty && removeNeeds.isEmpty && addModels.isEmpty
+            && removeModels.isEmpty
     }
 }
 
@@ -132,6 +149,16 @@ public enum Validate {
             throw EvidenceError.invalidValue(field: field, value: text, expected: "a non-empty text")
         }
         return text
+    }
+
+    /// A device model a claim speaks about or a record names: one line,
+    /// trimmed, not empty, and not '*' (which stands for every model).
+    public static func model(_ text: String) throws -> String {
+        let model = try singleLine(try nonEmpty(text, field: "model"), field: "model").trimmingCharacters(in: .whitespaces)
+        guard model != "*" else {
+            throw EvidenceError.invalidValue(field: "model", value: text, expected: "a device model such as \"iPhone Duo\"")
+        }
+        return model
     }
 
     /// An http(s) URL without white space.

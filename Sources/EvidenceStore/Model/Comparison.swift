@@ -134,6 +134,8 @@ public struct HistoryEntry: TableRow, Equatable, Sendable {
     public var note: String
     public var run: String
     public var retracted: String?
+    /// True when it was on a model the claim does not speak about: never counted.
+    public var onOtherModel: Bool
 
     public init(_ entry: ClaimDetail.ResultEntry) {
         result = entry.resultID
@@ -145,15 +147,17 @@ public struct HistoryEntry: TableRow, Equatable, Sendable {
         note = entry.note
         run = String(entry.runUUID.prefix(8))
         retracted = entry.retraction?.resultSummary
+        onOtherModel = entry.onOtherModel
     }
 
     public static let columns = [
         "result", "checked_at", "environment", "outcome", "posture", "measurements", "note", "run", "retracted",
+        "on_other_model",
     ]
     public var cells: [TableValue] {
         [
             .integer(result), TableValue(checkedAt), .text(environment), .text(outcome), TableValue(posture),
-            .text(measurements), .text(note), .text(run), TableValue(retracted),
+            .text(measurements), .text(note), .text(run), TableValue(retracted), .text(onOtherModel ? "yes" : ""),
         ]
     }
 }

@@ -139,7 +139,9 @@ public struct RecordIdentity: Equatable, Sendable {
                 "retraction \(text("retraction"))"
             )
         case "document":
-            (key, sortKey, description) = (text("document"), [text("document")], "checklist '\(text("document"))'")
+            // A checklist, or (with models, in documents.jsonl) a document's default models.
+            let what = fields.contains { $0.0 == "models" } ? "document" : "checklist"
+            (key, sortKey, description) = (text("document"), [text("document")], "\(what) '\(text("document"))'")
         case "checklist":
             (key, sortKey, description) = (
                 text("key"), [text("checklist"), number("position")], "checklist item '\(text("key"))'"

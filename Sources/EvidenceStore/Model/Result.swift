@@ -40,12 +40,17 @@ public enum RunChoice: Equatable, Sendable {
 
 public struct LoggedResult: Equatable, Sendable {
     public var resultID: Int64
+    public var resultUUID: String = ""
     public var run: RunRecord
     public var startedRun: Bool
     /// The result written: the tester's, or the one the expected values gave.
     public var outcome: Outcome
     /// Measurements outside the claim's expected values, one sentence each.
     public var misses: [String]
+    /// Why the result will count for less or for nothing (its environment is
+    /// not current, its model is not one the claim speaks about, it lacks a
+    /// capability the claim needs), one sentence each.
+    public var notes: [String] = []
 
     public init(resultID: Int64, run: RunRecord, startedRun: Bool, outcome: Outcome = .pass, misses: [String] = []) {
         self.resultID = resultID

@@ -3,7 +3,7 @@
 extension TextFormat {
     /// The kinds of record people edit, as the store's base names them.
     public enum EditableKind: String, Sendable, CaseIterable {
-        case source, capability, claim, lack, checklist
+        case source, capability, claim, lack, checklist, document
         case checklistItem = "checklist item"
     }
 }
@@ -22,5 +22,9 @@ extension TextFormat.Lack {
 }
 
 extension TextFormat.Checklist {
+    public var key: String { document }
+}
+
+extension TextFormat.Document {
     public var key: String { document }
 }

@@ -33,12 +33,25 @@ extension TextFormat {
         public var needs: [String]
         /// What its measurements must be, sorted by name; written only when there are any.
         public var expectations: [ExpectedValue] = []
+        /// The models it speaks about, sorted; empty for any model.
+        public var models: [String] = []
     }
 
+    /// What environments of a kind and model (`*`: every model) lack or
+    /// have from an Xcode build on.
     public struct Lack: Equatable, Sendable {
         public var kind, model, toolBuild, capability: String
         public var source, reportedIn: String?
         public var note: String
+        /// "lacks" or "has".
+        public var status: String = CapabilityStatus.lacks.rawValue
+    }
+
+    /// A document's default subjects: the models its new claims speak about.
+    public struct Document: Equatable, Sendable {
+        public var document: String
+        /// Sorted.
+        public var models: [String]
     }
 
     public struct IngestedFile: Equatable, Sendable {

@@ -5,7 +5,7 @@
 public enum TextFormat {
     public static let name = "evidence-store"
     /// The version `export` writes; `import` reads it and every earlier one.
-    public static let version = 2
+    public static let version = 3
     public static let manifest = "format.json"
 
     /// The record files of version 1, in the order an import reads them (each
@@ -29,12 +29,13 @@ public enum TextFormat {
     /// The record files' names of version 1, in import order.
     public static let files = File.allCases.map(\.rawValue)
 
-    /// Version 2, made to merge: records people edit sit one per line in small
+    /// Version 2, made to merge (version 3 adds the models claims speak about,
+    /// what capability records say, and documents' default subjects): records people edit sit one per line in small
     /// files sorted by key; records that are only ever added (a run with its
     /// results and retractions, label changes, statements) are keyed by UUID
     /// or content, and a run has a file of its own.
     public enum Part: Sendable, Equatable, CaseIterable {
-        case sources, capabilities, claims, statements, environmentLacks, runs, labelHistory, checklists
+        case sources, capabilities, documents, claims, statements, environmentLacks, runs, labelHistory, checklists
         case checklistItems, testMappings
 
         /// A file at the top of the folder, or a folder of files.
@@ -42,6 +43,7 @@ public enum TextFormat {
             switch self {
             case .sources: return "sources.jsonl"
             case .capabilities: return "capabilities.jsonl"
+            case .documents: return "documents.jsonl"
             case .claims: return "claims"
             case .statements: return "statements"
             case .environmentLacks: return "environment_lacks.jsonl"

@@ -47,7 +47,7 @@ final class ExchangeImporter {
         for name in try files.topLevelRecordFiles() where !known.contains(name) {
             throw EvidenceError.badFile(
                 path: files.displayName(of: name), location: nil,
-                reason: "not a file of the text format, version 2; expected " + known.joined(separator: ", ")
+                reason: "not a file of the text format, version \(TextFormat.version); expected " + known.joined(separator: ", ")
                     + " and the folders claims, statements, label_history and runs")
         }
         for name in try files.list(TextFormat.Part.runs.name) {
@@ -126,6 +126,7 @@ private final class Session {
         switch part {
         case .sources: try each({ try $0.source() }, apply)
         case .capabilities: try each({ try $0.capability() }, apply)
+        case .documents: try each({ try $0.document() }, apply)
         case .claims: try each({ try $0.claim(version: 2) }, apply)
         case .statements: try each({ try $0.statement() }, apply)
         case .environmentLacks: try each({ try $0.lack() }, apply)
@@ -265,6 +266,14 @@ private final class Session {
         try reader.capabilityRecords(name: record.name) { stored = $0 }
         try exchange(record, .capability, "capability '\(record.name)'", stored: stored, location, decode: { try $0.capability() }) {
             record, _ in ids.remember(capability: record.name, id: try writer.upsertCapability(record))
+        }
+    }
+
+    private func apply(_ record: TextFormat.Document, _ location: RecordLocation) throws {
+        var stored: TextFormat.Document?
+        try reader.documentRecords(document: record.document) { stored = $0 }
+        try exchange(record, .document, "document '\(record.document)'", stored: stored, location, decode: { try $0.document() }) {
+            record, _ in try writer.setDocumentSubjects(record)
         }
     }
 
@@ -615,4 +624,5 @@ extension TextFormat.Capability: ExchangedRecord {}
 extension TextFormat.Claim: ExchangedRecord {}
 extension TextFormat.Lack: ExchangedRecord {}
 extension TextFormat.Checklist: ExchangedRecord {}
+extension TextFormat.Document: ExchangedRecord {}
 extension TextFormat.ChecklistItem: ExchangedRecord {}

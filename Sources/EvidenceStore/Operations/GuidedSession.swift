@@ -55,8 +55,11 @@ public final class GuidedSession {
         // The claims named by key are read whole once, to filter them and to make their steps.
         var details: [String: ClaimDetail] = [:]
         if selection.keys.isEmpty {
+            // Only claims that speak about this model (or any model) are its work.
+            let forModel = try reader.claimKeys(speakingAbout: environment.model)
             keys = try reader.claimList(ClaimFilter(document: document, area: selection.area))
-                .filter { selection.states.contains($0.state) && $0.label != .notPublished }.map(\.key)
+                .filter { selection.states.contains($0.state) && $0.label != .notPublished && forModel.contains($0.key) }
+                .map(\.key)
         } else {
             for key in selection.keys where details[key] == nil { details[key] = try reader.claimDetail(key: key) }
             keys = details.values.map(\.claim).filter { claim in

@@ -94,6 +94,10 @@ final class ImportLookups {
         if existing {
             try writer.unlinkSources(claimID: id)
             try writer.unlinkCapabilities(claimID: id)
+            try writer.unlinkSubjects(claimID: id)
+        }
+        for model in record.models {
+            try writer.linkSubject(claimID: id, model: model)
         }
         for (source, locator) in sources {
             try writer.linkSource(claimID: id, sourceID: source, locator: locator)
@@ -112,7 +116,7 @@ final class ImportLookups {
         let source = try record.source.map { try sourceID($0, fields, field: "source") }
         try writer.upsertLack(
             kind: record.kind, model: record.model, toolBuild: record.toolBuild, capabilityID: capability,
-            sourceID: source, reportedIn: record.reportedIn, note: record.note)
+            status: record.status, sourceID: source, reportedIn: record.reportedIn, note: record.note)
     }
 
     /// Writes a checklist item with its links; refuses a position another item holds.

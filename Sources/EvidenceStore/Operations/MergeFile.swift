@@ -121,6 +121,7 @@ public enum MergeFile {
         case "kind": return try fields.lack().line.object
         case "claim": return try fields.statement().line.object
         case "change": return try fields.change().line.object
+        case "document" where path.hasSuffix(TextFormat.Part.documents.name): return try fields.document().line.object
         case "document": return try fields.checklist().line.object
         case "checklist": return try fields.checklistItem().line.object
         case "pattern": return try fields.testMapping().line.object

@@ -11,11 +11,13 @@ extension Store {
         let document = try Validate.nonEmpty(draft.document, field: "document")
         let area = try Validate.nonEmpty(draft.area, field: "area")
         let asOf = try draft.asOf.map { try Timestamp.parseDay($0, field: "as-of date") }
+        let models = try Self.distinct(draft.models.map(Validate.model))
         return try write { writer in
             if try writer.reader.existingClaimID(key: key) != nil {
                 throw EvidenceError.alreadyExists(kind: "claim", value: key)
             }
             try Self.checkDocument(document, newDocument: draft.newDocument, reader: writer.reader)
+            try Self.checkModels(models, newModel: draft.newModel, reader: writer.reader)
             let id = try writer.upsertClaim(
                 key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf,
                 statementRecordedAt: clock.timestamp())
@@ -25,6 +27,9 @@ extension Store {
             }
             for name in draft.needs {
                 try writer.linkCapability(claimID: id, capabilityID: try writer.reader.capabilityID(name: name))
+            }
+            for model in models.isEmpty ? try writer.reader.documentSubjects(document) : models {
+                try writer.linkSubject(claimID: id, model: model)
             }
             try writer.insertLabelChange(
                 uuid: ResultIdentity.newUUID(), claimID: id, follows: nil, from: nil, to: draft.label.rawValue,
@@ -42,6 +47,48 @@ extension Store {
                 + "Give --new-document to start a document named '\(document)'")
     }
 
+    /// Refuses a model one typo away from a known one, unless it is meant as new.
+    static func checkModels(_ models: [String], newModel: Bool, reader: StoreReader) throws {
+        guard !newModel, !models.isEmpty else { return }
+        let vetting = try reader.environmentVetting()
+        for model in models { try vetting.checkModel(model, option: "--new-model") }
+    }
+
+    /// The values in their first order, each once.
+    static func distinct(_ values: [String]) -> [String] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// Sets the models a document's new claims speak about when `claim add`
+    /// names none (and `lint --sync` adds them); returns the document's
+    /// defaults afterwards.
+    @discardableResult
+    public func setDocumentSubjects(document: String, add: [String], remove: [String], newModel: Bool = false) throws
+        -> [String]
+    {
+        let document = try Validate.singleLine(try Validate.nonEmpty(document, field: "document"), field: "document")
+        let added = try Self.distinct(add.map(Validate.model))
+        let removed = try Self.distinct(remove.map(Validate.model))
+        return try write { writer in
+            let reader = writer.reader
+            var models = try reader.documentSubjects(document)
+            if models.isEmpty, !(try reader.documents().contains(document)) {
+                try Self.checkDocument(document, newDocument: false, reader: reader)
+            }
+            try Self.checkModels(added, newModel: newModel, reader: reader)
+            for model in removed {
+                guard let index = models.firstIndex(of: model) else {
+                    throw EvidenceError.notFound(kind: "default model of document '\(document)'", value: model, suggestions: models)
+                }
+                models.remove(at: index)
+            }
+            models = Self.distinct(models + added).sorted()
+            try writer.setDocumentSubjects(TextFormat.Document(document: document, models: models))
+            return models
+        }
+    }
+
     /// Changes a claim's text fields, sources and needed capabilities. When
     /// the words change, passes of the earlier words no longer prove it: the
     /// result says which runs those were.
@@ -50,12 +97,15 @@ extension Store {
         guard !changes.isEmpty else {
             throw EvidenceError.invalidValue(
                 field: "change", value: "(none)",
-                expected: "at least one of --statement, --document, --area, --as-of, --source, --remove-source, --needs, --remove-needs")
+                expected: "at least one of --statement, --document, --area, --as-of, --source, --remove-source, --needs, "
+                    + "--remove-needs, --model, --remove-model")
         }
         let statement = try changes.statement.map { try Validate.nonEmpty($0, field: "statement") }
         let document = try changes.document.map { try Validate.nonEmpty($0, field: "document") }
         let area = try changes.area.map { try Validate.nonEmpty($0, field: "area") }
         let asOf: String?? = try changes.asOf.map { value in try value.map { try Timestamp.parseDay($0, field: "as-of date") } }
+        let addModels = try Self.distinct(changes.addModels.map(Validate.model))
+        let removeModels = try Self.distinct(changes.removeModels.map(Validate.model))
         return try write { writer in
             let current = try writer.reader.claim(key: key)
             let id = current.id
@@ -91,6 +141,15 @@ extension Store {
                 if try writer.unlinkCapabilities(claimID: id, capabilityID: capability) == 0 {
                     throw EvidenceError.notFound(kind: "capability needed by '\(key)'", value: name, suggestions: [])
                 }
+            }
+            try Self.checkModels(addModels, newModel: changes.newModel, reader: writer.reader)
+            for model in removeModels where try writer.unlinkSubjects(claimID: id, model: model) == 0 {
+                throw EvidenceError.notFound(
+                    kind: "model claim '\(key)' speaks about", value: model,
+                    suggestions: try writer.reader.claimSubjects(ofClaim: id))
+            }
+            for model in addModels {
+                try writer.linkSubject(claimID: id, model: model)
             }
             return edit
         }
@@ -150,12 +209,15 @@ extension Store {
         }
     }
 
-    /// Records that environments of a kind and model (and tool build) lack a capability.
+    /// Records that environments of a kind and model (or every model of the
+    /// kind) lack, or have, a capability from an Xcode build on.
     public func addLack(_ draft: LackDraft) throws {
-        let model = try Validate.nonEmpty(draft.model, field: "model").trimmingCharacters(in: .whitespaces)
+        let model = draft.model == LackDraft.everyModel ? draft.model : try Validate.model(draft.model)
         let toolBuild = try AppleBuild.validated(draft.toolBuild, field: "Xcode build")
         try write { writer in
-            if !draft.newModel { try writer.reader.environmentVetting().checkModel(model, option: "--new-model") }
+            if !draft.newModel, model != LackDraft.everyModel {
+                try writer.reader.environmentVetting().checkModel(model, option: "--new-model")
+            }
             let capability = try writer.reader.capabilityID(name: draft.capability)
             var citedSource: Int64?
             var document: String?
@@ -163,14 +225,18 @@ extension Store {
             case .source(let url): citedSource = try writer.reader.sourceID(url: url)
             case .document(let name): document = try Validate.nonEmpty(name, field: "document")
             }
-            if try writer.reader.lackExists(kind: draft.kind, model: model, toolBuild: toolBuild, capabilityID: capability) {
-                let scope = toolBuild.isEmpty ? "" : " of build \(toolBuild)"
+            if let status = try writer.reader.lackStatus(
+                kind: draft.kind, model: model, toolBuild: toolBuild, capabilityID: capability)
+            {
+                let scope = toolBuild.isEmpty ? "" : " from Xcode build \(toolBuild)"
+                var recorded = draft
+                recorded.model = model
                 throw EvidenceError.alreadyExists(
-                    kind: "lack", value: "\(model) \(draft.kind.rawValue)\(scope) lacks \(draft.capability)")
+                    kind: "capability record", value: "\(recorded.subject)\(scope) \(status) \(draft.capability)")
             }
             try writer.upsertLack(
                 kind: draft.kind.rawValue, model: model, toolBuild: toolBuild, capabilityID: capability,
-                sourceID: citedSource, reportedIn: document, note: draft.note)
+                status: draft.status.rawValue, sourceID: citedSource, reportedIn: document, note: draft.note)
         }
     }
 

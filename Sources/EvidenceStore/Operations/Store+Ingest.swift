@@ -62,6 +62,9 @@ public struct IngestSummary: Sendable {
     public var unknownClaims: [(test: String, key: String)] = []
     public var runs: [(run: RunRecord, environment: String)] = []
     public var notes: [String] = []
+    /// Why some of its results will count for less or for nothing, one
+    /// sentence each (see `StoreReader.countingNotes(runID:)`).
+    public var warnings: [String] = []
 
     /// Counts a test by its outcome, and as mapped or not.
     mutating func count(_ test: TestReport.TestCase, mapped isMapped: Bool) {
@@ -222,6 +225,7 @@ extension Store {
             try writer.restore(triggers, pairs: touched)
             try environments.checkAll()
             if summary.runs.isEmpty { _ = try run(forDevice: 0) }
+            for (run, _) in summary.runs { summary.warnings += try writer.reader.countingNotes(runID: run.id) }
             // Counted as they came: one result for each device a test case ran on.
             if source.testCount == nil { try writer.setTestCount(Int64(number), ofIngestedFile: fileID) }
             progress?(number, number)

@@ -59,8 +59,9 @@ extension Store {
                 }
             }
             let (outcome, note, misses) = try Self.judge(observation, against: try reader.expectations(ofClaim: claim))
+            let uuid = ResultIdentity.newUUID()
             let resultID = try writer.upsertResult(StoreWriter.ResultRow(
-                uuid: ResultIdentity.newUUID(), runID: run.id, environmentID: run.environmentID, claimID: claim,
+                uuid: uuid, runID: run.id, environmentID: run.environmentID, claimID: claim,
                 claimStatementID: try reader.currentStatement(ofClaim: claim)?.id, result: outcome.rawValue,
                 posture: observation.posture?.rawValue, note: note, checkedAt: checkedAt,
                 recordedAt: clock.recordingTime()))
@@ -73,7 +74,10 @@ extension Store {
                 try writer.insertAttachment(
                     resultID: resultID, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType)
             }
-            return LoggedResult(resultID: resultID, run: run, startedRun: started, outcome: outcome, misses: misses)
+            var logged = LoggedResult(resultID: resultID, run: run, startedRun: started, outcome: outcome, misses: misses)
+            logged.resultUUID = uuid
+            logged.notes = try reader.countingNotes(claimID: claim, environmentID: run.environmentID)
+            return logged
         }
     }
 

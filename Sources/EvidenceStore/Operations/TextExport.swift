@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes a whole store in the text format, version 2: the same store always
+/// Writes a whole store in the text format, version 3: the same store always
 /// gives the same bytes, so the folder diffs and merges cleanly in git. The
 /// export is written beside the folder and swapped in whole (see
 /// `ExportFolder`): files of the format that the store no longer gives (and
@@ -38,6 +38,8 @@ public enum StoreExporter {
                     try output.file(part.name) { emit in try reader.sourceRecords { keep($0, .source, emit) } }
                 case .capabilities:
                     try output.file(part.name) { emit in try reader.capabilityRecords { keep($0, .capability, emit) } }
+                case .documents:
+                    try output.file(part.name) { emit in try reader.documentRecords { keep($0, .document, emit) } }
                 case .claims:
                     var byDocument: [String: [TextFormat.Claim]] = [:]
                     try reader.claimRecords { byDocument[$0.document, default: []].append($0) }

@@ -11,6 +11,7 @@ public enum DetailRenderer {
         var fields: [(String, String)] = [
             ("statement", claim.statement), ("document", claim.document), ("area", claim.area),
             ("label", claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? "")),
+            ("models", detail.models.isEmpty ? "any model" : detail.models.joined(separator: ", ")),
             ("state", "\(detail.state): \(detail.reason)"),
         ]
         for expected in detail.expectations {
@@ -25,7 +26,7 @@ public enum DetailRenderer {
         out += aligned(fields)
         out += section("Sources", detail.sources.map { "\($0.title) (\($0.publisher), \($0.kind)) <\($0.fullURL)>" })
         out += section("Needs", detail.needs.map { need in
-            need.capability + (need.lackedBy.isEmpty ? "" : " (lacked by " + need.lackedBy.joined(separator: "; ") + ")")
+            ([need.capability] + need.lackedBy.map { "  lacked by " + $0 }).joined(separator: "\n")
         })
         out += resultsSection(detail.results, claimKeys: nil)
         out += section("Label history", detail.history.map { change in
@@ -39,6 +40,7 @@ public enum DetailRenderer {
         return .object([
             ("key", .string(claim.key)), ("statement", .string(claim.statement)), ("document", .string(claim.document)),
             ("area", .string(claim.area)), ("label", .string(claim.label.rawValue)), ("as_of", JSONValue(claim.asOf)),
+            ("models", .array(detail.models.map(JSONValue.string))),
             ("state", .string(detail.state)), ("reason", .string(detail.reason)),
             ("flaky", .array(detail.flaky.map(JSONValue.string))),
             ("expected_values", .array(detail.expectations.map { expected in
@@ -129,6 +131,7 @@ public enum DetailRenderer {
         section("Results", results.map { entry in
             var line = "#\(entry.resultID)  \(entry.checkedAt ?? "(no date)")  \(entry.outcome)"
             if entry.retraction != nil { line += " (RETRACTED)" }
+            if entry.onOtherModel { line += " (on other models: not counted)" }
             if let posture = entry.posture { line += "  \(posture)" }
             if let claimKeys {
                 line += "  " + (claimKeys[entry.resultID] ?? "(no claim)")
@@ -161,6 +164,7 @@ public enum DetailRenderer {
             ("measurements", .array(entry.measurements.map(JSONValue.string))),
             ("attachments", .array(entry.attachments.map(JSONValue.string))),
             ("of_earlier_words", .bool(entry.ofEarlierWords)),
+            ("on_other_model", .bool(entry.onOtherModel)),
             ("retracted", retractionJSON(entry.retraction)),
         ]
         return .object(fields)

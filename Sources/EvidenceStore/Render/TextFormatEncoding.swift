@@ -44,6 +44,7 @@ extension TextFormat.Claim {
         line.add("statement", statement)
         line.add("sources", objects: sources.map(\.line))
         line.add("needs", strings: needs)
+        line.add("models", strings: models)
         if !expectations.isEmpty {
             line.add("expect", objects: expectations.map { expected in
                 var item = JSONLine()
@@ -65,9 +66,19 @@ extension TextFormat.Lack {
         line.add("model", model)
         line.addNonEmpty("tool_build", toolBuild)
         line.add("capability", capability)
+        if status != CapabilityStatus.lacks.rawValue { line.add("status", status) }
         line.add("source", source)
         line.add("reported_in", reportedIn)
         line.addNonEmpty("note", note)
+        return line
+    }
+}
+
+extension TextFormat.Document {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("document", document)
+        line.add("models", strings: models)
         return line
     }
 }

@@ -217,6 +217,17 @@ public final class Store {
             try store.setWAL()
             try database.execute("PRAGMA synchronous = FULL")
             try migrator.migrate(database, path: path, clock: clock)
+            // Every page is copied into the file before it is named: closing
+            // checkpoints too, but says nothing when it cannot (a full disk),
+            // and the write-ahead log is not renamed with the file. SQLite's
+            // wal_checkpoint returns (busy, log frames, frames checkpointed).
+            let checkpoint = try database.query("PRAGMA wal_checkpoint(TRUNCATE)").first
+            if let row = checkpoint, row[0].int != 0 || row[1].int != row[2].int {
+                throw EvidenceError.io(path: path, reason: "cannot create the store: its pages could not all be written")
+            }
+        } catch let error as DatabaseError where error.isDiskFull {
+            database.close()
+            throw EvidenceError.io(path: path, reason: "cannot create the store (\(error.message))")
         } catch {
             database.close()
             throw error

@@ -26,7 +26,12 @@ enum ClaimCommands {
                         name: "source", valueName: "url", help: "A source it cites, with an optional locator (URL#StandBy, URL?time=94).",
                         isRepeatable: true),
                     OptionSpec(name: "needs", valueName: "capability", help: "A capability checking it needs.", isRepeatable: true),
+                    OptionSpec(
+                        name: "model", valueName: "model",
+                        help: "A device model it speaks about, such as \"iPhone Duo\" (default: its document's; none: any model).",
+                        isRepeatable: true),
                     newDocument,
+                    SharedOptions.newModel,
                     SharedOptions.by,
                 ],
                 build: { values in
@@ -37,7 +42,8 @@ enum ClaimCommands {
                             document: values.required("document"), area: values.required("area"),
                             label: try Label(parsing: values.required("label")), asOf: values.value("as-of"),
                             sources: values.values("source"), needs: values.values("needs"),
-                            newDocument: values.flag("new-document")),
+                            models: values.values("model"), newDocument: values.flag("new-document"),
+                            newModel: values.flag("new-model")),
                         by: SharedOptions.author(values))
                 }
             ),
@@ -77,8 +83,8 @@ enum ClaimCommands {
             ),
             CommandSpec(
                 name: "edit",
-                abstract: "Change a claim's statement, document, area, date, sources or needed capabilities.",
-                discussion: "The label changes only through 'evidence claim label', which records why. A new statement makes earlier passes stale: they proved other words.",
+                abstract: "Change a claim's statement, document, area, date, sources, needed capabilities or models.",
+                discussion: "The label changes only through 'evidence claim label', which records why. A new statement makes earlier passes stale: they proved other words. Only results on the models a claim speaks about decide its state; a claim with none speaks about any model.",
                 arguments: [ArgumentSpec(name: "key", help: "The claim's key.")],
                 options: [
                     OptionSpec(name: "statement", valueName: "text", help: "The new statement."),
@@ -90,7 +96,12 @@ enum ClaimCommands {
                     OptionSpec(name: "remove-source", valueName: "url", help: "Stop citing a source (URL[#locator]).", isRepeatable: true),
                     OptionSpec(name: "needs", valueName: "capability", help: "Add a needed capability.", isRepeatable: true),
                     OptionSpec(name: "remove-needs", valueName: "capability", help: "Remove a needed capability.", isRepeatable: true),
+                    OptionSpec(name: "model", valueName: "model", help: "A device model it also speaks about.", isRepeatable: true),
+                    OptionSpec(
+                        name: "remove-model", valueName: "model", help: "A device model it no longer speaks about.",
+                        isRepeatable: true),
                     newDocument,
+                    SharedOptions.newModel,
                 ],
                 build: { values in
                     if values.value("as-of") != nil && values.flag("clear-as-of") {
@@ -103,7 +114,9 @@ enum ClaimCommands {
                             statement: values.value("statement"), document: values.value("document"),
                             area: values.value("area"), asOf: asOf, addSources: values.values("source"),
                             removeSources: values.values("remove-source"), addNeeds: values.values("needs"),
-                            removeNeeds: values.values("remove-needs"), newDocument: values.flag("new-document")))
+                            removeNeeds: values.values("remove-needs"), addModels: values.values("model"),
+                            removeModels: values.values("remove-model"), newDocument: values.flag("new-document"),
+                            newModel: values.flag("new-model")))
                 }
             ),
             CommandSpec(

@@ -119,6 +119,9 @@ extension Runner {
         for note in summary.notes {
             output.write("  note: \(note)\n")
         }
+        for warning in summary.warnings {
+            output.message("Warning: \(summary.file): \(warning)")
+        }
         for (test, key) in summary.unknownClaims {
             output.message("Warning: \(summary.file): test \(test) names claim:\(key), which is not in the store")
         }

@@ -93,6 +93,10 @@ enum RunCommands {
             OptionSpec(name: "measure", valueName: "measurement", help: "A measurement (see above).", isRepeatable: true),
             OptionSpec(
                 name: "attach", valueName: "file", help: "A file inside the store's folder to attach.", isRepeatable: true),
+            OptionSpec(
+                name: "format", valueName: "format",
+                help: "text (a sentence on standard error) or json (the result on standard output) (default: text).",
+                choices: ["text", "json"]),
         ],
         build: { values in
             let environment = try SharedOptions.environment(values, requireAll: true)
@@ -121,7 +125,7 @@ enum RunCommands {
                     observation.outcomeGiven = values.value("result") != nil
                     return observation
                 }(),
-                run: choice)
+                run: choice, json: values.value("format")?.lowercased() == "json")
         }
     )
 
@@ -197,10 +201,22 @@ extension Runner {
         return ExitCode.ok
     }
 
-    func log(store path: String, observation: Observation, run choice: RunChoice) throws -> Int32 {
+    func log(store path: String, observation: Observation, run choice: RunChoice, json: Bool) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
         let logged = try store.log(observation, run: choice)
+        for note in logged.notes { output.message("Warning: \(note).") }
+        if json {
+            let value = JSONValue.object([
+                ("claim", .string(observation.claimKey)), ("result", .string(logged.resultUUID)),
+                ("id", .integer(logged.resultID)), ("run", .string(logged.run.uuid)), ("new_run", .bool(logged.startedRun)),
+                ("outcome", .string(logged.outcome.rawValue)), ("judged", .bool(!observation.outcomeGiven)),
+                ("outside_expected", .array(logged.misses.map(JSONValue.string))),
+                ("counts", .bool(logged.notes.isEmpty)), ("notes", .array(logged.notes.map(JSONValue.string))),
+            ])
+            output.write(value.rendered() + "\n")
+            return ExitCode.ok
+        }
         let runText = logged.startedRun ? "new run \(logged.run.id) (\(logged.run.shortName))" : "run \(logged.run.id) (\(logged.run.shortName))"
         var text = "Logged \(logged.outcome.rawValue)" + (observation.outcomeGiven ? "" : " (judged by its expected values)")
             + " for \(observation.claimKey) as result \(logged.resultID) in \(runText)"

@@ -145,6 +145,7 @@ final class SessionConsole {
         switch event {
         case .logged(let logged):
             say(styled("Logged", "32") + " result \(logged.resultID) for \(key) in run \(logged.run.id) (\(logged.run.shortName)).\n")
+            for note in logged.notes { say(styled("Warning", "33") + ": \(note).\n") }
         case .passedOver:
             say("Passed over \(key).\n")
         case .undone(let undoneKey, let summary):

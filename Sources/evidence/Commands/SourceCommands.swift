@@ -1,6 +1,6 @@
 import EvidenceStore
 
-/// source add, list, show; capability add, list; env lacks, list.
+/// source add, list, show; capability add, list; env lacks, has, list; document subjects, list.
 enum SourceCommands {
     static let source = CommandSpec(
         name: "source",
@@ -72,49 +72,106 @@ enum SourceCommands {
         ]
     )
 
+    /// `env lacks` and `env has`: one record of what environments of a kind
+    /// and model have from an Xcode build on.
+    static func capabilityRecord(_ status: CapabilityStatus) -> CommandSpec {
+        let verb = status == .lacks ? "lacks" : "has"
+        return CommandSpec(
+            name: verb,
+            abstract: status == .lacks
+                ? "Record that a simulator or device model lacks a capability from an Xcode build on, and who says so."
+                : "Record that a simulator or device model has a capability from an Xcode build on, and who says so.",
+            discussion: "A record holds for its kind and model (or, with --all-models, every model of the kind) from its "
+                + "Xcode build onward, until a later record says otherwise; without --xcode-build, from the first build. "
+                + "For an environment, the record with the newest build at or before its own decides; before the first "
+                + "record, the first decides; an environment with no Xcode build lacks a capability when any record for "
+                + "its kind and model says so. Give --source for a page that says so, or --reported-in for a document of "
+                + "this store whose own testing found it.",
+            arguments: [ArgumentSpec(name: "capability", help: "The capability it \(verb).")],
+            options: [
+                OptionSpec(name: "simulator", valueName: "model", help: "The simulator model, such as \"iPhone Duo\"."),
+                OptionSpec(name: "device", valueName: "model", help: "The device model."),
+                OptionSpec(name: "all-models", help: "Every model of the kind --kind names, instead of --simulator or --device."),
+                OptionSpec(
+                    name: "kind", valueName: "kind", help: "With --all-models: simulator or device (default: simulator).",
+                    choices: EnvironmentKind.names),
+                OptionSpec(name: "xcode-build", valueName: "build", help: "The Xcode build it holds from, such as 27A9275."),
+                OptionSpec(name: "source", valueName: "url", help: "The source that says so."),
+                OptionSpec(name: "reported-in", valueName: "document", help: "The document whose testing found it."),
+                OptionSpec(name: "note", valueName: "text", help: "A note, such as the wording of the limit."),
+                SharedOptions.newModel,
+            ],
+            build: { values in
+                let simulator = values.value("simulator")
+                let device = values.value("device")
+                let allModels = values.flag("all-models")
+                guard [simulator != nil, device != nil, allModels].filter({ $0 }).count == 1 else {
+                    throw UsageError(message: "Give exactly one of --simulator, --device or --all-models.", path: values.path)
+                }
+                if values.value("kind") != nil && !allModels {
+                    throw UsageError(message: "--kind goes with --all-models; --simulator and --device name the kind.", path: values.path)
+                }
+                let source = values.value("source")
+                let document = values.value("reported-in")
+                guard (source == nil) != (document == nil) else {
+                    throw UsageError(message: "Give exactly one of --source or --reported-in.", path: values.path)
+                }
+                let kind: EnvironmentKind =
+                    allModels ? try values.value("kind").map(EnvironmentKind.init(parsing:)) ?? .simulator
+                    : simulator != nil ? .simulator : .device
+                return .envLacks(
+                    store: CommandTree.storePath(values),
+                    draft: LackDraft(
+                        kind: kind, model: simulator ?? device ?? LackDraft.everyModel,
+                        toolBuild: values.value("xcode-build") ?? "", capability: values.required("capability"),
+                        evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
+                        note: values.value("note") ?? "", status: status, newModel: values.flag("new-model")))
+            }
+        )
+    }
+
     static let environment = CommandSpec(
         name: "env",
-        abstract: "Record what environments lack, and list environments.",
+        abstract: "Record what environments lack or have, and list environments.",
+        subcommands: [
+            capabilityRecord(.lacks),
+            capabilityRecord(.has),
+            CommandSpec(
+                name: "list",
+                abstract: "List environments, whether each is current, what each lacks and which record decides.",
+                options: [CommandTree.formatOption],
+                build: { .envList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
+            ),
+        ]
+    )
+
+    static let document = CommandSpec(
+        name: "document",
+        abstract: "List documents, and set the models their new claims speak about.",
         subcommands: [
             CommandSpec(
-                name: "lacks",
-                abstract: "Record that a simulator or device model lacks a capability, and who says so.",
-                discussion: "Without --xcode-build the limit holds for every Xcode build. Give --source for a page that says so, or --reported-in for a document of this store whose own testing found it.",
-                arguments: [ArgumentSpec(name: "capability", help: "The capability it lacks.")],
+                name: "subjects",
+                abstract: "Set the models a document's new claims speak about when 'claim add' names none.",
+                discussion: "Prints the document's default models afterwards; with no option, only prints them. "
+                    + "Claims already added keep their own models ('claim edit --model').",
+                arguments: [ArgumentSpec(name: "document", help: "The document.")],
                 options: [
-                    OptionSpec(name: "simulator", valueName: "model", help: "The simulator model, such as \"iPhone Duo\"."),
-                    OptionSpec(name: "device", valueName: "model", help: "The device model."),
-                    OptionSpec(name: "xcode-build", valueName: "build", help: "Only this Xcode build, such as 27A9275."),
-                    OptionSpec(name: "source", valueName: "url", help: "The source that says so."),
-                    OptionSpec(name: "reported-in", valueName: "document", help: "The document whose testing found it."),
-                    OptionSpec(name: "note", valueName: "text", help: "A note, such as the wording of the limit."),
+                    OptionSpec(name: "model", valueName: "model", help: "A model to add to the defaults.", isRepeatable: true),
+                    OptionSpec(
+                        name: "remove-model", valueName: "model", help: "A model to take out of the defaults.", isRepeatable: true),
                     SharedOptions.newModel,
                 ],
                 build: { values in
-                    let simulator = values.value("simulator")
-                    let device = values.value("device")
-                    guard (simulator == nil) != (device == nil), let model = simulator ?? device else {
-                        throw UsageError(message: "Give exactly one of --simulator or --device.", path: values.path)
-                    }
-                    let source = values.value("source")
-                    let document = values.value("reported-in")
-                    guard (source == nil) != (document == nil) else {
-                        throw UsageError(message: "Give exactly one of --source or --reported-in.", path: values.path)
-                    }
-                    return .envLacks(
-                        store: CommandTree.storePath(values),
-                        draft: LackDraft(
-                            kind: simulator != nil ? .simulator : .device, model: model,
-                            toolBuild: values.value("xcode-build") ?? "", capability: values.required("capability"),
-                            evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
-                            note: values.value("note") ?? "", newModel: values.flag("new-model")))
+                    .documentSubjects(
+                        store: CommandTree.storePath(values), document: values.required("document"),
+                        add: values.values("model"), remove: values.values("remove-model"), newModel: values.flag("new-model"))
                 }
             ),
             CommandSpec(
                 name: "list",
-                abstract: "List environments and what each lacks.",
+                abstract: "List documents with their claims and default models.",
                 options: [CommandTree.formatOption],
-                build: { .envList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
+                build: { .documentList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
             ),
         ]
     )
@@ -149,8 +206,24 @@ extension Runner {
         let store = try open(path)
         defer { store.close() }
         try store.addLack(draft)
-        let scope = draft.toolBuild.isEmpty ? "every Xcode build" : "Xcode build \(draft.toolBuild)"
-        output.message("Recorded: the \(draft.model) \(draft.kind.rawValue) (\(scope)) lacks \(draft.capability).")
+        let scope = draft.toolBuild.isEmpty ? "from the first Xcode build" : "from Xcode build \(draft.toolBuild) on"
+        output.message("Recorded: \(draft.subject) \(draft.status.rawValue) \(draft.capability) (\(scope)).")
+        return ExitCode.ok
+    }
+
+    func documentSubjects(store path: String, document: String, add: [String], remove: [String], newModel: Bool) throws
+        -> Int32
+    {
+        let store = try open(path, access: add.isEmpty && remove.isEmpty ? .reading : .readWrite)
+        defer { store.close() }
+        let models =
+            add.isEmpty && remove.isEmpty
+            ? try store.reader.documentSubjects(document)
+            : try store.setDocumentSubjects(document: document, add: add, remove: remove, newModel: newModel)
+        output.write(
+            models.isEmpty
+                ? "\(document): new claims speak about any model\n"
+                : "\(document): new claims speak about \(models.joined(separator: ", "))\n")
         return ExitCode.ok
     }
 

@@ -13,7 +13,9 @@ public struct ClaimDetail: Equatable, Sendable {
 
     public struct Need: Equatable, Sendable {
         public var capability: String
-        /// Who lacks it and who says so: "iPhone Duo simulator (27A9275): Xcode 27.1 Release Notes".
+        /// Who lacks it, the record that decides and why: the simulators of
+        /// the claim's models as of the newest record, then the environments
+        /// of its results.
         public var lackedBy: [String]
     }
 
@@ -38,6 +40,8 @@ public struct ClaimDetail: Equatable, Sendable {
         public var ofEarlierWords: Bool
         /// When it was recorded, to the microsecond: the order results were recorded in.
         public var recordedAt: String = ""
+        /// True when it was on a model the claim does not speak about: shown, never counted.
+        public var onOtherModel = false
     }
 
     public struct LabelChange: Equatable, Sendable {
@@ -60,4 +64,6 @@ public struct ClaimDetail: Equatable, Sendable {
     public var flaky: [String] = []
     /// What its measurements must be.
     public var expectations: [ExpectedValue] = []
+    /// The models it speaks about; empty for any model.
+    public var models: [String] = []
 }

@@ -66,11 +66,27 @@ public struct CapabilityListing: TableRow, Sendable, Equatable {
     public var name: String
     public var description: String
     public var neededBy: Int
-    /// "iPhone Duo simulator (27A9275); …", nil when nothing lacks it.
-    public var lackedBy: String?
+    /// Its records, oldest build first: "iPhone Duo simulator from Xcode
+    /// build 27A9275: lacks standby (Xcode 27.1 Release Notes); …"; nil when
+    /// none speaks of it.
+    public var records: String?
 
-    public static let columns = ["name", "description", "needed_by", "lacked_by"]
-    public var cells: [TableValue] { [.text(name), .text(description), .integer(Int64(neededBy)), TableValue(lackedBy)] }
+    public static let columns = ["name", "description", "needed_by", "records"]
+    public var cells: [TableValue] { [.text(name), .text(description), .integer(Int64(neededBy)), TableValue(records)] }
+}
+
+public struct DocumentListing: TableRow, Sendable, Equatable {
+    public var document: String
+    public var claims: Int
+    /// The models its new claims speak about, ", "-joined; nil for any model.
+    public var defaultModels: String?
+    /// The models its claims speak about, ", "-joined; nil when none names one.
+    public var models: String?
+
+    public static let columns = ["document", "claims", "default_models", "models"]
+    public var cells: [TableValue] {
+        [.text(document), .integer(Int64(claims)), TableValue(defaultModels), TableValue(models)]
+    }
 }
 
 public struct EnvironmentListing: TableRow, Sendable, Equatable {
@@ -82,15 +98,19 @@ public struct EnvironmentListing: TableRow, Sendable, Equatable {
     public var osBuild: String
     public var tool: String
     public var toolBuild: String
-    /// "yes", "no", or "" for a lack with no environment.
+    /// "yes", "no", or "" for a record with no environment.
     public var current: String
+    /// The capabilities it lacks, ", "-joined; for a record with no
+    /// environment, what the record says ("lacks standby").
     public var lacks: String?
+    /// For each capability a record speaks of, which record decides and why.
+    public var decidedBy: String?
 
-    public static let columns = ["id", "kind", "model", "os", "os_build", "tool", "tool_build", "current", "lacks"]
+    public static let columns = ["id", "kind", "model", "os", "os_build", "tool", "tool_build", "current", "lacks", "decided_by"]
     public var cells: [TableValue] {
         [
             id.map(TableValue.integer) ?? .null, .text(kind.rawValue), .text(model), .text(os), .text(osBuild), .text(tool),
-            .text(toolBuild), .text(current), TableValue(lacks),
+            .text(toolBuild), .text(current), TableValue(lacks), TableValue(decidedBy),
         ]
     }
 }

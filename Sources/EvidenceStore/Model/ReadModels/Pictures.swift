@@ -63,6 +63,8 @@ public struct CoverageCell: Sendable, Equatable {
     public var retractedOnly = false
     /// The environment lacks a capability the claim needs: nothing here proves it.
     public var lacksCapability = false
+    /// The environment is of a model the claim does not speak about: shown, never counted.
+    public var otherModel = false
 
     public init(
         decisive: Outcome? = nil, run: String? = nil, checkedAt: String? = nil, stale: Bool = false, otherOnly: Bool = false,
@@ -78,7 +80,7 @@ public struct CoverageCell: Sendable, Equatable {
     }
 
     public enum Mark: String, Sendable, CaseIterable {
-        case pass, fail, stale, skipped, retracted, lacks, none
+        case pass, fail, stale, skipped, retracted, lacks, otherModel = "other-model", none
 
         /// The symbol a cell shows, so that no colour carries meaning alone.
         public var symbol: String {
@@ -89,6 +91,7 @@ public struct CoverageCell: Sendable, Equatable {
             case .skipped: "○"
             case .retracted: "⊖"
             case .lacks: "⊘"
+            case .otherModel: "⁂"
             case .none: "·"
             }
         }
@@ -101,6 +104,7 @@ public struct CoverageCell: Sendable, Equatable {
             case .skipped: "skipped only: results here, none of them a pass or a fail"
             case .retracted: "retracted: every result here was retracted"
             case .lacks: "this environment lacks a capability the claim needs, so nothing here proves it"
+            case .otherModel: "a model the claim does not speak about: shown, never counted"
             case .none: "no result here"
             }
         }
@@ -121,6 +125,7 @@ public struct CoverageCell: Sendable, Equatable {
         }
         if decisive != nil && stale { marks.append(.stale) }
         if lacksCapability { marks.append(.lacks) }
+        if otherModel && !marks.isEmpty { marks.append(.otherModel) }
         return marks.isEmpty ? [.none] : marks
     }
 }

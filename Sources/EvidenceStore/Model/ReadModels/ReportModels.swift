@@ -34,6 +34,9 @@ public struct ReportClaim: Sendable {
     /// The last result recorded, when it is not the one above.
     public var lastLogged: Evidence?
     public var resultCount: Int
+    /// The latest pass or fail on each environment of a model the claim does
+    /// not speak about: shown, never counted.
+    public var otherModels: [Evidence] = []
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String?,

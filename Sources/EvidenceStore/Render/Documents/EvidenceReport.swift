@@ -161,6 +161,7 @@ public struct EvidenceReport {
             var lines = [
                 claim.decidedBy.map { Self.evidence("decided by: ", $0) }, claim.lastLogged.map { Self.evidence("last logged: ", $0) },
             ].compactMap { $0 }
+            lines += claim.otherModels.map { Self.evidence("on other models (not counted): ", $0) }
             if claim.resultCount > 1 { lines.append("\(claim.resultCount) results in all, in the run log") }
             if lines.isEmpty { writer.text("none") }
             for (index, line) in lines.enumerated() {
@@ -328,7 +329,9 @@ public struct EvidenceReport {
             writer.paragraph("None.")
             return
         }
-        writer.paragraph("Claims that need a capability the simulator lacks, and who says it lacks it.")
+        writer.paragraph(
+            "Claims that need a capability the simulator of their models lacks as of the newest record: the record "
+                + "that decides, and who says so.")
         writer.beginTable(columns: ["claim", "needs", "lacked by", "says who"])
         for need in deviceNeeds {
             writer.beginRow(anchor: nil)

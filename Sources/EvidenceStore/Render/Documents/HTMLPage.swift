@@ -53,6 +53,7 @@ public enum HTMLPage {
         .m-stale, .matrix td.m-stale { color: var(--stale); background: color-mix(in srgb, var(--stale) 14%, transparent); }
         .m-skipped { color: var(--other); } .m-retracted { color: var(--other); } .m-none { color: var(--line); }
         .m-lacks, .matrix td.m-lacks { color: var(--lacks); background: color-mix(in srgb, var(--lacks) 12%, transparent); }
+        .matrix td.m-other-model { opacity: 0.55; }
         .mark { display: inline-block; min-width: 1.2em; text-align: center; font-weight: bold; }
         figure { margin: 0 0 1.5em; }
         figure.trend { max-width: 700px; }

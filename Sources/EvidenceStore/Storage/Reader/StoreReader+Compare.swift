@@ -42,6 +42,14 @@ extension StoreReader {
         }
     }
 
+    /// A condition on a result `r` (of `live_results`, with `s` its
+    /// environment's status): it has no claim, or is on a model its claim
+    /// speaks about. Results on other models are never compared.
+    static let onClaimSubjects = """
+        (r.claim_id IS NULL OR NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id)
+         OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id AND m.model = s.model))
+        """
+
     private func sideArguments(_ side: ResolvedSide) -> [SQLValue] {
         [SQLValue(side.runID), .text("[" + side.environmentIDs.map(String.init).joined(separator: ",") + "]")]
     }
@@ -60,6 +68,7 @@ extension StoreReader {
             JOIN environment_status AS s ON s.environment_id = r.environment_id
             WHERE \(name) IS NOT NULL AND r.result IN ('pass', 'fail')
               AND (r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2)))
+              \(subject == .claim ? "AND " + Self.onClaimSubjects : "")
             ORDER BY \(name), substr(coalesce(r.checked_at, ''), 1, 10), r.recorded_at, r.id
             """
         ).forEachRow(sideArguments(side)) {
@@ -71,7 +80,7 @@ extension StoreReader {
     /// Each measurement's latest value on the side, by subject, name and posture.
     public func sideMeasurements(_ side: ResolvedSide) throws -> [MeasurementKey: SideMeasurement] {
         var values: [MeasurementKey: SideMeasurement] = [:]
-        try database.cached(
+        try database.prepare(
             """
             SELECT c.key IS NULL, coalesce(c.key, r.test_id), m.name, coalesce(m.posture, r.posture, ''),
                    m.value, m.unit, s.description
@@ -79,7 +88,7 @@ extension StoreReader {
             JOIN live_results AS r ON r.id = m.result_id
             LEFT JOIN claims AS c ON c.id = r.claim_id
             JOIN environment_status AS s ON s.environment_id = r.environment_id
-            WHERE r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2))
+            WHERE (r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2))) AND \(Self.onClaimSubjects)
             ORDER BY substr(coalesce(r.checked_at, ''), 1, 10), r.recorded_at, r.id, m.id
             """
         ).forEachRow(sideArguments(side)) {

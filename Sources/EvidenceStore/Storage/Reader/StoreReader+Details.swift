@@ -56,22 +56,31 @@ extension StoreReader {
             sources.append(ClaimDetail.SourceLink(
                 url: $0.text(0), title: $0.text(1), publisher: $0.text(2), kind: $0.text(3), locator: $0.text(4)))
         }
+        // For each capability it needs: the simulators of its models that lack
+        // it as of the newest record, then each environment of its results
+        // that lacks it, each with the record that decides and why.
         var needs: [ClaimDetail.Need] = []
         try database.cached(
             """
             SELECT k.name,
                    (SELECT group_concat(who, '; ') FROM (
-                        SELECT l.model || ' ' || l.kind
-                               || CASE WHEN l.tool_build <> '' THEN ' (' || l.tool_build || ')' ELSE '' END
-                               || ': ' || coalesce(s.title, 'reported in ' || l.reported_in) AS who
-                        FROM environment_lacks AS l LEFT JOIN sources AS s ON s.id = l.source_id
-                        WHERE l.capability_id = k.id ORDER BY l.model, l.kind, l.tool_build)) AS lacked_by
+                        SELECT DISTINCT n.model || ' simulator, as of the newest record: ' || n.summary AS who
+                        FROM claim_device_needs AS n WHERE n.claim_id = cc.claim_id AND n.capability = k.name
+                        ORDER BY n.model)),
+                   (SELECT group_concat(who, '; ') FROM (
+                        SELECT s.description || ': ' || g.why AS who
+                        FROM environment_capabilities AS g
+                        JOIN environment_status AS s ON s.environment_id = g.environment_id
+                        WHERE g.capability_id = k.id AND g.lacks
+                          AND g.environment_id IN (SELECT r.environment_id FROM results AS r WHERE r.claim_id = cc.claim_id)
+                        ORDER BY s.description))
             FROM claim_capabilities AS cc JOIN capabilities AS k ON k.id = cc.capability_id
             WHERE cc.claim_id = ? ORDER BY k.name
             """
         ).forEachRow([id]) {
-            needs.append(ClaimDetail.Need(
-                capability: $0.text(0), lackedBy: $0.optionalText(1)?.components(separatedBy: "; ") ?? []))
+            let simulators = $0.optionalText(1)?.components(separatedBy: "; ") ?? []
+            let environments = $0.optionalText(2)?.components(separatedBy: "; ") ?? []
+            needs.append(ClaimDetail.Need(capability: $0.text(0), lackedBy: simulators + environments))
         }
         let results = try resultEntries(.claim(claim.id))
         var history: [ClaimDetail.LabelChange] = []
@@ -95,7 +104,7 @@ extension StoreReader {
         return ClaimDetail(
             claim: claim, state: state.rawValue, reason: reason, sources: sources, needs: needs, results: results,
             history: history, checklistItems: items, flaky: try flakyList(claims: [key]).map(\.summary),
-            expectations: try expectations(ofClaim: claim.id))
+            expectations: try expectations(ofClaim: claim.id), models: try claimSubjects(ofClaim: claim.id))
     }
 
     public func runDetail(reference: String) throws -> RunDetail {
@@ -140,11 +149,7 @@ extension StoreReader {
         ).forEachRow([.integer(id)]) { detail.citations.append(($0.text(0), $0.text(1))) }
         try database.cached(
             """
-            SELECT l.model || ' ' || l.kind
-                   || CASE WHEN l.tool_build <> '' THEN ' (' || l.tool_build || ')' ELSE '' END
-                   || ' lacks ' || k.name AS text
-            FROM environment_lacks AS l JOIN capabilities AS k ON k.id = l.capability_id
-            WHERE l.source_id = ? ORDER BY text
+            SELECT statement FROM capability_records WHERE source_id = ? ORDER BY statement
             """
         ).forEachRow([.integer(id)]) { detail.lacks.append($0.text(0)) }
         return detail
@@ -171,7 +176,9 @@ extension StoreReader {
                    r.test_id, r.duration, r.message, r.uuid,
                    coalesce((SELECT t.statement FROM claim_statements AS t WHERE t.id = r.claim_statement_id)
                             <> (SELECT c.statement FROM claims AS c WHERE c.id = r.claim_id), 0),
-                   x.uuid, x.retracted_by, x.retracted_at, x.reason, x.run_id IS NOT NULL, r.recorded_at
+                   x.uuid, x.retracted_by, x.retracted_at, x.reason, x.run_id IS NOT NULL, r.recorded_at,
+                   EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id)
+                   AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id AND m.model = s.model)
             FROM results AS r
             JOIN runs AS u ON u.id = r.run_id
             JOIN environment_status AS s ON s.environment_id = u.environment_id
@@ -200,7 +207,8 @@ extension StoreReader {
                 checkedAt: $0.optionalText(4), outcome: $0.text(5), posture: $0.optionalText(6), note: $0.text(7),
                 testID: $0.optionalText(8), duration: $0.optionalDouble(9), message: $0.optionalText(10),
                 measurements: [], attachments: [],
-                retraction: Self.retraction($0, from: 13), ofEarlierWords: $0.int64(12) != 0, recordedAt: $0.text(18)))
+                retraction: Self.retraction($0, from: 13), ofEarlierWords: $0.int64(12) != 0, recordedAt: $0.text(18),
+                onOtherModel: $0.int64(19) != 0))
         }
         var measured: [Int64: [String]] = [:]
         try measurements.forEachRow(arguments) { row in

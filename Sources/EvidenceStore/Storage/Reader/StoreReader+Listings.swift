@@ -44,22 +44,21 @@ extension StoreReader {
             """
             SELECT k.name, k.description,
                    (SELECT count(*) FROM claim_capabilities AS cc WHERE cc.capability_id = k.id) AS needed_by,
-                   (SELECT group_concat(who, '; ') FROM (
-                        SELECT l.model || ' ' || l.kind
-                               || CASE WHEN l.tool_build <> '' THEN ' (' || l.tool_build || ')' ELSE '' END AS who
-                        FROM environment_lacks AS l WHERE l.capability_id = k.id
-                        ORDER BY l.model, l.kind, l.tool_build)) AS lacked_by
+                   (SELECT group_concat(summary, '; ') FROM (
+                        SELECT r.summary FROM capability_records AS r WHERE r.capability_id = k.id
+                        ORDER BY r.kind, r.model, r.tool_build_order)) AS records
             FROM capabilities AS k
             ORDER BY k.name
             """
         ).forEachRow {
             rows.append(CapabilityListing(
-                name: $0.text(0), description: $0.text(1), neededBy: $0.int(2), lackedBy: $0.optionalText(3)))
+                name: $0.text(0), description: $0.text(1), neededBy: $0.int(2), records: $0.optionalText(3)))
         }
         return rows
     }
 
-    /// Each environment with what it lacks, then lacks recorded for models no run used yet.
+    /// Each environment with what it lacks and which record decides, then
+    /// the records of models no environment has yet.
     public func environmentList() throws -> [EnvironmentListing] {
         var rows: [EnvironmentListing] = []
         try database.cached(
@@ -67,26 +66,48 @@ extension StoreReader {
             SELECT e.id, e.kind, e.model, trim(e.os_name || ' ' || e.os_version) AS os, e.os_build,
                    trim(e.tool_name || ' ' || e.tool_version) AS tool, e.tool_build,
                    CASE s.is_current WHEN 1 THEN 'yes' ELSE 'no' END AS current,
-                   (SELECT group_concat(name, ', ') FROM (
-                        SELECT DISTINCT k.name FROM environment_lacks AS l
-                        JOIN capabilities AS k ON k.id = l.capability_id
-                        WHERE l.kind = e.kind AND l.model = e.model AND (l.tool_build = '' OR l.tool_build = e.tool_build)
-                        ORDER BY k.name)) AS lacks
+                   (SELECT group_concat(capability, ', ') FROM (
+                        SELECT g.capability FROM environment_capabilities AS g
+                        WHERE g.environment_id = e.id AND g.lacks ORDER BY g.capability)) AS lacks,
+                   (SELECT group_concat(capability || ': ' || why, '; ') FROM (
+                        SELECT g.capability, g.why FROM environment_capabilities AS g
+                        WHERE g.environment_id = e.id ORDER BY g.capability)) AS decided_by
             FROM environments AS e JOIN environment_status AS s ON s.environment_id = e.id
             UNION ALL
-            SELECT NULL, l.kind, l.model, '', '', '', l.tool_build, '', group_concat(k.name, ', ')
-            FROM environment_lacks AS l JOIN capabilities AS k ON k.id = l.capability_id
+            SELECT NULL, r.kind, r.model, '', '', '', r.tool_build, '', r.status || ' ' || r.capability, r.summary
+            FROM capability_records AS r
             WHERE NOT EXISTS (SELECT 1 FROM environments AS e
-                              WHERE e.kind = l.kind AND e.model = l.model
-                                AND (l.tool_build = '' OR l.tool_build = e.tool_build))
-            GROUP BY l.kind, l.model, l.tool_build
-            ORDER BY 3, 2, 1
+                              WHERE e.kind = r.kind AND (e.model = r.model OR r.model = '*'))
+            ORDER BY 3, 2, 1, 7
             """
         ).forEachRow {
             rows.append(EnvironmentListing(
                 id: $0.isNull(0) ? nil : $0.int64(0), kind: try EnvironmentKind(parsing: $0.text(1)), model: $0.text(2),
                 os: $0.text(3), osBuild: $0.text(4), tool: $0.text(5), toolBuild: $0.text(6), current: $0.text(7),
-                lacks: $0.optionalText(8)))
+                lacks: $0.optionalText(8), decidedBy: $0.optionalText(9)))
+        }
+        return rows
+    }
+
+    /// Every document claims belong to or defaults are set for, with its
+    /// claims and the models it and its claims speak about.
+    public func documentList() throws -> [DocumentListing] {
+        var rows: [DocumentListing] = []
+        try database.cached(
+            """
+            WITH names AS (SELECT document FROM claims UNION SELECT document FROM document_subjects)
+            SELECT n.document,
+                   (SELECT count(*) FROM claims AS c WHERE c.document = n.document),
+                   (SELECT group_concat(model, ', ') FROM (
+                        SELECT model FROM document_subjects AS d WHERE d.document = n.document ORDER BY model)),
+                   (SELECT group_concat(model, ', ') FROM (
+                        SELECT DISTINCT m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
+                        WHERE c.document = n.document ORDER BY m.model))
+            FROM names AS n ORDER BY n.document
+            """
+        ).forEachRow {
+            rows.append(DocumentListing(
+                document: $0.text(0), claims: $0.int(1), defaultModels: $0.optionalText(2), models: $0.optionalText(3)))
         }
         return rows
     }

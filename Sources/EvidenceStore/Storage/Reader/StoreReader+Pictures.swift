@@ -99,11 +99,22 @@ extension StoreReader {
             WHERE ?1 IS NULL OR c.document = ?1
             """
         ).forEachRow(scope) { lacking[$0.text(0), default: []].insert($0.int64(1)) }
+        // Each claim's models, where it names any: other models' columns are marked.
+        var subjects: [String: Set<String>] = [:]
+        try database.cached(
+            """
+            SELECT c.key, m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
+            """
+        ).forEachRow(scope) { subjects[$0.text(0), default: []].insert($0.text(1)) }
         var rows: [String: [CoverageCell]] = [:]
         for key in Set(cells.keys).union(lacking.keys) {
             rows[key] = columns.map { column in
                 var cell = cells[key]?[column] ?? CoverageCell()
                 cell.lacksCapability = lacking[key]?.contains(column) ?? false
+                if let models = subjects[key], let model = environments[column]?.spec.model {
+                    cell.otherModel = !models.contains(model)
+                }
                 return cell
             }
         }

@@ -37,6 +37,7 @@ extension StoreReader {
             SELECT k.name FROM claim_capabilities AS cc JOIN capabilities AS k ON k.id = cc.capability_id
             WHERE cc.claim_id = ? ORDER BY k.name
             """)
+        let models = try database.cached("SELECT model FROM claim_subjects WHERE claim_id = ? ORDER BY model")
         // Collected first: the link queries run while the claims statement would still be open.
         var claims: [(Int64, TextFormat.Claim)] = []
         try database.cached(
@@ -55,6 +56,7 @@ extension StoreReader {
         for (id, var claim) in claims {
             try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text(0), locator: $0.text(1))) }
             try needs.forEachRow([.integer(id)]) { claim.needs.append($0.text(0)) }
+            try models.forEachRow([.integer(id)]) { claim.models.append($0.text(0)) }
             claim.expectations = try expectations(ofClaim: id)
             try body(claim)
         }
@@ -64,7 +66,7 @@ extension StoreReader {
     public func lackRecords(_ body: (TextFormat.Lack) throws -> Void) throws {
         try database.cached(
             """
-            SELECT l.kind, l.model, l.tool_build, k.name, s.url, l.reported_in, l.note
+            SELECT l.kind, l.model, l.tool_build, k.name, s.url, l.reported_in, l.note, l.status
             FROM environment_lacks AS l
             JOIN capabilities AS k ON k.id = l.capability_id
             LEFT JOIN sources AS s ON s.id = l.source_id
@@ -73,8 +75,26 @@ extension StoreReader {
         ).forEachRow { row in
             try body(TextFormat.Lack(
                 kind: row.text(0), model: row.text(1), toolBuild: row.text(2), capability: row.text(3),
-                source: row.optionalText(4), reportedIn: row.optionalText(5), note: row.text(6)))
+                source: row.optionalText(4), reportedIn: row.optionalText(5), note: row.text(6), status: row.text(7)))
         }
+    }
+
+    /// Documents with default subjects, by name.
+    public func documentRecords(document: String? = nil, _ body: (TextFormat.Document) throws -> Void) throws {
+        var records: [TextFormat.Document] = []
+        try database.cached(
+            """
+            SELECT document, model FROM document_subjects
+            WHERE document BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY document, model
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            if records.last?.document == row.text(0) {
+                records[records.count - 1].models.append(row.text(1))
+            } else {
+                records.append(TextFormat.Document(document: row.text(0), models: [row.text(1)]))
+            }
+        }
+        for record in records { try body(record) }
     }
 
     public func ingestedFileRecords(sha256: String? = nil, _ body: (TextFormat.IngestedFile) throws -> Void) throws {

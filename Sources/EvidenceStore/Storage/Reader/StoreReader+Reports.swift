@@ -88,9 +88,30 @@ extension StoreReader {
             sources[row.int64(0), default: []].append(ClaimDetail.SourceLink(
                 url: row.text(1), title: row.text(2), publisher: row.text(3), kind: row.text(4), locator: row.text(5)))
         }
+        // The latest decisive results on models the claims do not speak about.
+        var others: [Int64: [ReportClaim.Evidence]] = [:]
+        try database.cached(
+            """
+            SELECT l.claim_id, s.description, r.result, u.uuid, r.checked_at, r.posture
+            FROM latest_decisive_results AS l
+            JOIN claims AS c ON c.id = l.claim_id
+            JOIN results AS r ON r.id = l.result_id
+            JOIN runs AS u ON u.id = r.run_id
+            JOIN environment_status AS s ON s.environment_id = l.environment_id
+            WHERE (?1 IS NULL OR c.document = ?1)
+              AND EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = l.claim_id)
+              AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = l.claim_id AND m.model = s.model)
+            ORDER BY l.claim_id, s.description
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            others[row.int64(0), default: []].append(ReportClaim.Evidence(
+                environment: row.text(1), result: row.text(2), run: String(row.text(3).prefix(8)),
+                checkedAt: row.optionalText(4), posture: row.optionalText(5)))
+        }
         return claims.map { id, claim in
             var claim = claim
             claim.sources = sources[id] ?? []
+            claim.otherModels = others[id] ?? []
             return claim
         }
     }
@@ -101,7 +122,9 @@ extension StoreReader {
         try database.cached(
             """
             SELECT n.claim_key, n.capability,
-                   n.model || ' ' || n.kind || CASE WHEN n.tool_build <> '' THEN ' (Xcode ' || n.tool_build || ')' ELSE '' END,
+                   n.model || ' ' || n.kind
+                       || CASE WHEN n.tool_build <> '' THEN ' from Xcode build ' || n.tool_build || ' on' ELSE '' END
+                       || CASE WHEN n.record_model = '*' THEN ' (a record for every ' || n.kind || ' model)' ELSE '' END,
                    n.source_title, n.source_url, n.reported_in, n.note
             FROM claim_device_needs AS n JOIN claim_state AS s ON s.claim_id = n.claim_id
             WHERE s.state = 'needs-device' AND (?1 IS NULL OR s.document = ?1)
@@ -174,7 +197,7 @@ extension StoreReader {
             FROM claim_state AS s
             JOIN environments AS e ON e.id = s.decisive_environment_id
             WHERE s.state IN ('verified-on-device', 'verified-in-simulator') AND (?1 IS NULL OR s.document = ?1)
-            GROUP BY e.kind, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
+            GROUP BY e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
             ORDER BY claims DESC, max(e.tool_build_order) DESC, max(e.os_build_order) DESC, e.tool_version DESC,
                      e.os_version DESC
             """
@@ -207,10 +230,8 @@ extension StoreReader {
             """)
         let lacks = try database.cached(
             """
-            SELECT l.model || ' ' || l.kind || CASE WHEN l.tool_build <> '' THEN ' (Xcode ' || l.tool_build || ')' ELSE '' END
-                   || ' lacks ' || k.name
-            FROM environment_lacks AS l JOIN capabilities AS k ON k.id = l.capability_id
-            WHERE l.source_id = ? ORDER BY l.model, l.kind, l.tool_build, k.name
+            SELECT statement FROM capability_records WHERE source_id = ?
+            ORDER BY model, kind, tool_build_order, capability
             """)
         return try sources.map { id, source in
             var source = source

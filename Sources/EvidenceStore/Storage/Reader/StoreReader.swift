@@ -211,8 +211,12 @@ public struct StoreReader {
             """
         ).forEachRow { environments.append(try Self.environment($0, from: 0)) }
         var models: [String] = []
-        try database.cached("SELECT model FROM environments UNION SELECT model FROM environment_lacks ORDER BY 1")
-            .forEachRow { models.append($0.text(0)) }
+        try database.cached(
+            """
+            SELECT model FROM environments UNION SELECT model FROM environment_lacks WHERE model <> '*'
+            UNION SELECT model FROM claim_subjects UNION SELECT model FROM document_subjects ORDER BY 1
+            """
+        ).forEachRow { models.append($0.text(0)) }
         return EnvironmentVetting(knownModels: models, environments: environments)
     }
 
@@ -252,12 +256,43 @@ public struct StoreReader {
         return keys
     }
 
-    /// Whether a lack is recorded for this kind, model, tool build and capability.
-    func lackExists(kind: EnvironmentKind, model: String, toolBuild: String, capabilityID: Int64) throws -> Bool {
+    /// What the record for this kind, model, tool build and capability says
+    /// ("lacks" or "has"), or nil when there is none.
+    func lackStatus(kind: EnvironmentKind, model: String, toolBuild: String, capabilityID: Int64) throws -> String? {
         try database.scalar(
-            cached: "SELECT 1 FROM environment_lacks WHERE kind = ? AND model = ? AND tool_build = ? AND capability_id = ?",
+            cached: "SELECT status FROM environment_lacks WHERE kind = ? AND model = ? AND tool_build = ? AND capability_id = ?",
             [.text(kind.rawValue), .text(model), .text(toolBuild), .integer(capabilityID)]
-        ) != .null
+        ).string
+    }
+
+    /// The keys of the claims that speak about a model: those that name it,
+    /// and those that name none.
+    public func claimKeys(speakingAbout model: String) throws -> Set<String> {
+        var keys: Set<String> = []
+        try database.cached(
+            """
+            SELECT c.key FROM claims AS c
+            WHERE NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
+               OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = ?)
+            """
+        ).forEachRow([.text(model)]) { keys.insert($0.text(0)) }
+        return keys
+    }
+
+    /// The models a claim speaks about, sorted; empty for any model.
+    public func claimSubjects(ofClaim id: Int64) throws -> [String] {
+        var models: [String] = []
+        try database.cached("SELECT model FROM claim_subjects WHERE claim_id = ? ORDER BY model")
+            .forEachRow([.integer(id)]) { models.append($0.text(0)) }
+        return models
+    }
+
+    /// The models a document's new claims speak about when none are given, sorted.
+    public func documentSubjects(_ document: String) throws -> [String] {
+        var models: [String] = []
+        try database.cached("SELECT model FROM document_subjects WHERE document = ? ORDER BY model")
+            .forEachRow([.text(document)]) { models.append($0.text(0)) }
+        return models
     }
 }
 

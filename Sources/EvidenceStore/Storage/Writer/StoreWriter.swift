@@ -118,6 +118,31 @@ public struct StoreWriter {
         return database.changes
     }
 
+    /// Adds a model the claim speaks about; adding it twice changes nothing.
+    func linkSubject(claimID: Int64, model: String) throws {
+        try database.execute(
+            cached: "INSERT INTO claim_subjects (claim_id, model) VALUES (?, ?) ON CONFLICT (claim_id, model) DO NOTHING",
+            [.integer(claimID), .text(model)])
+    }
+
+    /// Removes a model the claim speaks about (every one with nil); returns how many went.
+    @discardableResult
+    func unlinkSubjects(claimID: Int64, model: String? = nil) throws -> Int {
+        try database.execute(
+            cached: "DELETE FROM claim_subjects WHERE claim_id = ?1 AND (?2 IS NULL OR model = ?2)",
+            [.integer(claimID), SQLValue(model)])
+        return database.changes
+    }
+
+    /// Sets a document's default subjects, replacing what they were.
+    func setDocumentSubjects(_ record: TextFormat.Document) throws {
+        try database.execute(cached: "DELETE FROM document_subjects WHERE document = ?", [.text(record.document)])
+        for model in record.models {
+            try database.execute(
+                cached: "INSERT INTO document_subjects (document, model) VALUES (?, ?)", [.text(record.document), .text(model)])
+        }
+    }
+
     /// Sets what a claim's measurement of this name must be, replacing what it was.
     func upsertExpectation(claimID: Int64, _ expected: ExpectedValue) throws {
         try database.execute(
@@ -174,22 +199,24 @@ public struct StoreWriter {
                 + [.text(MarketingVersion.order(spec.osVersion)), .text(MarketingVersion.order(spec.toolVersion))])
     }
 
-    /// Records that environments of a kind and model (and tool build) lack a
-    /// capability, or updates who says so.
+    /// Records that environments of a kind and model (`*`: every model) lack
+    /// or have a capability from an Xcode build on, or updates what the
+    /// record of that build says and who says so.
     func upsertLack(
-        kind: String, model: String, toolBuild: String, capabilityID: Int64, sourceID: Int64?, reportedIn: String?,
-        note: String
+        kind: String, model: String, toolBuild: String, capabilityID: Int64, status: String, sourceID: Int64?,
+        reportedIn: String?, note: String
     ) throws {
         try database.execute(
             cached: """
-                INSERT INTO environment_lacks (kind, model, tool_build, capability_id, source_id, reported_in, note)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO environment_lacks (kind, model, tool_build, capability_id, status, source_id, reported_in, note)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (kind, model, tool_build, capability_id) DO UPDATE SET
-                    source_id = excluded.source_id, reported_in = excluded.reported_in, note = excluded.note
+                    status = excluded.status, source_id = excluded.source_id, reported_in = excluded.reported_in,
+                    note = excluded.note
                 """,
             [
-                .text(kind), .text(model), .text(toolBuild), .integer(capabilityID), SQLValue(sourceID), SQLValue(reportedIn),
-                .text(note),
+                .text(kind), .text(model), .text(toolBuild), .integer(capabilityID), .text(status), SQLValue(sourceID),
+                SQLValue(reportedIn), .text(note),
             ])
     }
 

@@ -1,0 +1,90 @@
+/// Whether a result just written will count: its environment may not be
+/// current, its model not one its claim speaks about, or its environment may
+/// lack a capability its claim needs. Nothing is refused; people are told.
+extension StoreReader {
+    /// Why a result of a claim on an environment will count for less or for
+    /// nothing, one sentence each; empty when it counts.
+    public func countingNotes(claimID: Int64, environmentID: Int64) throws -> [String] {
+        var notes = try environmentNotes(environmentID)
+        try database.cached(
+            """
+            SELECT c.key, s.model || ' ' || s.kind,
+                   (SELECT group_concat(model, ', ') FROM (
+                        SELECT model FROM claim_subjects WHERE claim_id = c.id ORDER BY model)) AS subjects
+            FROM claims AS c, environment_status AS s
+            WHERE c.id = ?1 AND s.environment_id = ?2
+              AND EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
+              AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = s.model)
+            """
+        ).forEachRow([.integer(claimID), .integer(environmentID)]) {
+            notes.append(
+                "\($0.text(0)) speaks about \($0.text(2)), not the \($0.text(1)): this result is shown as on other "
+                    + "models and never counted")
+        }
+        try database.cached(
+            """
+            SELECT c.key, g.capability, g.why
+            FROM claim_capabilities AS cc
+            JOIN claims AS c ON c.id = cc.claim_id
+            JOIN environment_capabilities AS g ON g.capability_id = cc.capability_id AND g.environment_id = ?2
+            WHERE cc.claim_id = ?1 AND g.lacks
+            ORDER BY g.capability
+            """
+        ).forEachRow([.integer(claimID), .integer(environmentID)]) {
+            notes.append(
+                "this environment lacks \($0.text(1)), which \($0.text(0)) needs (\($0.text(2))): a pass here does not "
+                    + "verify it")
+        }
+        return notes
+    }
+
+    /// Why the results of a run (an ingested file's) will count for less or
+    /// for nothing: its environment, and how many of its results are on
+    /// models their claims do not speak about or lack a capability they need.
+    public func countingNotes(runID: Int64) throws -> [String] {
+        let run = try self.run(id: runID)
+        var notes = try environmentNotes(run.environmentID)
+        let counts = try database.cached(
+            """
+            SELECT
+                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id)
+                                 AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m
+                                                 WHERE m.claim_id = r.claim_id AND m.model = e.model)),
+                count(*) FILTER (WHERE r.result = 'pass'
+                                 AND EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                             WHERE g.claim_id = r.claim_id AND g.environment_id = r.environment_id))
+            FROM results AS r JOIN environments AS e ON e.id = r.environment_id
+            WHERE r.run_id = ? AND r.claim_id IS NOT NULL
+            """)
+        try counts.forEachRow([.integer(runID)]) { row in
+            if row.int(0) > 0 {
+                notes.append(
+                    "run \(run.shortName): " + NumberText.counted(row.int(0), "result") + " on a model its claim does "
+                        + "not speak about: shown as on other models, never counted")
+            }
+            if row.int(1) > 0 {
+                notes.append(
+                    "run \(run.shortName): " + NumberText.counted(row.int(1), "pass", plural: "passes")
+                        + " where the environment lacks a capability the claim needs: they verify nothing")
+            }
+        }
+        return notes
+    }
+
+    /// "not current" when newer builds are recorded for the environment's kind
+    /// and model, naming them.
+    private func environmentNotes(_ environmentID: Int64) throws -> [String] {
+        var notes: [String] = []
+        try database.cached(
+            """
+            SELECT description, model || ' ' || kind, newer_builds FROM environment_status
+            WHERE environment_id = ? AND NOT is_current
+            """
+        ).forEachRow([.integer(environmentID)]) {
+            notes.append(
+                "\($0.text(0)) is not current: newer builds are recorded for the \($0.text(1)) (\($0.text(2))); "
+                    + "the result is kept, but only a current environment can verify a claim")
+        }
+        return notes
+    }
+}
