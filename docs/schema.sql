@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 10, as a fresh store holds it:
+-- The schema of an evidence store at version 12, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -24,7 +24,8 @@ CREATE TABLE capabilities (
                        AND name GLOB '[a-z0-9]*'
                        AND name NOT GLOB '*[^a-z0-9-]*'),
     description TEXT NOT NULL CHECK (length(trim(description)) > 0)
-) STRICT;
+, changed_at TEXT
+    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0)) STRICT;
 
 CREATE TABLE checklist_item_claims (
     checklist_item_id INTEGER NOT NULL REFERENCES checklist_items (id) ON DELETE CASCADE,
@@ -44,7 +45,8 @@ CREATE TABLE "checklist_items" (
     mark         TEXT CHECK (mark IS NULL OR mark IN ('untested', 'checked')),
     mark_reason  TEXT CHECK (mark_reason IS NULL OR length(trim(mark_reason)) > 0),
     marked_by    TEXT,
-    marked_at    TEXT,
+    marked_at    TEXT, changed_at TEXT
+    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0),
     CHECK ((mark IS NULL) = (mark_reason IS NULL)
            AND (mark IS NULL) = (marked_by IS NULL)
            AND (mark IS NULL) = (marked_at IS NULL)),
@@ -55,7 +57,8 @@ CREATE TABLE checklists (
     id       INTEGER PRIMARY KEY,
     document TEXT NOT NULL UNIQUE CHECK (length(trim(document)) > 0),
     title    TEXT NOT NULL CHECK (length(trim(title)) > 0)
-) STRICT;
+, changed_at TEXT
+    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0)) STRICT;
 
 CREATE TABLE claim_capabilities (
     claim_id      INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
@@ -114,7 +117,8 @@ CREATE TABLE claims (
     as_of     TEXT CHECK (as_of IS NULL
                           OR (as_of GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
                               AND date(julianday(as_of)) = as_of))
-) STRICT;
+, changed_at TEXT
+    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0)) STRICT;
 
 CREATE TABLE document_subjects (
     document TEXT NOT NULL CHECK (length(trim(document)) > 0),
@@ -143,7 +147,8 @@ CREATE TABLE "environment_lacks" (
     status           TEXT NOT NULL DEFAULT 'lacks' CHECK (status IN ('lacks', 'has')),
     source_id        INTEGER REFERENCES sources (id) ON DELETE RESTRICT,
     reported_in      TEXT CHECK (reported_in IS NULL OR length(trim(reported_in)) > 0),
-    note             TEXT NOT NULL DEFAULT '',
+    note             TEXT NOT NULL DEFAULT '', changed_at TEXT
+    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0),
     CHECK ((source_id IS NULL) <> (reported_in IS NULL)),
     UNIQUE (kind, model, tool_build, capability_id)
 ) STRICT;
@@ -286,7 +291,7 @@ CREATE TABLE "results" (
                                             AND recorded_at BETWEEN '0001-01-01' AND '9999-12-31T23:59:59.999999Z'),
     test_id            TEXT CHECK (test_id IS NULL OR length(test_id) > 0),
     duration           REAL CHECK (duration IS NULL OR duration >= 0),
-    message            TEXT,
+    message            TEXT, judged INTEGER NOT NULL DEFAULT 0 CHECK (judged = 0 OR judged = 1),
     CHECK (claim_id IS NOT NULL OR test_id IS NOT NULL),
     CHECK ((claim_id IS NULL) = (claim_statement_id IS NULL)),
     FOREIGN KEY (run_id, environment_id) REFERENCES runs (id, environment_id) ON UPDATE CASCADE,
@@ -352,7 +357,8 @@ CREATE TABLE sources (
     retrieved TEXT CHECK (retrieved IS NULL
                           OR (retrieved GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
                               AND date(julianday(retrieved)) = retrieved))
-) STRICT;
+, changed_at TEXT
+    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0)) STRICT;
 
 CREATE TABLE test_mappings (
     id       INTEGER PRIMARY KEY,
@@ -395,6 +401,8 @@ CREATE INDEX results_by_run ON results (run_id);
 
 CREATE INDEX results_decisive ON results (claim_id, environment_id, checked_at, recorded_at, id, result, run_id)
     WHERE claim_id IS NOT NULL AND result IN ('pass', 'fail');
+
+CREATE INDEX results_judged ON results (claim_id) WHERE judged = 1;
 
 CREATE INDEX results_not_decisive ON results (claim_id, environment_id, run_id)
     WHERE claim_id IS NOT NULL AND result NOT IN ('pass', 'fail');
@@ -636,45 +644,61 @@ SELECT
 FROM facts AS f;
 
 CREATE VIEW decisive_result_order AS
-SELECT d.claim_id, d.environment_id,
-       coalesce(
-           (SELECT r.id FROM results AS r INDEXED BY results_decisive
-             WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
-               AND r.result IN ('pass', 'fail') AND r.checked_at > d.day
-               AND (d.day_recorded_at IS NULL OR r.recorded_at > d.day_recorded_at
-                    OR (r.recorded_at = d.day_recorded_at AND r.id > d.day_result_id))
-               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-             ORDER BY r.checked_at DESC, r.recorded_at DESC, r.id DESC LIMIT 1),
-           (SELECT r.id FROM results AS r INDEXED BY results_decisive
-             WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
-               AND r.result IN ('pass', 'fail') AND r.checked_at = d.day
-               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-             ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1),
-           (SELECT r.id FROM results AS r INDEXED BY results_decisive
-             WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
-               AND r.result IN ('pass', 'fail') AND r.checked_at IS NULL
-               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-             ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)) AS result_id
+SELECT o.claim_id, o.environment_id,
+       CASE WHEN w.result = 'pass'
+            THEN coalesce(
+                (SELECT f.id FROM results AS f INDEXED BY results_decisive
+                 WHERE f.claim_id = o.claim_id AND f.environment_id = o.environment_id AND f.checked_at IS w.checked_at
+                   AND f.result IN ('pass', 'fail') AND f.result = 'fail' AND f.run_id = w.run_id
+                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = f.id OR x.run_id = f.run_id)
+                 ORDER BY f.recorded_at DESC, f.id DESC LIMIT 1),
+                w.id)
+            ELSE o.result_id END AS result_id
 FROM (
-    SELECT t.claim_id, t.environment_id, t.day, last_of_day.recorded_at AS day_recorded_at,
-           last_of_day.id AS day_result_id
-    FROM (
-        SELECT p.claim_id, p.environment_id,
-               (SELECT substr(r.checked_at, 1, 10) FROM results AS r INDEXED BY results_decisive
-                 WHERE r.claim_id = p.claim_id AND r.environment_id = p.environment_id
-                   AND r.result IN ('pass', 'fail')
+    -- The latest pass or fail: the last day; on it, the last result recorded
+    -- with a date only, unless timed results were recorded after it, then the
+    -- latest of those by the clock; with no date at all, the last recorded.
+    SELECT d.claim_id, d.environment_id,
+           coalesce(
+               (SELECT r.id FROM results AS r INDEXED BY results_decisive
+                 WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+                   AND r.result IN ('pass', 'fail') AND r.checked_at > d.day
+                   AND (d.day_recorded_at IS NULL OR r.recorded_at > d.day_recorded_at
+                        OR (r.recorded_at = d.day_recorded_at AND r.id > d.day_result_id))
                    AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-                 ORDER BY r.checked_at DESC LIMIT 1) AS day
-        FROM (SELECT DISTINCT r.claim_id, r.environment_id FROM results AS r INDEXED BY results_decisive
-              WHERE r.claim_id IS NOT NULL AND r.result IN ('pass', 'fail')) AS p
-    ) AS t
-    LEFT JOIN results AS last_of_day ON last_of_day.id = (
-        SELECT r.id FROM results AS r INDEXED BY results_decisive
-        WHERE r.claim_id = t.claim_id AND r.environment_id = t.environment_id
-          AND r.result IN ('pass', 'fail') AND r.checked_at = t.day
-          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-        ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)
-) AS d;
+                 ORDER BY r.checked_at DESC, r.recorded_at DESC, r.id DESC LIMIT 1),
+               (SELECT r.id FROM results AS r INDEXED BY results_decisive
+                 WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+                   AND r.result IN ('pass', 'fail') AND r.checked_at = d.day
+                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                 ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1),
+               (SELECT r.id FROM results AS r INDEXED BY results_decisive
+                 WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+                   AND r.result IN ('pass', 'fail') AND r.checked_at IS NULL
+                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                 ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)) AS result_id
+    FROM (
+        SELECT t.claim_id, t.environment_id, t.day, last_of_day.recorded_at AS day_recorded_at,
+               last_of_day.id AS day_result_id
+        FROM (
+            SELECT p.claim_id, p.environment_id,
+                   (SELECT substr(r.checked_at, 1, 10) FROM results AS r INDEXED BY results_decisive
+                     WHERE r.claim_id = p.claim_id AND r.environment_id = p.environment_id
+                       AND r.result IN ('pass', 'fail')
+                       AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                     ORDER BY r.checked_at DESC LIMIT 1) AS day
+            FROM (SELECT DISTINCT r.claim_id, r.environment_id FROM results AS r INDEXED BY results_decisive
+                  WHERE r.claim_id IS NOT NULL AND r.result IN ('pass', 'fail')) AS p
+        ) AS t
+        LEFT JOIN results AS last_of_day ON last_of_day.id = (
+            SELECT r.id FROM results AS r INDEXED BY results_decisive
+            WHERE r.claim_id = t.claim_id AND r.environment_id = t.environment_id
+              AND r.result IN ('pass', 'fail') AND r.checked_at = t.day
+              AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+            ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)
+    ) AS d
+) AS o
+LEFT JOIN results AS w ON w.id = o.result_id;
 
 CREATE VIEW environment_capabilities AS
 SELECT e.id AS environment_id, e.kind, e.model, e.tool_build, k.id AS capability_id, k.name AS capability,

@@ -37,22 +37,22 @@ struct Runner {
             return try claimList(store: store, filter: filter, format: format)
         case .claimShow(let store, let key, let format):
             return try claimShow(store: store, key: key, format: format)
-        case .claimEdit(let store, let key, let changes):
-            return try claimEdit(store: store, key: key, changes: changes)
+        case .claimEdit(let store, let key, let changes, let author):
+            return try claimEdit(store: store, key: key, changes: changes, by: author)
         case .claimLabel(let store, let key, let label, let reason, let author):
             return try claimLabel(store: store, key: key, label: label, reason: reason, by: author)
-        case .sourceAdd(let store, let draft):
-            return try sourceAdd(store: store, draft: draft)
+        case .sourceAdd(let store, let draft, let author):
+            return try sourceAdd(store: store, draft: draft, by: author)
         case .sourceList(let store, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.sourceList()) }
         case .sourceShow(let store, let url, let format):
             return try sourceShow(store: store, url: url, format: format)
-        case .capabilityAdd(let store, let name, let description):
-            return try capabilityAdd(store: store, name: name, description: description)
+        case .capabilityAdd(let store, let name, let description, let author):
+            return try capabilityAdd(store: store, name: name, description: description, by: author)
         case .capabilityList(let store, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.capabilityList()) }
-        case .envLacks(let store, let draft):
-            return try envLacks(store: store, draft: draft)
+        case .envLacks(let store, let draft, let author):
+            return try envLacks(store: store, draft: draft, by: author)
         case .envList(let store, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.environmentList()) }
         case .documentSubjects(let store, let document, let add, let remove, let newModel):
@@ -103,10 +103,10 @@ struct Runner {
             }
         case .verifiedLine(let store, let document):
             return try verifiedLine(store: store, document: document)
-        case .claimExpect(let store, let key, let expected):
-            return try claimExpect(store: store, key: key, expected: expected)
-        case .claimUnexpect(let store, let key, let name):
-            return try claimUnexpect(store: store, key: key, name: name)
+        case .claimExpect(let store, let key, let expected, let author):
+            return try claimExpect(store: store, key: key, expected: expected, by: author)
+        case .claimUnexpect(let store, let key, let name, let author):
+            return try claimUnexpect(store: store, key: key, name: name, by: author)
         case .history(let store, let claim, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.history(ofClaim: claim)) }
         case .flaky(let store, let window, let format):

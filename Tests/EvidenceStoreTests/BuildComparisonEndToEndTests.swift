@@ -62,16 +62,16 @@ import Testing
         let table = try run(sides).stdout.split(separator: "\n")
             .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }.joined(separator: "\n")
         for line in [
-            "claim live-activity.request-active regressed pass fail iPhone Duo simulator, iOS 27.2 (24C5050a)",
-            "claim bars.other-app-activity fixed fail pass",
-            "claim bars.share-column.overflow still-failing fail fail",
-            "claim deep-links.closed-and-open newly-covered pass iPhone Duo simulator, iOS 27.2 (24C5061b)",
-            "claim breaks.geometry-reader-width no-longer-covered pass iPhone Duo simulator, iOS 27.2 (24C5050a)",
-            "test AppTests/testLaunch regressed pass fail",
-            "test AppTests/testRotate fixed fail pass",
-            "test AppTests/testNew newly-covered pass",
-            "test AppTests/testOld no-longer-covered pass",
-            "claim island.clock-offset.closed · status-bar clock y (closed) moved 171 173 2 pt",
+            "claim live-activity.request-active simulator regressed pass fail iPhone Duo simulator, iOS 27.2 (24C5050a)",
+            "claim bars.other-app-activity simulator fixed fail pass",
+            "claim bars.share-column.overflow simulator still-failing fail fail",
+            "claim deep-links.closed-and-open simulator newly-covered pass iPhone Duo simulator, iOS 27.2 (24C5061b)",
+            "claim breaks.geometry-reader-width simulator no-longer-covered pass iPhone Duo simulator, iOS 27.2 (24C5050a)",
+            "test AppTests/testLaunch simulator regressed pass fail",
+            "test AppTests/testRotate simulator fixed fail pass",
+            "test AppTests/testNew simulator newly-covered pass",
+            "test AppTests/testOld simulator no-longer-covered pass",
+            "claim island.clock-offset.closed · status-bar clock y (closed) simulator moved 171 173 2 pt",
         ] {
             #expect(table.contains(line), "\(line)\n\(table)")
         }
@@ -81,7 +81,7 @@ import Testing
         // The other way round, everything turns over.
         let back = try run(["compare", "--model", "iPhone Duo", "--kind", "simulator", "--from", "24C5061b", "--to", "24C5050a", "--format", "json"])
         try Golden.check(back.stdout, against: "compare-betas-reversed.json")
-        #expect(back.stdout.contains(#"{"subject": "claim", "name": "live-activity.request-active", "change": "fixed""#))
+        #expect(back.stdout.contains(#"{"subject": "claim", "name": "live-activity.request-active", "kind": "simulator", "change": "fixed""#))
         #expect(back.stdout.contains(#""delta": -2"#))
     }
 
@@ -90,8 +90,8 @@ import Testing
             .split(separator: "\n").dropFirst().map(String.init)
         #expect(runs.count == 2)
         let compared = try run(["compare", "--from", runs[0], "--to", runs[1], "--format", "csv"]).stdout
-        #expect(compared.contains("test,AppTests/testLaunch,regressed,pass,fail"), "\(compared)")
-        #expect(compared.contains("test,AppTests/testRotate,fixed,fail,pass"))
+        #expect(compared.contains("test,AppTests/testLaunch,simulator,regressed,pass,fail"), "\(compared)")
+        #expect(compared.contains("test,AppTests/testRotate,simulator,fixed,fail,pass"))
         #expect(!compared.contains("live-activity.request-active"), "a run holds only its own results")
         // The gate: exit 1 on what it names, with what it found on standard error.
         let gated = try run(["compare", "--from", runs[0], "--to", runs[1], "--fail-on", "regressed"], expect: 1)
@@ -138,8 +138,9 @@ import Testing
         // A claim that simulator cannot prove (Xcode 27.1's lacks StandBy): flaky
         // there, and (its latest result there a pass) still needing a device.
         let lacking = ["--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
-        try run(["log", "standby.presentation", "--result", "fail"] + lacking)
-        try run(["log", "standby.presentation", "--result", "pass"] + lacking)
+        // A day apart: within one run, a fail outweighs a pass at the same moment.
+        try run(["log", "standby.presentation", "--result", "fail", "--date", "2026-11-26"] + lacking)
+        try run(["log", "standby.presentation", "--result", "pass", "--date", "2026-11-27"] + lacking)
         // An automated test rerun on beta 2 passes where it failed: flaky too.
         try folder.write(
             "rerun.xml", "<testsuites><testsuite name=\"AppTests\"><testcase classname=\"AppTests\" name=\"testLaunch\"/></testsuite></testsuites>")

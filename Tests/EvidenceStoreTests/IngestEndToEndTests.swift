@@ -24,7 +24,7 @@ import Testing
             Fixtures.apple("xcodebuild-version-1.txt").path, "--date", "2026-10-21", "--verbose",
         ])
         #expect(ingested.stdout.hasPrefix("\(file): read 85 tests (JUnit XML): 81 passed, 3 failed, 1 skipped; 1 mapped to claims, 84 not.\n"))
-        #expect(ingested.stdout.contains("  run 6 ("))
+        #expect(ingested.stdout.contains(" (local #6) on iPhone Duo simulator"))
         #expect(ingested.stdout.contains(") on iPhone Duo simulator, iOS 27.1, Xcode 13.2.1 (13C100)\n"))
         #expect(ingested.stdout.contains("  unmapped: XcbeautifyLibTests.OutputHandlerTests/testPrintAllOutputTypeByDefault\n"))
         let again = try run(["ingest", file, "--simulator", "iPhone Duo", "--os", "iOS 27.1"])

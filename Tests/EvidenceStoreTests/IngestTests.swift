@@ -87,16 +87,18 @@ import Testing
 
     @Test func xcresultTestsOfXcode16WithoutAnOSBuild() throws {
         let summary = try ingest("xcresult-tests-1.json")
-        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (47, 28, 12, 7))
+        // Every repetition and retry is a result of its own.
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (74, 39, 22, 13))
         let environment = try environment(summary)
         #expect(environment.model == "iPhone 16 Pro")
         #expect(environment.osVersion == "18.2")
         #expect(environment.osBuild == "")
         #expect(environment.kind == .simulator)
         // Localised durations: "0,0091s".
-        #expect(try store.database.scalar(
-            "SELECT duration FROM results WHERE test_id = 'FastlaneTrainerTests/UserTests/RegistrationTests/testBasicRegistration()'")
-            == .real(0.0091))
+        // Each retry its own result, with its own duration.
+        #expect(try store.database.query(
+            "SELECT duration, note FROM results WHERE test_id = 'FastlaneTrainerTests/UserTests/RegistrationTests/testBasicRegistration()' ORDER BY id")
+            .map { "\($0[0]) \($0[1])" } == ["0.0052 repetition 1 of 2 (Retry 1)", "0.013 repetition 2 of 2 (Retry 2)"])
         #expect(try store.database.scalar(
             "SELECT message FROM results WHERE test_id = 'FastlaneTrainerExampleUITests/testAccessibilityAndScreenshots()'")
             == .text("FastlaneTrainerExampleUITests.swift:129: XCTAssertTrue failed"))
@@ -104,8 +106,9 @@ import Testing
 
     @Test func xcresultTestsWithExpectedFailuresAndABuild() throws {
         let summary = try ingest("xcresult-tests-3.json")
-        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (20, 13, 5, 2))
-        #expect(try store.database.scalar("SELECT count(*) FROM results WHERE note = 'expected failure'").int == 2)
+        // Every repetition and retry is a result of its own, and an expected failure is a failure.
+        #expect((summary.read, summary.passed, summary.failed, summary.skipped) == (41, 18, 19, 4))
+        #expect(try store.database.scalar("SELECT count(*) FROM results WHERE note LIKE 'expected failure%' AND result = 'fail'").int == 4)
         let environment = try environment(summary)
         #expect(environment.model == "iPhone 15")
         #expect(environment.osVersion == "26.1")

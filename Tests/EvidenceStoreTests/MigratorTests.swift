@@ -180,6 +180,8 @@ final class ConcurrentResults: @unchecked Sendable {
         8: "951dd0d3cea92dce0e7d9978f77a7af808a2f7ae91aa2665dfb9d12df3b5520d",
         9: "18b5f82b2620bd5595f3f6331ccd1198bc5ff7e56878725725a051196386187f",
         10: "8c2658193136636f0c4ddcee5509c37c2d51830decc13e417de1a7c13c380d3f",
+        11: "f34eb8845fec222c94190398b889f4f9c99b7084a6b31784f030e1df8cd517ca",
+        12: "16889fe68291402faf4060b3d15b7d1fc1004ad2579fda46002ad0838ede42ec",
     ]
 
     @Test func landedMigrationsAreFrozen() {

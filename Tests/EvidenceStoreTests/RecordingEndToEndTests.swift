@@ -46,14 +46,15 @@ import Testing
             "--xcode", "27.1", "--xcode-build", "27A9275", "--posture", "closed", "--date", "2026-10-20",
             "--measure", "status-bar clock y=171pt from 87pt", "--note", "Settings in front", "--attach", "shots/closed.png",
         ])
-        #expect(logged.stderr.hasPrefix("Logged pass for island.clock-offset.closed as result 1 in new run 1 ("))
+        #expect(logged.stderr.hasPrefix("Logged pass for island.clock-offset.closed as result "), "\(logged.stderr)")
+        #expect(logged.stderr.contains(" (local #1) in new run ") && logged.stderr.contains(" (local #1), 1 measurement"))
         #expect(logged.stdout.isEmpty)
         let again = try run([
             "log", "island.clock-offset.closed", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.1",
             "--xcode", "27.1", "--xcode-build", "27A9275", "--posture", "open-wide", "--date", "2026-10-20",
             "--measure=status-bar clock y=128pt from 34pt",
         ])
-        #expect(again.stderr.contains("in run 1 ("))
+        #expect(again.stderr.contains(" (local #2) in run ") && again.stderr.contains(" (local #1)"), "\(again.stderr)")
 
         let show = try run(["claim", "show", "island.clock-offset.closed"]).stdout
         #expect(show.contains("state:     verified-in-simulator: passed on 2026-10-20"))
@@ -79,13 +80,16 @@ import Testing
             "run", "start", "--device", "iPhone Duo", "--os", "iOS 27.1", "--os-build", "23B85", "--xcode", "27.1",
             "--xcode-build", "27A9275", "--tester", "ben", "--date", "2026-10-22", "--note", "first device",
         ])
-        #expect(started.stdout == "1\n")
-        try run(["log", "standby.either-display", "--run", "1", "--result", "pass", "--posture", "closed", "--date", "2026-10-22"])
+        // The run's UUID, the same in every clone; its short name (or its local number) names it as well.
+        let uuid = started.stdout.trimmingCharacters(in: .newlines)
+        #expect(uuid.count == 36, "\(started.stdout)")
+        try run(["log", "standby.either-display", "--run", String(uuid.prefix(6)), "--result", "pass", "--posture", "closed", "--date", "2026-10-22"])
         let runs = try run(["run", "list", "--format", "csv"]).stdout
         #expect(runs.contains(",2026-10-22,\"iPhone Duo device, iOS 27.1 (23B85), Xcode 27.1 (27A9275)\",ben,1,,first device\n"))
         let shown = try run(["run", "show", "1"]).stdout
+        #expect(shown.hasPrefix("run \(uuid.prefix(8)) (local #1)\n"), "\(shown)")
         #expect(shown.contains("  environment: iPhone Duo device, iOS 27.1 (23B85), Xcode 27.1 (27A9275)"))
-        #expect(shown.contains("#1  2026-10-22  pass  closed  standby.either-display"))
+        #expect(shown.contains(" (#1)  2026-10-22  pass  closed  standby.either-display"))
         let list = try run(["claim", "list", "--format", "csv", "--document", "duo-system-surfaces"]).stdout
         #expect(list.contains("standby.either-display,sourced,verified-on-device,"))
         #expect(list.contains("island.clock-offset.closed,measured,untested,"))

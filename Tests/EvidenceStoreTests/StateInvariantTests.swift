@@ -10,9 +10,13 @@ import Testing
 /// version, suspect proof after a statement edit, retractions counting for
 /// nothing, results only on a claim's models, capability records that carry
 /// forward from their Xcode build, and the newest decisive result deciding
-/// when no current environment has one. New Xcode builds, missing builds,
-/// other models, capability records and subject edits are among the random
-/// steps. A failure prints the sequence's seed and step.
+/// when no current environment has one, a fail outweighing a pass of its run
+/// at the same moment, and results judged by expected values as they are
+/// now. New Xcode builds, missing builds, other models, capability records,
+/// subject edits, dates in the future, two tests of one claim in one run and
+/// expectation changes are among the random steps; each sequence ends with
+/// an export to a second store that diverges, and its export imported back.
+/// A failure prints the sequence's seed and step.
 @Suite struct StateInvariantTests {
     /// SplitMix64: the same sequences on every run.
     struct Generator: RandomNumberGenerator {
@@ -51,6 +55,7 @@ import Testing
     /// One logged result as the model keeps it.
     struct Logged {
         var id: Int64
+        var uuid: String
         var run: Int64
         var runUUID: String
         var claim: String
@@ -59,6 +64,15 @@ import Testing
         var checkedAt: String
         var sequence: Int
         var words: String
+        /// Logged without a verdict: the value measured, which the claim's
+        /// expected value as it is now judges.
+        var judgedValue: Double? = nil
+    }
+
+    /// An expected value of the measurement `offset` (pt).
+    struct Expectation {
+        var value: Double
+        var tolerance: Double
     }
 
     /// What a sequence did, to replay it without its retracted results.
@@ -69,6 +83,13 @@ import Testing
         case retractRun(index: Int)
         case record(ModelRecord)
         case subject(claim: String, model: String, add: Bool)
+        /// A date in the future: refused, nothing written.
+        case future(claim: String, environment: EnvironmentSpec, date: String)
+        /// Two tests of one claim in one run at one moment: a pass and a fail.
+        case pair(claim: String, environment: EnvironmentSpec, date: String, failFirst: Bool, index: Int)
+        /// A result without a verdict, judged by the expected value.
+        case judged(claim: String, environment: EnvironmentSpec, date: String, value: Double, index: Int)
+        case expect(claim: String, Expectation?)
     }
 
     // MARK: - The rules, in Swift
@@ -77,13 +98,22 @@ import Testing
         var claims: [ModelClaim]
         var records: [ModelRecord]
         var logged: [Logged] = []
-        var retractedResults: Set<Int64> = []
-        var retractedRuns: Set<Int64> = []
+        /// By UUID: numbers are each store's own.
+        var retractedResults: Set<String> = []
+        var retractedRuns: Set<String> = []
         /// Every environment a result was ever logged on (the store keeps them all).
         var environments: Set<EnvironmentSpec> = []
+        var expectations: [String: Expectation] = [:]
+
+        /// A result's outcome as it counts now: a judged one's by the expected value.
+        func outcome(_ result: Logged) -> Outcome {
+            guard let value = result.judgedValue else { return result.outcome }
+            guard let expected = expectations[result.claim] else { return .inconclusive }
+            return abs(value - expected.value) <= expected.tolerance * (1 + 1e-12) + 1e-9 ? .pass : .fail
+        }
 
         func counts(_ result: Logged) -> Bool {
-            !retractedResults.contains(result.id) && !retractedRuns.contains(result.run)
+            !retractedResults.contains(result.uuid) && !retractedRuns.contains(result.runUUID)
         }
 
         /// Environments with a result that counts (every run here has results).
@@ -122,14 +152,21 @@ import Testing
         /// The latest of one claim's decisive results in one environment: the
         /// last day; on it, the last result recorded with a date only, unless
         /// timed results were recorded after it, then the latest of those by
-        /// the clock; with no date at all, the last recorded.
+        /// the clock; with no date at all, the last recorded. Within one run, a
+        /// fail outweighs a pass at the same moment, whichever came last.
         static func latest(_ results: [Logged]) -> Logged? {
+            // Called with outcomes as they count now (see `decisive`).
             guard let day = results.map({ String($0.checkedAt.prefix(10)) }).max() else { return nil }
             let onDay = results.filter { $0.checkedAt.hasPrefix(day) }
             let dateOnly = onDay.filter { $0.checkedAt.count == 10 }.max { $0.sequence < $1.sequence }
             let timed = onDay.filter { $0.checkedAt.count > 10 && $0.sequence > (dateOnly?.sequence ?? -1) }
-            if let last = timed.max(by: { ($0.checkedAt, $0.sequence) < ($1.checkedAt, $1.sequence) }) { return last }
-            return dateOnly
+            guard let winner = timed.max(by: { ($0.checkedAt, $0.sequence) < ($1.checkedAt, $1.sequence) }) ?? dateOnly,
+                winner.outcome == .pass
+            else { return timed.max(by: { ($0.checkedAt, $0.sequence) < ($1.checkedAt, $1.sequence) }) ?? dateOnly }
+            let failures = results.filter {
+                $0.runUUID == winner.runUUID && $0.outcome == .fail && $0.checkedAt == winner.checkedAt
+            }
+            return failures.max { $0.sequence < $1.sequence } ?? winner
         }
 
         /// The records of a capability for a kind and model, or every model of the kind.
@@ -185,7 +222,11 @@ import Testing
 
         /// The latest decisive result that counts, per environment of the claim's models.
         func decisive(_ claim: ModelClaim) -> [EnvironmentSpec: Logged] {
-            let decisive = logged.filter {
+            let decisive = logged.map { result -> Logged in
+                var now = result
+                now.outcome = outcome(result)
+                return now
+            }.filter {
                 $0.claim == claim.key && counts($0) && ($0.outcome == .pass || $0.outcome == .fail)
                     && speaksAbout(claim, $0.environment.model)
             }
@@ -314,7 +355,43 @@ import Testing
 
     /// Applies one step to a store and to the model.
     static func apply(_ step: Step, to store: Store, model: inout Model, sequence: inout Int) throws {
+        func record(_ logged: LoggedResult, _ claim: String, _ outcome: Outcome, _ environment: EnvironmentSpec, _ date: String) {
+            sequence += 1
+            model.environments.insert(environment)
+            model.logged.append(Logged(
+                id: logged.resultID, uuid: logged.resultUUID, run: logged.run.id, runUUID: logged.run.uuid, claim: claim,
+                environment: environment,
+                outcome: outcome, checkedAt: date, sequence: sequence, words: model.claims.first { $0.key == claim }?.words ?? ""))
+        }
         switch step {
+        case .future(let claim, let environment, let date):
+            #expect(throws: EvidenceError.self) {
+                try store.log(
+                    Observation(claimKey: claim, outcome: .pass, checkedAt: date),
+                    run: .matching(environment, tester: "qa", newModel: true))
+            }
+        case .pair(let claim, let environment, let date, let failFirst, _):
+            for outcome in failFirst ? [Outcome.fail, .pass] : [.pass, .fail] {
+                let logged = try store.log(
+                    Observation(claimKey: claim, outcome: outcome, checkedAt: date),
+                    run: .matching(environment, tester: "qa", newModel: true))
+                record(logged, claim, outcome, environment, date)
+            }
+        case .judged(let claim, let environment, let date, let value, _):
+            var observation = Observation(
+                claimKey: claim, outcome: .pass, measurements: [MeasurementDraft(name: "offset", value: value, unit: .pt)],
+                checkedAt: date)
+            observation.outcomeGiven = false
+            let logged = try store.log(observation, run: .matching(environment, tester: "qa", newModel: true))
+            record(logged, claim, logged.outcome, environment, date)
+            model.logged[model.logged.count - 1].judgedValue = value
+        case .expect(let claim, let expectation?):
+            try store.expect(
+                ExpectedValue(name: "offset", value: expectation.value, unit: .pt, tolerance: expectation.tolerance), ofClaim: claim)
+            model.expectations[claim] = expectation
+        case .expect(let claim, nil):
+            try store.removeExpectation(named: "offset", ofClaim: claim)
+            model.expectations[claim] = nil
         case .log(let claim, let outcome, let environment, let date, _):
             let logged = try store.log(
                 Observation(claimKey: claim, outcome: outcome, checkedAt: date),
@@ -323,7 +400,8 @@ import Testing
             sequence += 1
             model.environments.insert(environment)
             model.logged.append(Logged(
-                id: logged.resultID, run: logged.run.id, runUUID: logged.run.uuid, claim: claim, environment: environment,
+                id: logged.resultID, uuid: logged.resultUUID, run: logged.run.id, runUUID: logged.run.uuid, claim: claim,
+                environment: environment,
                 outcome: outcome, checkedAt: date, sequence: sequence, words: words))
         case .edit(let claim, let words):
             try store.editClaim(key: claim, ClaimChanges(statement: words))
@@ -331,11 +409,11 @@ import Testing
         case .retractResult(let index):
             let result = model.logged[index]
             try store.retractResult(String(result.id), reason: "random retraction", by: "qa")
-            model.retractedResults.insert(result.id)
+            model.retractedResults.insert(result.uuid)
         case .retractRun(let index):
             let result = model.logged[index]
             try store.retractRun(result.runUUID, reason: "random retraction", by: "qa")
-            model.retractedRuns.insert(result.run)
+            model.retractedRuns.insert(result.runUUID)
         case .record(let record):
             try store.addLack(
                 LackDraft(
@@ -396,6 +474,30 @@ import Testing
                     let subject = ["iPhone Duo", "iPhone 18 Pro Max", "iPad Pro 13"].randomElement(using: &generator) ?? ""
                     step = .subject(claim: claim.key, model: subject, add: !claim.subjects.contains(subject))
                     counts["subject edits", default: 0] += 1
+                } else if roll < 29 {
+                    step = .future(
+                        claim: claims[Int.random(in: 0..<claims.count, using: &generator)].key,
+                        environment: Self.randomEnvironment(&generator),
+                        date: Bool.random(using: &generator) ? "2099-01-01" : Timestamp.format(Date().addingTimeInterval(3600)))
+                    counts["future dates", default: 0] += 1
+                } else if roll < 35 {
+                    step = .pair(
+                        claim: claims[Int.random(in: 0..<claims.count, using: &generator)].key,
+                        environment: Self.randomEnvironment(&generator), date: Self.randomDate(&generator),
+                        failFirst: Bool.random(using: &generator), index: model.logged.count)
+                    counts["two-test runs", default: 0] += 1
+                } else if roll < 40 {
+                    let claim = claims[Int.random(in: 0..<claims.count, using: &generator)].key
+                    let expectation = Int.random(in: 0..<4, using: &generator) == 0
+                        ? nil : Expectation(value: Double(Int.random(in: 82...86, using: &generator)), tolerance: Double(Int.random(in: 0...3, using: &generator)))
+                    if expectation == nil && model.expectations[claim] == nil { continue }
+                    step = .expect(claim: claim, expectation)
+                    counts["expectation changes", default: 0] += 1
+                } else if roll < 46, let claim = claims.map(\.key).filter({ model.expectations[$0] != nil }).randomElement(using: &generator) {
+                    step = .judged(
+                        claim: claim, environment: Self.randomEnvironment(&generator), date: Self.randomDate(&generator),
+                        value: Double(Int.random(in: 80...90, using: &generator)), index: model.logged.count)
+                    counts["judged results", default: 0] += 1
                 } else {
                     let outcomes: [Outcome] = [.pass, .pass, .pass, .fail, .fail, .skipped, .blocked, .inconclusive]
                     step = .log(
@@ -420,6 +522,8 @@ import Testing
             }
             try Self.checkRetractionsChangeNothing(
                 history, model: model, claims: claims, original: try Self.storeStates(fixture.store), seed: seed)
+            try Self.checkDivergingStoresMerge(fixture, model: model, generator: &generator, sequence: sequence, seed: seed)
+            counts["merges", default: 0] += 1
         }
         #expect(failures == 0, "\(failures) states differ from the rules")
         #expect(seen == Set(VerificationState.allCases), "the sequences pass through every state")
@@ -453,6 +557,46 @@ import Testing
         }
     }
 
+    /// The store exported to a second one, which reads the same; then the
+    /// second diverges (results of its own, two tests in one run among them)
+    /// and its export is imported back: both read what the rules say of every
+    /// result either holds.
+    static func checkDivergingStoresMerge(
+        _ fixture: StoreFixture, model: Model, generator: inout Generator, sequence: Int, seed: Int
+    ) throws {
+        let shared = fixture.folder.url.appendingPathComponent("shared-\(seed)")
+        _ = try StoreExporter.export(fixture.store, to: shared)
+        let other = try StoreFixture()
+        try StoreImporter(store: other.store).run(try FolderRecordFiles(folder: shared))
+        #expect(try storeStates(other.store) == storeStates(fixture.store), "sequence \(seed): an exported store reads differently")
+        var merged = model
+        var sequence = sequence
+        for _ in 0..<8 {
+            let claim = merged.claims[Int.random(in: 0..<merged.claims.count, using: &generator)].key
+            let step: Step =
+                Bool.random(using: &generator)
+                ? .log(
+                    claim: claim, outcome: [Outcome.pass, .fail, .blocked].randomElement(using: &generator) ?? .pass,
+                    environment: randomEnvironment(&generator), date: randomDate(&generator), index: merged.logged.count)
+                : .pair(
+                    claim: claim, environment: randomEnvironment(&generator), date: randomDate(&generator),
+                    failFirst: Bool.random(using: &generator), index: merged.logged.count)
+            try apply(step, to: other.store, model: &merged, sequence: &sequence)
+        }
+        let back = other.folder.url.appendingPathComponent("back")
+        _ = try StoreExporter.export(other.store, to: back)
+        try StoreImporter(store: fixture.store).run(try FolderRecordFiles(folder: back))
+        let states = try storeStates(fixture.store)
+        #expect(states == (try storeStates(other.store)), "sequence \(seed): the two stores read differently after the merge")
+        for claim in merged.claims where states[claim.key] != merged.state(claim) {
+            let shown = DetailRenderer.text(try fixture.store.reader.claimDetail(key: claim.key))
+            let logged = merged.logged.filter { $0.claim == claim.key }.map {
+                "\($0.outcome) \($0.checkedAt) \($0.environment.description) run \($0.runUUID.prefix(8)) seq \($0.sequence) counts \(merged.counts($0))"
+            }
+            Issue.record("sequence \(seed), after the merge: \(claim.key) \(String(describing: states[claim.key])) \(merged.state(claim))\n\(shown)\n\(logged.joined(separator: "\n"))")
+        }
+    }
+
     /// A second store that never saw the retracted results, nor the
     /// retractions, ends in the same states.
     static func checkRetractionsChangeNothing(
@@ -465,6 +609,15 @@ import Testing
             switch step {
             case .log(_, _, _, _, let index) where !model.counts(model.logged[index]):
                 continue
+            case .judged(_, _, _, _, let index) where !model.counts(model.logged[index]):
+                continue
+            case .pair(let claim, let environment, let date, _, let index)
+            where !model.counts(model.logged[index]) || !model.counts(model.logged[index + 1]):
+                for result in model.logged[index...index + 1] where model.counts(result) {
+                    try apply(
+                        .log(claim: claim, outcome: result.outcome, environment: environment, date: date, index: 0),
+                        to: fixture.store, model: &replay, sequence: &sequence)
+                }
             case .retractResult, .retractRun:
                 continue
             default:

@@ -144,7 +144,7 @@ import Testing
         #expect(try query("fresh.sqlite", "SELECT tester || ' ' || started_at FROM runs WHERE ingested_file_id IS NOT NULL") == "ci 2026-11-02T08:00:00Z")
         #expect(try query("fresh.sqlite", "SELECT ingested_at FROM ingested_files") == "2026-11-02T09:30:00Z", "the earlier ingestion stands")
         #expect(try query("fresh.sqlite", "SELECT label FROM claims WHERE key = 'controls.no-action-button'") == "not-published")
-        #expect(try query("fresh.sqlite", "SELECT group_concat(new_label, ' ') FROM (SELECT new_label FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id WHERE c.key = 'controls.no-action-button' ORDER BY changed_at)") == "unverified not-published")
+        #expect(try query("fresh.sqlite", "SELECT group_concat(new_label, ' ') FROM (SELECT new_label FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id WHERE c.key = 'controls.no-action-button' ORDER BY h.changed_at)") == "unverified not-published")
         #expect(try query("fresh.sqlite", "SELECT label FROM claims WHERE key IN ('bars.other-app-activity', 'bars.share-column.overflow') ORDER BY key") == "measured\nmeasured")
         #expect(try query("fresh.sqlite", "SELECT count(*) FROM retractions") == "1")
 
@@ -192,6 +192,41 @@ import Testing
         let imported = try evidence(["import", "alice/evidence", "--store", "fresh.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z", expect: 65)
         #expect(imported.stderr.contains("claims/duo-system-surfaces.jsonl:"), "\(imported.stderr)")
         #expect(try query("fresh.sqlite", "SELECT count(*) FROM claims") == "0")
+    }
+
+    /// Two clones relabel one claim in the same second, two ways: merged
+    /// through git with the driver, in either order, every clone ends with
+    /// the same label (changes ordered by time, then by UUID), and no conflict.
+    @Test(arguments: [true, false])
+    func twoRelabelsInTheSameSecondMergeTheSameWayInEitherOrder(alicePullsFirst: Bool) throws {
+        try setUpTeam()
+        let second = "2026-11-02T10:00:00Z"
+        try evidence(["claim", "label", "bars.other-app-activity", "measured", "--reason", "seen", "--store", "alice.sqlite"],
+            as: "alice", at: second)
+        try evidence(["claim", "label", "bars.other-app-activity", "sourced", "--reason", "found a page", "--store", "bob.sqlite"],
+            as: "bob", at: second)
+        for person in ["alice", "bob"] {
+            try evidence(["sync", "\(person)/evidence", "--store", "\(person).sqlite"], as: person, at: "2026-11-02T10:01:00Z")
+            try git(["add", "-A"], in: person)
+            try git(["commit", "-q", "-m", "\(person)'s label"], in: person)
+        }
+        let (first, then) = alicePullsFirst ? ("bob", "alice") : ("alice", "bob")
+        try git(["push", "-q", "origin", "HEAD:main"], in: first)
+        let pulled = try git(["pull", "--no-rebase", "--no-edit", "origin", "main"], in: then)
+        #expect(!pulled.output.contains("CONFLICT"), "\(pulled.output)")
+        try evidence(["sync", "\(then)/evidence", "--store", "\(then).sqlite"], as: then, at: "2026-11-02T10:02:00Z")
+        try git(["add", "-A"], in: then)
+        try git(["commit", "-q", "-m", "merged", "--allow-empty"], in: then)
+        try git(["push", "-q", "origin", "HEAD:main"], in: then)
+        try git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: first)
+        try evidence(["sync", "\(first)/evidence", "--store", "\(first).sqlite"], as: first, at: "2026-11-02T10:03:00Z")
+        let labels = try ["alice", "bob"].map { try query("\($0).sqlite", "SELECT label FROM claims WHERE key = 'bars.other-app-activity'") }
+        #expect(labels[0] == labels[1], "\(labels)")
+        let latest = try query(
+            "alice.sqlite",
+            "SELECT new_label FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id WHERE c.key = 'bars.other-app-activity' ORDER BY h.changed_at DESC, h.uuid DESC LIMIT 1")
+        #expect(labels[0] == latest, "the label of the latest change by time, then UUID")
+        #expect(try query("bob.sqlite", "SELECT count(*) FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id WHERE c.key = 'bars.other-app-activity'") == "2")
     }
 
     @Test func aVersionOneFolderStillImports() throws {

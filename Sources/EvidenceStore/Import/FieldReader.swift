@@ -82,6 +82,15 @@ struct FieldReader: Sendable {
         }
     }
 
+    /// A flag: true, or false when missing or null.
+    mutating func flag(_ key: String) throws -> Bool {
+        switch raw(key) {
+        case nil, .null?: return false
+        case .bool(let value)?: return value
+        case let other?: throw error(key, "expected true or false, found \(other.typeName)")
+        }
+    }
+
     mutating func number(_ key: String) throws -> Double {
         guard let value = try optionalNumber(key) else { throw error(key, "missing") }
         return value

@@ -43,18 +43,21 @@ public enum JUnitReader {
         var testCount = 0
     }
 
-    /// Reads a file held in memory, test cases and all.
-    public static func read(_ data: Data, path: String) throws -> TestReport {
+    /// Reads a file held in memory, test cases and all; timestamps without a
+    /// zone are read in `zone`.
+    public static func read(_ data: Data, path: String, zone: TimeZone = .gmt) throws -> TestReport {
         let source = ByteSource.data(data)
-        let outline = try self.outline(source, path: path)
+        let outline = try self.outline(source, path: path, zone: zone)
         var report = outline.report
         try forEachTest(source, path: path, outline: outline) { report.tests.append($0) }
         return report
     }
 
     /// The first pass: checks the whole file; the hasher, when given, sees every byte.
-    static func outline(_ source: ByteSource, path: String, hasher: (any ChunkDigest)? = nil) throws -> Outline {
-        let handler = Handler(path: path, mode: .outline)
+    static func outline(
+        _ source: ByteSource, path: String, zone: TimeZone = .gmt, hasher: (any ChunkDigest)? = nil
+    ) throws -> Outline {
+        let handler = Handler(path: path, mode: .outline, zone: zone)
         try parse(source, path: path, handler: handler, hasher: hasher)
         guard handler.sawRoot else {
             throw EvidenceError.badFile(path: path, location: nil, reason: "the file holds no XML element")
@@ -70,8 +73,8 @@ public enum JUnitReader {
     /// dates before it, of which the earliest dates the run. Nil when the file
     /// is read in two passes: it has no test case, or something before the
     /// first is wrong, which the two passes say in their order.
-    static func lead(_ source: ByteSource, path: String) -> Outline? {
-        let handler = Handler(path: path, mode: .lead)
+    static func lead(_ source: ByteSource, path: String, zone: TimeZone = .gmt) -> Outline? {
+        let handler = Handler(path: path, mode: .lead, zone: zone)
         do {
             try parse(source, path: path, handler: handler, hasher: nil)
         } catch is Handler.LeadEnds {
@@ -114,8 +117,9 @@ public enum JUnitReader {
     /// some cases: the two passes then read the file, or say what is wrong
     /// with it, as they always have. `body`'s own errors are passed on as they are.
     static func forEachTestInOnePass(
-        _ source: ByteSource, path: String, lead: Outline, limit: FutureLimit, devices: DeviceList, holding: Bool,
-        hasher: (any ChunkDigest)? = nil, maxHeld: Int = maxHeld, _ body: (TestReport.TestCase) throws -> Void
+        _ source: ByteSource, path: String, lead: Outline, limit: FutureLimit, zone: TimeZone = .gmt, devices: DeviceList,
+        holding: Bool, hasher: (any ChunkDigest)? = nil, maxHeld: Int = maxHeld,
+        _ body: (TestReport.TestCase) throws -> Void
     ) throws {
         /// An error of `body`'s, passed on as it is.
         struct Handed: Error {
@@ -124,7 +128,8 @@ public enum JUnitReader {
         let handler = Handler(
             path: path,
             mode: .onePass(startedAt: lead.report.startedAt, limit: limit, maxHeld: holding ? maxHeld : nil),
-            devices: devices)
+            zone: zone, devices: devices)
+        handler.zoneNoted = lead.report.notes.contains { $0.hasPrefix(Handler.zoneNote) }
         do {
             try withoutActuallyEscaping(body) { body in
                 handler.emit = { test in
@@ -235,12 +240,18 @@ public enum JUnitReader {
         var handedOn = 0
         let devices: DeviceList?
 
-        init(path: String, mode: Mode, devices: DeviceList? = nil) {
+        init(path: String, mode: Mode, zone: TimeZone = .gmt, devices: DeviceList? = nil) {
             self.path = path
             self.mode = mode
+            self.zone = zone
             self.devices = devices
             outline.report.devices = []
         }
+
+        /// Where timestamps without a zone are read, and whether the report says so.
+        let zone: TimeZone
+        var zoneNoted = false
+        static let zoneNote = "timestamps without a zone read in "
 
         /// Whether this pass learns each suite's properties and device as it
         /// ends (the first pass, and the one pass, which has no first).
@@ -346,9 +357,9 @@ public enum JUnitReader {
 
         private func noteTimestamp(_ text: String, _ location: XMLLocation) throws {
             if case .tests = mode { return }
-            // JUnit timestamps usually carry no zone; those are taken as UTC.
-            let zoned = text.utf8.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
-            guard let parsed = try? Timestamp.parse(zoned ? text : text + "Z", field: "timestamp") else { return }
+            // JUnit timestamps usually carry no zone: they are read in the zone
+            // given (the machine's, as xcodebuild writes them), and the run says which.
+            guard let (parsed, zoned) = Timestamp.parse(text, readingZoneless: zone) else { return }
             if case .onePass(let startedAt, let limit, _) = mode {
                 // The run's date, and every date's check, came before the first row.
                 guard let startedAt, parsed >= startedAt else {
@@ -357,7 +368,16 @@ public enum JUnitReader {
                 guard limit.allows(parsed) else {
                     throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) is in the future")
                 }
+                // So did the run's note, which names the zone where a date had none.
+                guard zoned || zoneNoted else {
+                    throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) has no zone, which the run must name")
+                }
                 return
+            }
+            if !zoned && !zoneNoted {
+                zoneNoted = true
+                outline.report.notes.append(
+                    Self.zoneNote + Timestamp.describe(zone, at: Timestamp.date(parsed) ?? Date(timeIntervalSince1970: 0)))
             }
             outline.report.dates.append((parsed, location.text))
             if outline.report.startedAt.map({ parsed < $0 }) ?? true {
@@ -415,6 +435,11 @@ public enum JUnitReader {
                     test.message = message
                 }
                 test.tags = test.properties.filter { $0.0.hasPrefix("tag") }.map(\.1)
+                // fastlane trainer writes each repetition and retry of a test as a case
+                // of its own: each is kept, and a fail outweighs a pass in its run.
+                if let repetition = test.properties.first(where: { $0.0 == "repetition" })?.1, !repetition.isEmpty {
+                    test.note = "repetition: " + repetition
+                }
                 try finishTest(test)
             case "testsuite":
                 guard let suite = suites.popLast(), learnsSuites else { return }

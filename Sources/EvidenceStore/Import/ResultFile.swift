@@ -44,9 +44,9 @@ public enum ResultFile {
     }
 
     /// Parses a result file in the given format, or the one its first character shows.
-    public static func parse(_ data: Data, path: String, format: TestReport.Format?) throws -> TestReport {
+    public static func parse(_ data: Data, path: String, format: TestReport.Format?, zone: TimeZone = .gmt) throws -> TestReport {
         switch try detect(data.prefix(4096), path: path, format: format) {
-        case .junit: return try JUnitReader.read(data, path: path)
+        case .junit: return try JUnitReader.read(data, path: path, zone: zone)
         case .xcresult: return try XCResultReader.read(data, path: path)
         }
     }
@@ -122,7 +122,8 @@ public struct IngestSource {
     /// in one pass only with `dateLimit`: a date later than it, refused in
     /// two passes, stops the one.
     public static func open(
-        _ path: String, maxBytes: Int, format: TestReport.Format?, onePass: Bool = false, dateLimit: FutureLimit? = nil
+        _ path: String, maxBytes: Int, format: TestReport.Format?, onePass: Bool = false, dateLimit: FutureLimit? = nil,
+        zone: TimeZone = .gmt
     ) throws -> IngestSource {
         let size = try ResultFile.check(path, maxBytes: maxBytes)
         let head = try {
@@ -138,7 +139,7 @@ public struct IngestSource {
         switch try ResultFile.detect(head, path: path, format: format) {
         case .junit:
             let source = ByteSource.file(path, limit: maxBytes)
-            if onePass, let limit = dateLimit, let lead = JUnitReader.lead(source, path: path) {
+            if onePass, let limit = dateLimit, let lead = JUnitReader.lead(source, path: path, zone: zone) {
                 // Hashed first, by libcrypto in a fifth of the time libxml2
                 // takes to read it; then read once, the rows named by the digest.
                 let (digest, expected) = try wholeFileDigests(source)
@@ -148,13 +149,13 @@ public struct IngestSource {
                     body in
                     try readAgain(path, expecting: expected) {
                         try JUnitReader.forEachTestInOnePass(
-                            source, path: path, lead: lead, limit: limit, devices: devices, holding: holding, hasher: $0,
-                            body)
+                            source, path: path, lead: lead, limit: limit, zone: zone, devices: devices, holding: holding,
+                            hasher: $0, body)
                     }
                 }
             }
             let (hasher, checksum) = (SHA256(onItsOwnThread: true), FileChecksum())
-            let outline = try JUnitReader.outline(source, path: path, hasher: ChunkDigests(hasher, checksum))
+            let outline = try JUnitReader.outline(source, path: path, zone: zone, hasher: ChunkDigests(hasher, checksum))
             let digest = hasher.finalizeHex()
             let expected = checksum.finalize()
             return IngestSource(report: outline.report, digest: digest, testCount: outline.testCount, byteCount: size) {

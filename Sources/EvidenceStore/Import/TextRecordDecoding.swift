@@ -9,15 +9,25 @@ extension FieldReader {
             url: try checked("url") { try Validate.url(url) },
             title: try nonEmpty("title"), publisher: try nonEmpty("publisher"),
             kind: try vocabulary("kind", SourceKind.self),
-            published: try day("published"), updated: try day("updated"), retrieved: try day("retrieved"))
+            published: try day("published"), updated: try day("updated"), retrieved: try day("retrieved"),
+            changed: try stamp())
         try finish()
         return record
+    }
+
+    /// When and by whom a record last changed, where its line says.
+    mutating func stamp() throws -> TextFormat.Stamp {
+        let at = try optionalTime("changed_at")
+        let by = try optionalString("changed_by")
+        if let by { _ = try checked("changed_by") { try Validate.nonEmpty(by, field: "changed_by") } }
+        return TextFormat.Stamp(at: at, by: by)
     }
 
     mutating func capability() throws -> TextFormat.Capability {
         let name = try string("name")
         let record = TextFormat.Capability(
-            name: try checked("name") { try Validate.capabilityName(name) }, description: try nonEmpty("description"))
+            name: try checked("name") { try Validate.capabilityName(name) }, description: try nonEmpty("description"),
+            changed: try stamp())
         try finish()
         return record
     }
@@ -55,6 +65,7 @@ extension FieldReader {
             record.expectations.append(value)
         }
         record.expectations.sort { $0.name < $1.name }
+        record.changed = try stamp()
         try finish()
         return record
     }
@@ -78,6 +89,7 @@ extension FieldReader {
             capability: try string("capability"), source: try optionalString("source"),
             reportedIn: try optionalString("reported_in"), note: try optionalString("note") ?? "")
         record.status = try optionalVocabulary("status", CapabilityStatus.self) ?? CapabilityStatus.lacks.rawValue
+        record.changed = try stamp()
         if (record.source == nil) == (record.reportedIn == nil) {
             throw error("source", "give exactly one of 'source' and 'reported_in'")
         }
@@ -255,6 +267,8 @@ extension FieldReader {
             recordedAt: recordedAt, note: try optionalString("note") ?? "", testID: try optionalString("test_id"),
             duration: try optionalNumber("duration"), message: try optionalString("message"), measurements: [],
             attachments: [])
+        record.judged = try flag("judged")
+        if record.judged && record.claim == nil { throw error("judged", "only a claim's result is judged by its expected values") }
         if (record.claim == nil) != (record.statement == nil) {
             throw error("statement", "a result names the SHA-256 of the claim's words it proved, and only with a claim")
         }
@@ -293,7 +307,8 @@ extension FieldReader {
     }
 
     mutating func checklist() throws -> TextFormat.Checklist {
-        let record = TextFormat.Checklist(document: try nonEmpty("document"), title: try nonEmpty("title"))
+        let record = TextFormat.Checklist(
+            document: try nonEmpty("document"), title: try nonEmpty("title"), changed: try stamp())
         try finish()
         return record
     }
@@ -312,6 +327,7 @@ extension FieldReader {
                 kind: kind, reason: try mark.nonEmpty("reason"), by: try mark.nonEmpty("by"), at: try mark.time("at"))
             try mark.finish()
         }
+        record.changed = try stamp()
         try finish()
         return record
     }

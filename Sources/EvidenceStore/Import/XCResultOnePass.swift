@@ -275,34 +275,23 @@ enum XCResultOnePass {
             guard let identifier = node.identifier else {
                 throw NeedsTwoPasses(reason: "the test case at \(pathText()) has no nodeIdentifier")
             }
-            guard let result = node.result else {
+            guard node.result != nil else {
                 throw NeedsTwoPasses(reason: "the test case at \(pathText()) has no result")
             }
             var base = TestReport.TestCase(identifier: identifier, name: node.name ?? "", outcome: .pass, duration: node.seconds)
-            (base.outcome, base.note) = XCResultReader.outcome(result)
             base.tags = node.tags
-            let ran = node.children.filter { $0.type == "Device" }
-            if ran.isEmpty {
-                base.message = Self.failureMessages(node)
-                return try emit(base)
+            let tests = try XCResultReader.results(of: node, base: base, devices: devices) { what in
+                NeedsTwoPasses(reason: "\(what) at \(pathText()) has no result")
             }
-            // Run on several destinations: one result per device.
-            for device in ran {
-                guard let result = device.result else {
-                    throw NeedsTwoPasses(reason: "a device of the test case at \(pathText()) has no result")
-                }
-                var test = base
-                (test.outcome, test.note) = XCResultReader.outcome(result)
-                test.duration = device.seconds ?? base.duration
-                test.message = Self.failureMessages(device)
-                test.device = XCResultReader.deviceIndex(named: device.name ?? "", in: devices)
-                try emit(test)
-            }
-        }
-
-        /// The distinct failure messages under a node, in order, not counting other devices'.
-        private static func failureMessages(_ node: Node) -> String? {
-            XCResultReader.failureMessages(under: node, children: \.children, type: \.type, name: \.name)
+            for test in tests { try emit(test) }
         }
     }
+}
+
+extension XCResultOnePass.Node: XCResultNode {
+    func nodeType() -> String? { type }
+    func nodeName() -> String? { name }
+    func nodeResult() -> String? { result }
+    func nodeSeconds() -> Double? { seconds }
+    func nodeChildren() -> [Self] { children }
 }

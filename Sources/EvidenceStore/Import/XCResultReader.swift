@@ -46,32 +46,61 @@ public enum XCResultReader {
         return device
     }
 
-    /// The results of one "Test Case" node, within the suites named: one, or
-    /// one for each device it ran on. (`XCResultTests` finds the nodes.)
+    /// The results of one "Test Case" node, within the suites named, as
+    /// `results(of:base:devices:)` makes them. (`XCResultTests` finds the nodes.)
     static func testCases(
         _ node: JSONCursor, suite: [String], devices: [TestReport.Device]
     ) throws -> [TestReport.TestCase] {
         let name = try node.optional("name")?.string() ?? ""
         let identifier = try node.optional("nodeIdentifier")?.string() ?? (suite.last.map { "\($0)/\(name)" } ?? name)
         var base = TestReport.TestCase(identifier: identifier, name: name, outcome: .pass, duration: nil)
-        (base.outcome, base.note) = try outcome(node.field("result"))
+        // A test case gives its own result, whatever its devices and repetitions give.
+        _ = try node.nodeResult()
         base.duration = try duration(node)
         base.tags = try node.optional("tags")?.array().map { try $0.string() } ?? []
-        let children = try node.optional("children")?.array() ?? []
-        let deviceNodes = try children.filter { try $0.optional("nodeType")?.string() == "Device" }
-        if deviceNodes.isEmpty {
-            base.message = try failureMessages(node)
-            return [base]
-        }
-        // Run on several destinations: one result per device.
-        return try deviceNodes.map { deviceNode in
+        return try results(of: node, base: base, devices: devices)
+    }
+
+    /// The results of a test case node, whatever it is read from: one for
+    /// each device it ran on ("Device" children; itself when it has none),
+    /// and for each of those one for every repetition and retry
+    /// ("Repetition" children, each with its own result, duration and
+    /// failure messages; itself when it has none). A test that failed and
+    /// passed on retry gives a fail and a pass in one run, and the fail
+    /// outweighs the pass. `missing` names a node without a result.
+    static func results<Node: XCResultNode>(
+        of node: Node, base: TestReport.TestCase, devices: [TestReport.Device],
+        missing: (String) -> any Error = { EvidenceError.refused(reason: "\($0) has no result") }
+    ) throws -> [TestReport.TestCase] {
+        let children = try node.nodeChildren()
+        let ran = try children.filter { try $0.nodeType() == "Device" }
+        var tests: [TestReport.TestCase] = []
+        for (deviceNode, deviceIndex) in ran.isEmpty ? [(node, base.device)] : try ran.map({ ($0, deviceIndex(named: try $0.nodeName() ?? "", in: devices)) }) {
             var test = base
-            (test.outcome, test.note) = try outcome(deviceNode.field("result"))
-            test.duration = try duration(deviceNode) ?? base.duration
-            test.message = try failureMessages(deviceNode)
-            test.device = deviceIndex(named: try deviceNode.optional("name")?.string() ?? "", in: devices)
-            return test
+            test.device = deviceIndex
+            test.duration = try deviceNode.nodeSeconds() ?? base.duration
+            let repetitions = try deviceNode.nodeChildren().filter { try $0.nodeType() == "Repetition" }
+            guard !repetitions.isEmpty else {
+                guard let result = try deviceNode.nodeResult() else { throw missing(ran.isEmpty ? "the test case" : "a device of the test case") }
+                (test.outcome, test.note) = outcome(result)
+                test.message = try failureMessages(
+                    under: deviceNode, children: { try $0.nodeChildren() }, type: { try $0.nodeType() }, name: { try $0.nodeName() })
+                tests.append(test)
+                continue
+            }
+            for (index, repetition) in repetitions.enumerated() {
+                var attempt = test
+                guard let result = try repetition.nodeResult() else { throw missing("a repetition of the test case") }
+                (attempt.outcome, attempt.note) = outcome(result)
+                attempt.duration = try repetition.nodeSeconds() ?? test.duration
+                attempt.message = try failureMessages(
+                    under: repetition, children: { try $0.nodeChildren() }, type: { try $0.nodeType() }, name: { try $0.nodeName() })
+                let said = "repetition \(index + 1) of \(repetitions.count)" + (try repetition.nodeName().map { " (\($0))" } ?? "")
+                attempt.note = attempt.note.isEmpty ? said : attempt.note + "; " + said
+                tests.append(attempt)
+            }
         }
+        return tests
     }
 
     /// Which of the file's devices a "Device" node of a test case names: its
@@ -84,18 +113,20 @@ public enum XCResultReader {
         outcome(try cursor.string())
     }
 
-    /// The outcome of a node's "result", and a note where it needs one.
+    /// The outcome of a node's "result", and a note where it needs one. An
+    /// expected failure is a failure that was expected: it fails the claim
+    /// (its issue text is the message), and never verifies it.
     static func outcome(_ result: String) -> (Outcome, String) {
         switch result {
         case "Passed": return (.pass, "")
         case "Failed": return (.fail, "")
         case "Skipped": return (.skipped, "")
-        case "Expected Failure": return (.pass, "expected failure")
+        case "Expected Failure": return (.fail, "expected failure")
         case let other: return (.inconclusive, "xcresult result '\(other)'")
         }
     }
 
-    private static func duration(_ node: JSONCursor) throws -> Double? {
+    static func duration(_ node: JSONCursor) throws -> Double? {
         if let seconds = node.optional("durationInSeconds") {
             return try seconds.number()
         }
@@ -110,14 +141,8 @@ public enum XCResultReader {
     }
 
     /// The distinct failure messages under a node, in order.
-    private static func failureMessages(_ node: JSONCursor) throws -> String? {
-        try failureMessages(
-            under: node, children: { try $0.optional("children")?.array() ?? [] },
-            type: { try $0.optional("nodeType")?.string() }, name: { try $0.optional("name")?.string() })
-    }
-
     /// The distinct failure messages under a node, in order, one a line; not
-    /// those under a "Device", which are that device's. Whatever a node is
+    /// those under a "Device" or a "Repetition", which are that one's. Whatever a node is
     /// read from: a `JSONCursor`, or what `XCResultOnePass` keeps of it.
     static func failureMessages<Node>(
         under node: Node, children: (Node) throws -> [Node], type: (Node) throws -> String?,
@@ -130,7 +155,7 @@ public enum XCResultReader {
                 if kind == "Failure Message" {
                     let text = try name(child) ?? ""
                     if !text.isEmpty, !messages.contains(text) { messages.append(text) }
-                } else if kind != "Device" {
+                } else if kind != "Device" && kind != "Repetition" {
                     try collect(child)
                 }
             }
@@ -355,4 +380,24 @@ struct JSONCursor {
         guard let values = optional("_values") else { throw error("expected {\"_values\": […]}") }
         return try values.array()
     }
+}
+
+/// A node of `xcresulttool get test-results tests`, read the general way
+/// (`JSONCursor`) or as the one pass keeps it (`XCResultOnePass.Node`): what
+/// `XCResultReader.results(of:base:devices:)` reads of a test case.
+protocol XCResultNode {
+    func nodeType() throws -> String?
+    func nodeName() throws -> String?
+    /// Its "result" as written: "Passed", "Failed", "Expected Failure", …
+    func nodeResult() throws -> String?
+    func nodeSeconds() throws -> Double?
+    func nodeChildren() throws -> [Self]
+}
+
+extension JSONCursor: XCResultNode {
+    func nodeType() throws -> String? { try optional("nodeType")?.string() }
+    func nodeName() throws -> String? { try optional("name")?.string() }
+    func nodeResult() throws -> String? { try field("result").string() }
+    func nodeSeconds() throws -> Double? { try XCResultReader.duration(self) }
+    func nodeChildren() throws -> [JSONCursor] { try optional("children")?.array() ?? [] }
 }

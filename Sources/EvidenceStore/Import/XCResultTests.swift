@@ -203,7 +203,10 @@ private struct OutlinePass {
         var type = ""
         var name = ""
         var results = 0
+        // The results its devices give (each one per repetition), and its repetitions.
+        var deviceResults = 0
         var devices = 0
+        var repetitions = 0
         while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.nodeKeys) {
             try keys.add(key)
             switch key {
@@ -213,7 +216,11 @@ private struct OutlinePass {
                     defer { path.removeLast() }
                     let child = try node()
                     results += child.results
-                    if child.type == "Device" { devices += 1 }
+                    if child.type == "Device" {
+                        devices += 1
+                        deviceResults += child.results
+                    }
+                    if child.type == "Repetition" { repetitions += 1 }
                 }
             case .known(XCResultTests.NodeKey.nodeType.rawValue), .known(XCResultTests.NodeKey.name.rawValue):
                 let isType = key == .known(XCResultTests.NodeKey.nodeType.rawValue)
@@ -234,7 +241,10 @@ private struct OutlinePass {
             kinds.removeSubrange((slot + 1)...)
             while let last = suites.last, last.node > slot { suites.removeLast() }
             kinds[slot] = .testCase
-            return (type, max(1, devices))
+            // One result per device, each one per repetition (XCResultReader.results).
+            return (type, devices > 0 ? deviceResults : max(1, repetitions))
+        case "Device":
+            return (type, max(1, repetitions))
         case "Test Suite":
             kinds[slot] = .suite
             suites.append((slot, name))

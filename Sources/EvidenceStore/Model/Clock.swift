@@ -28,30 +28,39 @@ public struct Clock: Sendable {
 }
 
 extension Clock {
-    /// The latest date a result, a run or a test report may carry: one day
-    /// after now, room for any time zone and a clock a little ahead. A later
-    /// date is a typo or a broken clock, and would outrank every real result.
+    /// How far ahead of this clock another machine's may run.
+    public static let allowedSkew: TimeInterval = 300
+
+    /// The latest moment a result, a run, a label change or an edit may carry:
+    /// now, and five minutes for a clock a little ahead. A later date is a
+    /// typo or a broken clock, and would outrank every real result.
     public func futureLimit() -> FutureLimit {
-        FutureLimit(latest: Timestamp.format(now().addingTimeInterval(86_400)))
+        FutureLimit(latest: Timestamp.format(now().addingTimeInterval(Self.allowedSkew)))
     }
 }
 
 /// Refuses dates after a fixed moment. Dates come in the store's form
-/// (`YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SSZ`), so the check is a comparison of
-/// canonical text, cheap enough for a million imported results.
+/// (`YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ` or the same to the microsecond), so
+/// the check is a comparison of canonical text, cheap enough for a million
+/// imported results.
 public struct FutureLimit: Sendable {
     /// The moment, `YYYY-MM-DDTHH:MM:SSZ`.
     public let latest: String
 
     /// Whether a date in the store's form is no later than the limit; a date
-    /// without a time counts from its midnight.
+    /// without a time counts from its midnight (UTC), a time to the
+    /// microsecond from its second.
     public func allows(_ date: String) -> Bool {
-        date.utf8.count == 10 ? date + "T00:00:00Z" <= latest : date <= latest
+        switch date.utf8.count {
+        case 10: return date + "T00:00:00Z" <= latest
+        case 27: return date.prefix(19) + "Z" <= latest
+        default: return date <= latest
+        }
     }
 
     /// Why a date is refused, for an error message.
     public func reason(_ date: String) -> String {
-        "'\(date)' is more than one day in the future (the latest accepted is \(latest)); "
+        "'\(date)' is in the future (the latest accepted is \(latest), five minutes from now); "
             + "check the date, or the clock of the machine that wrote it"
     }
 
@@ -59,7 +68,7 @@ public struct FutureLimit: Sendable {
     public func check(_ date: String, field: String) throws {
         guard allows(date) else {
             throw EvidenceError.invalidValue(
-                field: field, value: date, expected: "a date no later than \(latest) (one day from now)")
+                field: field, value: date, expected: "a date no later than now (\(latest), with five minutes for clock skew)")
         }
     }
 }

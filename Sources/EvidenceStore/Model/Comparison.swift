@@ -21,6 +21,17 @@ public struct ResolvedSide: Equatable, Sendable {
     public var environmentIDs: [Int64]
 }
 
+/// A claim or a test on one kind of environment of a side: device and
+/// simulator results are compared each with their own kind.
+public struct SideKey: Hashable, Sendable, Comparable {
+    public var name: String
+    public var kind: EnvironmentKind
+
+    public static func < (left: SideKey, right: SideKey) -> Bool {
+        (left.name, left.kind.rawValue) < (right.name, right.kind.rawValue)
+    }
+}
+
 /// The latest decisive result of a claim or a test on one side.
 public struct SideOutcome: Equatable, Sendable {
     public var outcome: Outcome
@@ -72,6 +83,8 @@ public struct ComparisonRow: TableRow, Equatable, Sendable {
     public var subject: ComparisonSubject
     /// The claim's key or the test's identifier; for a measurement, with its name after " · ".
     public var name: String
+    /// The kind of environment both sides' results are on.
+    public var kind: EnvironmentKind
     public var change: ComparisonChange
     public var from: String?
     public var to: String?
@@ -80,11 +93,13 @@ public struct ComparisonRow: TableRow, Equatable, Sendable {
     public var fromEnvironment: String?
     public var toEnvironment: String?
 
-    public static let columns = ["subject", "name", "change", "from", "to", "delta", "unit", "from_environment", "to_environment"]
+    public static let columns = [
+        "subject", "name", "kind", "change", "from", "to", "delta", "unit", "from_environment", "to_environment",
+    ]
     public var cells: [TableValue] {
         [
-            .text(subject.rawValue), .text(name), .text(change.rawValue), TableValue(from), TableValue(to), TableValue(delta),
-            TableValue(unit), TableValue(fromEnvironment), TableValue(toEnvironment),
+            .text(subject.rawValue), .text(name), .text(kind.rawValue), .text(change.rawValue), TableValue(from),
+            TableValue(to), TableValue(delta), TableValue(unit), TableValue(fromEnvironment), TableValue(toEnvironment),
         ]
     }
 }
@@ -104,17 +119,19 @@ public struct MeasurementKey: Hashable, Sendable, Comparable {
     public var name: String
     public var measurement: String
     public var posture: String
+    public var kind: EnvironmentKind
 
-    public init(subject: ComparisonSubject, name: String, measurement: String, posture: String) {
+    public init(subject: ComparisonSubject, name: String, measurement: String, posture: String, kind: EnvironmentKind) {
         self.subject = subject
         self.name = name
         self.measurement = measurement
         self.posture = posture
+        self.kind = kind
     }
 
     public static func < (left: MeasurementKey, right: MeasurementKey) -> Bool {
-        (left.subject.rawValue, left.name, left.measurement, left.posture)
-            < (right.subject.rawValue, right.name, right.measurement, right.posture)
+        (left.subject.rawValue, left.name, left.measurement, left.posture, left.kind.rawValue)
+            < (right.subject.rawValue, right.name, right.measurement, right.posture, right.kind.rawValue)
     }
 
     /// "island.clock-offset.closed · status-bar clock y (closed)"
@@ -125,7 +142,10 @@ public struct MeasurementKey: Hashable, Sendable, Comparable {
 
 /// One result in a claim's history.
 public struct HistoryEntry: TableRow, Equatable, Sendable {
-    public var result: Int64
+    /// The result's short UUID, the same in every clone.
+    public var result: String
+    /// This store's number for it.
+    public var local: Int64
     public var checkedAt: String?
     public var environment: String
     public var outcome: String
@@ -138,7 +158,8 @@ public struct HistoryEntry: TableRow, Equatable, Sendable {
     public var onOtherModel: Bool
 
     public init(_ entry: ClaimDetail.ResultEntry) {
-        result = entry.resultID
+        result = ResultIdentity.shortName(entry.resultUUID)
+        local = entry.resultID
         checkedAt = entry.checkedAt
         environment = entry.environment
         outcome = entry.outcome
@@ -151,12 +172,12 @@ public struct HistoryEntry: TableRow, Equatable, Sendable {
     }
 
     public static let columns = [
-        "result", "checked_at", "environment", "outcome", "posture", "measurements", "note", "run", "retracted",
+        "result", "local", "checked_at", "environment", "outcome", "posture", "measurements", "note", "run", "retracted",
         "on_other_model",
     ]
     public var cells: [TableValue] {
         [
-            .integer(result), TableValue(checkedAt), .text(environment), .text(outcome), TableValue(posture),
+            .text(result), .integer(local), TableValue(checkedAt), .text(environment), .text(outcome), TableValue(posture),
             .text(measurements), .text(note), .text(run), TableValue(retracted), .text(onOtherModel ? "yes" : ""),
         ]
     }

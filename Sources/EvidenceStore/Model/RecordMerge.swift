@@ -2,8 +2,11 @@
 /// field by field: a field changed on one side only takes that side; a field
 /// changed differently on both is a conflict, unless the fields go together
 /// with a time, as a claim's label goes with when it was changed, and then
-/// the later side wins. Used by `merge-file` (git's three files) and by
-/// import (the store, the folder and the base the store kept).
+/// the later side wins (on the same second, the same side on every clone).
+/// When and by whom a record last changed (`changed_at`, `changed_by`) never
+/// conflict: the merged record carries the later. Used by `merge-file`
+/// (git's three files) and by import (the store, the folder and the base the
+/// store kept).
 public enum RecordMerge {
     public enum Outcome: Equatable, Sendable {
         /// The merged record (one side's, or fields of both).
@@ -26,14 +29,29 @@ public enum RecordMerge {
         public static let claimLabel = LaterWins(fields: ["label", "labelled_at"], time: "labelled_at")
     }
 
+    /// The fields that say when and by whom a record last changed.
+    public static let stampFields: Set<String> = ["changed_at", "changed_by"]
+
+    /// A record's `changed_at`, `changed_by`: what orders two versions of
+    /// it. A missing time is older than any.
+    public static func stamp(of record: JSONValue?) -> (at: String, by: String) {
+        guard case .object(let fields)? = record else { return ("", "") }
+        return (value("changed_at", in: fields)?.stringValue ?? "", value("changed_by", in: fields)?.stringValue ?? "")
+    }
+
     /// Merges `ours` and `theirs` against `base` (nil when both sides added
     /// the record). All three are JSON objects.
     public static func merge(base: JSONValue?, ours: JSONValue, theirs: JSONValue, laterWins: LaterWins? = nil)
         -> Outcome
     {
-        guard case .object(let ourFields) = ours, case .object(let theirFields) = theirs else {
+        guard case .object(var ourFields) = ours, case .object(var theirFields) = theirs else {
             return ours == theirs ? .merged(ours) : .conflict(["record"])
         }
+        // The later stamp is the merged record's.
+        let later = stamp(of: ours) >= stamp(of: theirs) ? ourFields : theirFields
+        let stamp = stampFields.sorted().compactMap { name in value(name, in: later).map { (name, $0) } }
+        ourFields.removeAll { stampFields.contains($0.0) }
+        theirFields.removeAll { stampFields.contains($0.0) }
         var baseFields: [(String, JSONValue)]?
         if case .object(let fields)? = base { baseFields = fields }
         var names = ourFields.map(\.0)
@@ -58,11 +76,16 @@ public enum RecordMerge {
             if let taken { merged.append((name, taken)) }
         }
         if !conflicts.isEmpty, let laterWins, Set(conflicts).isSubset(of: laterWins.fields) {
-            // Times in the store's form compare as text.
-            let mine = value(laterWins.time, in: ourFields).flatMap(\.stringValue) ?? ""
-            let other = value(laterWins.time, in: theirFields).flatMap(\.stringValue) ?? ""
+            // Times in the store's form compare as text; on the same second,
+            // the fields' text decides, so every clone merges the same way.
+            func order(_ fields: [(String, JSONValue)]) -> [String] {
+                [value(laterWins.time, in: fields).flatMap(\.stringValue) ?? ""]
+                    + laterWins.fields.sorted().map { value($0, in: fields)?.rendered() ?? "" }
+            }
+            let mine = order(ourFields)
+            let other = order(theirFields)
             if mine != other {
-                let winner = mine > other ? ourFields : theirFields
+                let winner = mine.lexicographicallyPrecedes(other) ? theirFields : ourFields
                 merged = merged.compactMap { field in
                     guard laterWins.fields.contains(field.0) else { return field }
                     return value(field.0, in: winner).map { (field.0, $0) }
@@ -73,7 +96,7 @@ public enum RecordMerge {
                 conflicts = []
             }
         }
-        return conflicts.isEmpty ? .merged(.object(merged)) : .conflict(conflicts)
+        return conflicts.isEmpty ? .merged(.object(merged + stamp)) : .conflict(conflicts)
     }
 
     private static func value(_ name: String, in fields: [(String, JSONValue)]) -> JSONValue? {

@@ -4,6 +4,21 @@ import Foundation
 /// the moment it was recorded (UTC, to the microsecond), which orders results
 /// that the rules cannot order by when they were checked.
 public enum ResultIdentity {
+    /// How outputs name a run or a result: the first 8 hex digits of its
+    /// UUID, the same in every clone.
+    public static func shortName(_ uuid: String) -> String {
+        String(uuid.prefix(8))
+    }
+
+    /// "result 1a2b3c4d (local #17)": the name every clone shares, and the
+    /// number this store gave it, which another clone's may not.
+    public static func described(_ kind: String, uuid: String, local: Int64) -> String {
+        "\(kind) \(shortName(uuid)) (local #\(local))"
+    }
+
+    /// The shortest UUID prefix a command takes for a run or a result.
+    public static let shortestPrefix = 6
+
     /// A new result's UUID.
     public static func newUUID() -> String {
         UUID().uuidString.lowercased()

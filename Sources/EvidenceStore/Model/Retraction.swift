@@ -31,7 +31,7 @@ public struct Retraction: Equatable, Sendable {
 
 /// What `result retract` and `run retract` did.
 public struct RetractionSummary: Equatable, Sendable {
-    /// The run or result as people name it: "run 1a2b3c4d", "result 12".
+    /// The run or result as people name it: "result 1a2b3c4d (local #12)".
     public var target: String
     /// The results it took out of the evidence.
     public var results: Int

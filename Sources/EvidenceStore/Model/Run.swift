@@ -11,7 +11,10 @@ public struct RunRecord: Equatable, Sendable {
     public var note: String
 
     /// The short name reports use: the first 8 characters of the UUID.
-    public var shortName: String { String(uuid.prefix(8)) }
+    public var shortName: String { ResultIdentity.shortName(uuid) }
+
+    /// "run 1a2b3c4d (local #6)".
+    public var described: String { ResultIdentity.described("run", uuid: uuid, local: id) }
 
     /// What each of the run's results keeps of it.
     public struct IDs: Sendable {

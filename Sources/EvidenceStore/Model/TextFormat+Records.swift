@@ -2,13 +2,29 @@
 /// `TextFormatEncoding` makes each one JSON line); import reads them back and
 /// compares them with `==`.
 extension TextFormat {
+    /// When and by whom a record people edit last changed; nil where not
+    /// known (changed before stores kept it): older than any known time.
+    public struct Stamp: Equatable, Sendable {
+        public var at: String?
+        public var by: String?
+
+        public init(at: String? = nil, by: String? = nil) {
+            self.at = at
+            self.by = by
+        }
+
+        public static let unknown = Stamp()
+    }
+
     public struct Source: Equatable, Sendable {
         public var url, title, publisher, kind: String
         public var published, updated, retrieved: String?
+        public var changed = Stamp.unknown
     }
 
     public struct Capability: Equatable, Sendable {
         public var name, description: String
+        public var changed = Stamp.unknown
     }
 
     public struct SourceReference: Equatable, Comparable, Sendable {
@@ -35,6 +51,7 @@ extension TextFormat {
         public var expectations: [ExpectedValue] = []
         /// The models it speaks about, sorted; empty for any model.
         public var models: [String] = []
+        public var changed = Stamp.unknown
     }
 
     /// What environments of a kind and model (`*`: every model) lack or
@@ -45,6 +62,7 @@ extension TextFormat {
         public var note: String
         /// "lacks" or "has".
         public var status: String = CapabilityStatus.lacks.rawValue
+        public var changed = Stamp.unknown
     }
 
     /// A document's default subjects: the models its new claims speak about.
@@ -149,6 +167,9 @@ extension TextFormat {
         public var message: String?
         public var measurements: [Measurement]
         public var attachments: [Attachment]
+        /// Logged without a verdict, judged by the claim's expected values
+        /// (and judged again when they change).
+        public var judged = false
     }
 
     /// A retraction in its run's file: of one result (by UUID) or, with none,
@@ -180,6 +201,7 @@ extension TextFormat {
 
     public struct Checklist: Equatable, Sendable {
         public var document, title: String
+        public var changed = Stamp.unknown
     }
 
     /// A checklist item judged by hand: kept untested on purpose, or checked
@@ -210,6 +232,7 @@ extension TextFormat {
         /// Sorted claim keys.
         public var claims: [String]
         public var mark: ChecklistMark?
+        public var changed = Stamp.unknown
     }
 
     public struct TestMapping: Equatable, Sendable {

@@ -101,6 +101,30 @@ public enum Timestamp {
         )
     }
 
+    /// A timestamp as result files write it: with a zone (`Z`, `+02:00`), or
+    /// without one (`2026-12-02T09:00:00`, fractions of a second allowed),
+    /// which is then read as the wall-clock time of `zone`. Returns it in the
+    /// store's form and whether it had a zone of its own; nil for any other text.
+    public static func parse(_ text: String, readingZoneless zone: TimeZone) -> (value: String, zoned: Bool)? {
+        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        let zoned = bytes.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
+        if zoned { return parseDateTime(bytes).map { ($0, true) } }
+        guard let utc = parseDateTime(bytes + [UInt8(ascii: "Z")]), let wall = date(utc) else { return nil }
+        // The wall-clock time read as UTC, less the zone's offset at that moment;
+        // asked twice, so that a time near a change of offset gets the right one.
+        let guess = wall.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: wall)))
+        let moment = wall.addingTimeInterval(-TimeInterval(zone.secondsFromGMT(for: guess)))
+        return (format(moment), false)
+    }
+
+    /// How a zone is named in notes: "Europe/Berlin (UTC+01:00)".
+    public static func describe(_ zone: TimeZone, at moment: Date) -> String {
+        let offset = zone.secondsFromGMT(for: moment)
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return "\(zone.identifier) (UTC\(sign)\(pad(minutes / 60, 2)):\(pad(minutes % 60, 2)))"
+    }
+
     /// The moment a date or timestamp in the store's form names (a date's
     /// midnight, UTC); nil for any other text.
     public static func date(_ text: String) -> Date? {

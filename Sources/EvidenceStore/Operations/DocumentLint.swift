@@ -308,7 +308,7 @@ extension DocumentLint {
             }
             if marker.group.count == 1 && MarkedDocument.trailingSentences(of: marker.text, stating: MarkedDocument.normalized(claim.statement)) == nil {
                 changes.append(DocumentChange(file: file, line: marker.line, description: "\(marker.key): statement \"\(claim.statement)\" → \"\(words)\""))
-                actions.append { _ = try store.editClaim(key: marker.key, ClaimChanges(statement: words)) }
+                actions.append { _ = try store.editClaim(key: marker.key, ClaimChanges(statement: words), by: author) }
             }
             if label != claim.label {
                 changes.append(DocumentChange(file: file, line: marker.line, description: "\(marker.key): label \(claim.label.rawValue) → \(label.rawValue)"))

@@ -109,6 +109,9 @@ private final class Session {
             summary.addedByFile[part.name] = summary.added - before
         }
         try checkHistories()
+        try flushResults()
+        // Results logged without a verdict are judged by the expected values as they are now.
+        for claim in ids.judging.sorted() { try Store.rejudge(claimID: claim, writer: writer) }
         guard conflicts.isEmpty else {
             throw EvidenceError.importConflicts(
                 Array(conflicts.prefix(Self.conflictLimit)), more: max(0, conflicts.count - Self.conflictLimit))
@@ -193,9 +196,13 @@ private final class Session {
     }
 
     /// Decides between the store's version of a record and the folder's.
+    /// The folder's counts as a change only where it is newer than what the
+    /// store last exchanged (its base): a record the folder kept from before
+    /// that is not a change, and taking it would go back. Without a base,
+    /// the side changed later wins, and the same time both ways conflicts.
     private func resolve(
         _ kind: TextFormat.EditableKind, key: String, description: String, stored: JSONLine?, incoming: JSONLine,
-        _ location: RecordLocation, laterWins: RecordMerge.LaterWins? = nil
+        _ location: RecordLocation, laterWins: RecordMerge.LaterWins? = nil, earlierWords: Set<String> = []
     ) throws -> Resolution {
         guard let stored else { return .add }
         if stored.object == incoming.object { return .keep }
@@ -203,8 +210,26 @@ private final class Session {
         if replace { return .take(theirs) }
         let ours = try JSONReader.parse(Data(stored.object.utf8))
         let base = try reader.exchangedLine(kind: kind.rawValue, key: key).map { try JSONReader.parse(Data($0.utf8)) }
-        switch RecordMerge.merge(base: base, ours: ours, theirs: theirs, laterWins: laterWins) {
+        if let base, RecordMerge.stamp(of: theirs) < RecordMerge.stamp(of: base) { return .keep }
+        let outcome: RecordMerge.Outcome
+        if base == nil, RecordMerge.stamp(of: theirs) != RecordMerge.stamp(of: ours) {
+            outcome = .merged(RecordMerge.stamp(of: theirs) > RecordMerge.stamp(of: ours) ? theirs : ours)
+        } else {
+            outcome = RecordMerge.merge(base: base, ours: ours, theirs: theirs, laterWins: laterWins)
+        }
+        switch outcome {
         case .merged(let merged):
+            // Never back to words the claim had before: that is for a person to decide.
+            if let words = merged["statement"]?.stringValue, words != ours["statement"]?.stringValue,
+                earlierWords.contains(words)
+            {
+                conflict(
+                    location,
+                    "\(description): the folder's statement is words it had before, changed here since (by "
+                        + "\(RecordMerge.stamp(of: ours).by.isEmpty ? "someone" : RecordMerge.stamp(of: ours).by)"
+                        + "); edit the folder's record to the words wanted, or import with --replace to take them")
+                return .conflict
+            }
             return merged == ours ? .keep : .take(merged)
         case .conflict(let fields):
             let field = fields[0]
@@ -244,12 +269,12 @@ private final class Session {
     /// Resolves a record against the store's version and settles it.
     private func exchange<T: ExchangedRecord>(
         _ record: T, _ kind: TextFormat.EditableKind, _ description: String, stored: T?, _ location: RecordLocation,
-        laterWins: RecordMerge.LaterWins? = nil, decode: (inout FieldReader) throws -> T,
+        laterWins: RecordMerge.LaterWins? = nil, earlierWords: Set<String> = [], decode: (inout FieldReader) throws -> T,
         write: (T, _ existing: Bool) throws -> Void
     ) throws {
         let resolution = try resolve(
             kind, key: record.key, description: description, stored: stored?.line, incoming: record.line, location,
-            laterWins: laterWins)
+            laterWins: laterWins, earlierWords: earlierWords)
         try settle(resolution, kind, key: record.key, incoming: record, line: record.line, location, decode: decode, write: write)
     }
 
@@ -278,10 +303,16 @@ private final class Session {
     }
 
     private func apply(_ record: TextFormat.Claim, _ location: RecordLocation) throws {
+        try checkDate(record.labelledAt, location, field: "labelled_at")
         var stored: TextFormat.Claim?
         try reader.claimRecords(key: record.key) { stored = $0 }
+        var earlier: Set<String> = []
+        if let stored, record.statement != stored.statement {
+            let id = try ids.claimID(record.key, location, field: "key")
+            earlier = Set(try reader.statements(ofClaim: id).map(\.statement)).subtracting([stored.statement])
+        }
         try exchange(
-            record, .claim, "claim '\(record.key)'", stored: stored, location, laterWins: .claimLabel,
+            record, .claim, "claim '\(record.key)'", stored: stored, location, laterWins: .claimLabel, earlierWords: earlier,
             decode: { try $0.claim(version: 2) }
         ) { record, existing in try ids.writeClaim(record, existing: existing, location) }
     }
@@ -310,6 +341,7 @@ private final class Session {
     }
 
     private func apply(_ record: TextFormat.ChecklistItem, _ location: RecordLocation) throws {
+        try checkDate(record.mark?.at, location, field: "mark")
         var stored: TextFormat.ChecklistItem?
         try reader.checklistItemRecords(key: record.key) { stored = $0 }
         try exchange(
@@ -400,6 +432,7 @@ private final class Session {
     {
         func write() throws -> (Int64, Int64) {
             try checkDate(header.startedAt, location, field: "started_at")
+            try checkDate(header.ingestedFile?.ingestedAt, location, field: "ingested_file")
             var fileID: Int64?
             if let file = header.ingestedFile { fileID = try applyIngestedFile(file) }
             let environment = try ids.environmentID(header.environment)
@@ -481,6 +514,7 @@ private final class Session {
             throw location.error("result", "result \(result.uuid) belongs to another run (#\(elsewhere.runID)) in the store")
         }
         try checkDate(result.checkedAt, location, field: "checked_at")
+        try checkDate(result.recordedAt, location, field: "recorded_at")
         let claim = try result.claim.map { try ids.claimID($0, location, field: "claim") }
         var statement: Int64?
         if let claim, let digest = result.statement {
@@ -495,6 +529,8 @@ private final class Session {
             uuid: result.uuid, runID: runID, environmentID: environmentID, claimID: claim, claimStatementID: statement,
             result: result.result, posture: result.posture, note: result.note, checkedAt: result.checkedAt,
             recordedAt: result.recordedAt, testID: result.testID, duration: result.duration, message: result.message)
+        row.judged = result.judged
+        if result.judged, let claim { ids.judging.insert(claim) }
         guard let existingID else {
             let id = try newResults().add(row, measurements: result.measurements)
             if !result.attachments.isEmpty {
@@ -527,6 +563,7 @@ private final class Session {
             }
             return
         }
+        try checkDate(retraction.at, location, field: "at")
         var resultID: Int64?
         if let uuid = retraction.result {
             guard let target = try reader.result(uuid: uuid), target.runID == runID else {
@@ -558,6 +595,7 @@ private final class Session {
                             + "label history is never rewritten")
                 }
             } else {
+                try checkDate(change.changedAt, location, field: "changed_at")
                 pending.append((change, location))
             }
         }
@@ -598,16 +636,22 @@ private final class Session {
         }
     }
 
-    /// Each claim whose history grew ends at the label the claim has.
+    /// Each claim whose history grew takes the label of its latest change:
+    /// changes are ordered by time, then by UUID, so two relabels made apart
+    /// (even in the same second) end the same way on every clone, and a
+    /// history resolved by hand always imports.
     private func checkHistories() throws {
-        for (key, location) in touchedHistories.sorted(by: { $0.key < $1.key }) {
+        for (key, _) in touchedHistories.sorted(by: { $0.key < $1.key }) {
             let claim = try reader.claim(key: key)
-            guard let latest = try reader.latestLabelChange(ofClaim: claim.id) else { continue }
-            guard latest.newLabel == claim.label.rawValue else {
-                throw location.error(
-                    "new_label",
-                    "the label history of '\(key)' ends at '\(latest.newLabel)', but the claim is labelled '\(claim.label.rawValue)'")
-            }
+            guard let latest = try reader.latestLabelChange(ofClaim: claim.id), latest.newLabel != claim.label.rawValue
+            else { continue }
+            var record: TextFormat.Claim?
+            try reader.claimRecords(key: key) { record = $0 }
+            guard let record else { continue }
+            try writer.upsertClaim(
+                key: key, statement: claim.statement, document: claim.document, area: claim.area,
+                label: try Label(parsing: latest.newLabel), asOf: claim.asOf, statementRecordedAt: nil,
+                changed: record.changed)
         }
     }
 }

@@ -11,6 +11,8 @@ final class ImportLookups {
     private var checklistIDs: [String: Int64] = [:]
     private var environmentIDs: [EnvironmentSpec: Int64] = [:]
     private var statementIDs: [Int64: Int64] = [:]
+    /// Claims whose expected values or judged results this import wrote: they are judged again at its end.
+    var judging: Set<Int64> = []
 
     /// The store's real folder, which every attachment path must stay inside.
     let storeFolder: String
@@ -88,7 +90,7 @@ final class ImportLookups {
         let needs = try record.needs.map { try capabilityID($0, fields, field: "needs") }
         let id = try writer.upsertClaim(
             key: record.key, statement: record.statement, document: record.document, area: record.area,
-            label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil)
+            label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil, changed: record.changed)
         claimIDs[record.key] = id
         statementIDs[id] = nil
         if existing {
@@ -109,6 +111,7 @@ final class ImportLookups {
         for expected in record.expectations {
             try writer.upsertExpectation(claimID: id, expected)
         }
+        if existing || !record.expectations.isEmpty { judging.insert(id) }
     }
 
     func writeLack(_ record: TextFormat.Lack, _ fields: RecordLocation) throws {
@@ -116,18 +119,30 @@ final class ImportLookups {
         let source = try record.source.map { try sourceID($0, fields, field: "source") }
         try writer.upsertLack(
             kind: record.kind, model: record.model, toolBuild: record.toolBuild, capabilityID: capability,
-            status: record.status, sourceID: source, reportedIn: record.reportedIn, note: record.note)
+            status: record.status, sourceID: source, reportedIn: record.reportedIn, note: record.note,
+            changed: record.changed)
     }
 
     /// Writes a checklist item with its links; refuses a position another item holds.
     func writeChecklistItem(_ record: TextFormat.ChecklistItem, existing: Bool, _ fields: RecordLocation) throws {
         let checklist = try checklistID(record.checklist, fields, field: "checklist")
         let claims = try record.claims.map { try claimID($0, fields, field: "claims") }
+        // An item of a document's checklist is proved only by that document's claims.
+        for (key, id) in zip(record.claims, claims) {
+            let document = try writer.reader.claim(id: id).document
+            guard document == record.checklist else {
+                throw fields.error(
+                    "claims",
+                    "claim '\(key)' belongs to document '\(document)'; an item of the checklist of '\(record.checklist)' "
+                        + "is proved only by claims of that document")
+            }
+        }
         if let taken = try writer.reader.checklistItem(atPosition: record.position, of: checklist, otherThan: record.key) {
             throw fields.error("position", "position \(record.position) of '\(record.checklist)' is already item '\(taken)'")
         }
         let id = try writer.upsertChecklistItem(
-            checklistID: checklist, key: record.key, position: record.position, text: record.text, mark: record.mark)
+            checklistID: checklist, key: record.key, position: record.position, text: record.text, mark: record.mark,
+            changed: record.changed)
         if existing { try writer.unlinkChecklistItem(itemID: id) }
         for claim in claims {
             try writer.linkChecklistItem(itemID: id, claimID: claim)

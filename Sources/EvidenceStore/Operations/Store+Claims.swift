@@ -20,7 +20,7 @@ extension Store {
             try Self.checkModels(models, newModel: draft.newModel, reader: writer.reader)
             let id = try writer.upsertClaim(
                 key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf,
-                statementRecordedAt: clock.timestamp())
+                statementRecordedAt: clock.timestamp(), changed: stamp(by: author))
             for reference in draft.sources {
                 let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
                 try writer.linkSource(claimID: id, sourceID: sourceID, locator: locator)
@@ -93,7 +93,7 @@ extension Store {
     /// the words change, passes of the earlier words no longer prove it: the
     /// result says which runs those were.
     @discardableResult
-    public func editClaim(key: String, _ changes: ClaimChanges) throws -> ClaimEdit {
+    public func editClaim(key: String, _ changes: ClaimChanges, by author: String = "unknown") throws -> ClaimEdit {
         guard !changes.isEmpty else {
             throw EvidenceError.invalidValue(
                 field: "change", value: "(none)",
@@ -121,8 +121,9 @@ extension Store {
                 try writer.upsertClaim(
                     key: current.key, statement: statement ?? current.statement, document: document ?? current.document,
                     area: area ?? current.area, label: current.label, asOf: asOf ?? current.asOf,
-                    statementRecordedAt: clock.timestamp())
+                    statementRecordedAt: clock.timestamp(), changed: stamp(by: author))
             }
+            try writer.touchClaim(id, stamp(by: author))
             for reference in changes.addSources {
                 let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
                 try writer.linkSource(claimID: id, sourceID: sourceID, locator: locator)
@@ -167,7 +168,7 @@ extension Store {
             }
             try writer.upsertClaim(
                 key: current.key, statement: current.statement, document: current.document, area: current.area,
-                label: label, asOf: current.asOf, statementRecordedAt: clock.timestamp())
+                label: label, asOf: current.asOf, statementRecordedAt: clock.timestamp(), changed: stamp(by: author))
             try writer.insertLabelChange(
                 uuid: ResultIdentity.newUUID(), claimID: current.id,
                 follows: try writer.reader.latestLabelChange(ofClaim: current.id)?.id, from: current.label.rawValue,
@@ -180,16 +181,22 @@ extension Store {
         name.trimmingCharacters(in: .whitespaces).isEmpty ? "unknown" : name
     }
 
+    /// A change made now, by `author`.
+    func stamp(by author: String) -> TextFormat.Stamp {
+        TextFormat.Stamp(at: clock.timestamp(), by: Self.author(author))
+    }
+
     // MARK: - Sources, capabilities, lacks
 
-    public func addSource(_ draft: SourceDraft) throws {
+    public func addSource(_ draft: SourceDraft, by author: String = "unknown") throws {
         let url = try Validate.url(draft.url)
-        let record = TextFormat.Source(
+        var record = TextFormat.Source(
             url: url, title: try Validate.nonEmpty(draft.title, field: "title"),
             publisher: try Validate.nonEmpty(draft.publisher, field: "publisher"), kind: draft.kind.rawValue,
             published: try draft.published.map { try Timestamp.parseDay($0, field: "published date") },
             updated: try draft.updated.map { try Timestamp.parseDay($0, field: "updated date") },
             retrieved: try draft.retrieved.map { try Timestamp.parseDay($0, field: "retrieved date") })
+        record.changed = stamp(by: author)
         try write { writer in
             if try writer.reader.existingSourceID(url: url) != nil {
                 throw EvidenceError.alreadyExists(kind: "source", value: url)
@@ -198,9 +205,10 @@ extension Store {
         }
     }
 
-    public func addCapability(name: String, description: String) throws {
+    public func addCapability(name: String, description: String, by author: String = "unknown") throws {
         let record = TextFormat.Capability(
-            name: try Validate.capabilityName(name), description: try Validate.nonEmpty(description, field: "description"))
+            name: try Validate.capabilityName(name), description: try Validate.nonEmpty(description, field: "description"),
+            changed: stamp(by: author))
         try write { writer in
             if try writer.reader.existingCapabilityID(name: record.name) != nil {
                 throw EvidenceError.alreadyExists(kind: "capability", value: record.name)
@@ -211,7 +219,7 @@ extension Store {
 
     /// Records that environments of a kind and model (or every model of the
     /// kind) lack, or have, a capability from an Xcode build on.
-    public func addLack(_ draft: LackDraft) throws {
+    public func addLack(_ draft: LackDraft, by author: String = "unknown") throws {
         let model = draft.model == LackDraft.everyModel ? draft.model : try Validate.model(draft.model)
         let toolBuild = try AppleBuild.validated(draft.toolBuild, field: "Xcode build")
         try write { writer in
@@ -236,14 +244,15 @@ extension Store {
             }
             try writer.upsertLack(
                 kind: draft.kind.rawValue, model: model, toolBuild: toolBuild, capabilityID: capability,
-                status: draft.status.rawValue, sourceID: citedSource, reportedIn: document, note: draft.note)
+                status: draft.status.rawValue, sourceID: citedSource, reportedIn: document, note: draft.note,
+                changed: stamp(by: author))
         }
     }
 
     // MARK: - Expected values
 
     /// Records what a claim's measurement must be, replacing what it was.
-    public func expect(_ expected: ExpectedValue, ofClaim key: String) throws {
+    public func expect(_ expected: ExpectedValue, ofClaim key: String, by author: String = "unknown") throws {
         let name = try Validate.singleLine(try Validate.nonEmpty(expected.name, field: "measurement name"), field: "measurement name")
         guard expected.value.isFinite, expected.tolerance.isFinite, expected.tolerance >= 0 else {
             throw EvidenceError.invalidValue(field: "expected value", value: expected.summary, expected: ExpectedValue.form)
@@ -251,12 +260,15 @@ extension Store {
         var checked = expected
         checked.name = name
         try write { writer in
-            try writer.upsertExpectation(claimID: try writer.reader.claimID(key: key), checked)
+            let claim = try writer.reader.claimID(key: key)
+            try writer.upsertExpectation(claimID: claim, checked)
+            try writer.touchClaim(claim, stamp(by: author))
+            try Self.rejudge(claimID: claim, writer: writer)
         }
     }
 
     /// Drops the expected value of a measurement.
-    public func removeExpectation(named name: String, ofClaim key: String) throws {
+    public func removeExpectation(named name: String, ofClaim key: String, by author: String = "unknown") throws {
         try write { writer in
             let claim = try writer.reader.claimID(key: key)
             if try writer.removeExpectations(claimID: claim, name: name) == 0 {
@@ -264,6 +276,8 @@ extension Store {
                     kind: "expected value of \(key)", value: name,
                     suggestions: try writer.reader.expectations(ofClaim: claim).map(\.name))
             }
+            try writer.touchClaim(claim, stamp(by: author))
+            try Self.rejudge(claimID: claim, writer: writer)
         }
     }
 
@@ -321,7 +335,8 @@ extension Store {
                     kind: kind, reason: reason, by: Self.author(author), at: clock.timestamp())
             }
             try writer.upsertChecklistItem(
-                checklistID: checklist, key: item.key, position: item.position, text: item.text, mark: mark)
+                checklistID: checklist, key: item.key, position: item.position, text: item.text, mark: mark,
+                changed: stamp(by: author))
         }
     }
 }

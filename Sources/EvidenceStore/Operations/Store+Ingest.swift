@@ -19,6 +19,9 @@ public struct IngestOptions: Equatable, Sendable {
     public var newModel: Bool = false
     /// Files larger than this are refused before they are read.
     public var maxBytes: Int
+    /// Where a file's timestamps without a zone are read (xcodebuild writes
+    /// the machine's local time); the run's note names it.
+    public var timeZone: TimeZone = .gmt
 
     public static let defaultMaxBytes = 256 << 20
 
@@ -107,15 +110,15 @@ extension Store {
     {
         let twoPasses = { () throws -> IngestSummary in
             try self.ingest(
-                try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format), file: path,
-                options: options, progress: progress)
+                try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format, zone: options.timeZone),
+                file: path, options: options, progress: progress)
         }
         guard onePass else { return try twoPasses() }
         do {
             return try ingest(
                 try IngestSource.open(
                     path, maxBytes: options.maxBytes, format: options.format, onePass: true,
-                    dateLimit: clock.futureLimit()),
+                    dateLimit: clock.futureLimit(), zone: options.timeZone),
                 file: path, options: options, progress: progress)
         } catch is IngestSource.NeedsTwoPasses {
             return try twoPasses()

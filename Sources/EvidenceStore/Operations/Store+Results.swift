@@ -60,11 +60,13 @@ extension Store {
             }
             let (outcome, note, misses) = try Self.judge(observation, against: try reader.expectations(ofClaim: claim))
             let uuid = ResultIdentity.newUUID()
-            let resultID = try writer.upsertResult(StoreWriter.ResultRow(
+            var row = StoreWriter.ResultRow(
                 uuid: uuid, runID: run.id, environmentID: run.environmentID, claimID: claim,
                 claimStatementID: try reader.currentStatement(ofClaim: claim)?.id, result: outcome.rawValue,
                 posture: observation.posture?.rawValue, note: note, checkedAt: checkedAt,
-                recordedAt: clock.recordingTime()))
+                recordedAt: clock.recordingTime())
+            row.judged = !observation.outcomeGiven
+            let resultID = try writer.upsertResult(row)
             for measurement in observation.measurements {
                 try writer.insertMeasurement(
                     resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit.rawValue,
@@ -89,31 +91,34 @@ extension Store {
     static func judge(_ observation: Observation, against expectations: [ExpectedValue]) throws
         -> (Outcome, String, [String])
     {
-        let verdict = ExpectationVerdict(measurements: observation.measurements, expectations: expectations)
-        func noted(_ addition: String) -> String {
-            observation.note.isEmpty ? addition : observation.note + "\n" + addition
+        if !observation.outcomeGiven,
+            ExpectationVerdict(measurements: observation.measurements, expectations: expectations).outcome == nil
+        {
+            let missing = observation.measurements.map(\.name).filter { name in !expectations.contains { $0.name == name } }
+            throw EvidenceError.refused(
+                reason: "give --result: "
+                    + (observation.measurements.isEmpty
+                        ? "without it the result comes from measurements against expected values, and none was given"
+                        : "no expected value for " + missing.map { "'\($0)'" }.joined(separator: ", ")
+                            + " (set one with 'evidence claim expect \(observation.claimKey) NAME=VALUE UNIT ±TOLERANCE')"))
         }
-        guard observation.outcomeGiven else {
-            guard let outcome = verdict.outcome else {
-                let missing = observation.measurements.map(\.name).filter { name in !expectations.contains { $0.name == name } }
-                throw EvidenceError.refused(
-                    reason: "give --result: "
-                        + (observation.measurements.isEmpty
-                            ? "without it the result comes from measurements against expected values, and none was given"
-                            : "no expected value for " + missing.map { "'\($0)'" }.joined(separator: ", ")
-                                + " (set one with 'evidence claim expect \(observation.claimKey) NAME=VALUE UNIT ±TOLERANCE')"))
-            }
-            let note = verdict.misses.isEmpty ? observation.note : noted("Outside the expected values: " + verdict.misses.joined(separator: "; ") + ".")
-            return (outcome, note, verdict.misses)
+        let judgement = Judgement(
+            outcome: observation.outcome, judged: !observation.outcomeGiven, note: observation.note,
+            measurements: observation.measurements, expectations: expectations)
+        return (judgement.outcome, judgement.note, judgement.misses)
+    }
+
+    /// Judges again every result of a claim that has measurements, by its
+    /// expected values as they are now: a judged result takes their outcome,
+    /// a tester's verdict stands with the disagreement noted. Called wherever
+    /// the expected values change, in that change's transaction.
+    static func rejudge(claimID: Int64, writer: StoreWriter) throws {
+        let expectations = try writer.reader.expectations(ofClaim: claimID)
+        for candidate in try writer.reader.measuredResults(ofClaim: claimID) {
+            let judgement = Judgement(
+                outcome: candidate.outcome, judged: candidate.judged, note: candidate.note,
+                measurements: candidate.measurements, expectations: expectations)
+            try writer.setJudgement(ofResult: candidate.id, result: judgement.outcome.rawValue, note: judgement.note)
         }
-        guard !verdict.misses.isEmpty, observation.outcome != .fail else {
-            return (observation.outcome, observation.note, verdict.misses)
-        }
-        return (
-            observation.outcome,
-            noted("The tester gave \(observation.outcome.rawValue) although it is outside the expected values: "
-                + verdict.misses.joined(separator: "; ") + "."),
-            verdict.misses
-        )
     }
 }

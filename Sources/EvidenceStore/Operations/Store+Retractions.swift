@@ -4,30 +4,31 @@ import Foundation
 /// retraction records who, when and why; the results stay where they were,
 /// shown as retracted, and count for nothing in any state.
 extension Store {
-    /// Retracts one result, named by its number or UUID.
+    /// Retracts one result, named by its UUID (or a prefix of it) or its local number.
     @discardableResult
     public func retractResult(_ reference: String, reason: String, by author: String) throws -> RetractionSummary {
         let reason = try Validate.nonEmpty(reason, field: "reason")
         return try write { writer in
             let reader = writer.reader
             let id = try reader.resultID(reference: reference)
+            let name = ResultIdentity.described("result", uuid: try reader.resultUUID(id: id), local: id)
             if let earlier = try reader.retraction(ofResult: id) {
-                throw EvidenceError.refused(reason: "result \(id) was already \(earlier.summary)")
+                throw EvidenceError.refused(reason: "\(name) was already \(earlier.summary)")
             }
             let run = try reader.run(id: try reader.runID(ofResult: id))
             if let earlier = try reader.retraction(ofRun: run.id) {
                 throw EvidenceError.refused(
-                    reason: "result \(id) belongs to run \(run.shortName), which was already \(earlier.summary)")
+                    reason: "\(name) belongs to run \(run.shortName), which was already \(earlier.summary)")
             }
             try writer.insertRetraction(
                 uuid: UUID().uuidString.lowercased(), resultID: id, runID: nil, by: Self.author(author),
                 at: clock.timestamp(), reason: reason)
             let evidence = try reader.evidenceOf(result: id, run: nil)
-            return RetractionSummary(target: "result \(id)", results: evidence.results, claims: evidence.claims)
+            return RetractionSummary(target: name, results: evidence.results, claims: evidence.claims)
         }
     }
 
-    /// Retracts a whole run, named by its number or UUID: every result in it,
+    /// Retracts a whole run, named by its UUID (or a prefix of it) or its local number: every result in it,
     /// including any logged to it later.
     @discardableResult
     public func retractRun(_ reference: String, reason: String, by author: String) throws -> RetractionSummary {
@@ -42,7 +43,7 @@ extension Store {
                 uuid: UUID().uuidString.lowercased(), resultID: nil, runID: run.id, by: Self.author(author),
                 at: clock.timestamp(), reason: reason)
             let evidence = try reader.evidenceOf(result: nil, run: run.id)
-            return RetractionSummary(target: "run \(run.shortName)", results: evidence.results, claims: evidence.claims)
+            return RetractionSummary(target: run.described, results: evidence.results, claims: evidence.claims)
         }
     }
 }

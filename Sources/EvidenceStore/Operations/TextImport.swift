@@ -236,6 +236,7 @@ public final class StoreImporter {
     // MARK: - Files and runs
 
     private func apply(_ record: TextFormat.IngestedFile, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        try checkDate(record.ingestedAt, fields, field: "ingested_at")
         var existing: TextFormat.IngestedFile?
         try writer.reader.ingestedFileRecords(sha256: record.sha256) { existing = $0 }
         guard try shouldWrite("ingested file", key: record.sha256, existing: existing?.line, incoming: record.line, fields)
@@ -355,6 +356,7 @@ public final class StoreImporter {
     /// Retractions are never replaced: one that differs from the stored one is
     /// a conflict, even with --replace.
     private func apply(_ record: TextFormat.Retraction, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        try checkDate(record.at, fields, field: "at")
         var known = runs[record.run]
         if known == nil { known = try knownRun(record.run, writer) }
         guard let run = known else {
@@ -387,6 +389,7 @@ public final class StoreImporter {
     private var lastChange: (record: TextFormat.LabelChange, location: RecordLocation)?
 
     private func apply(_ record: TextFormat.LabelChange, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        try checkDate(record.changedAt, fields, field: "changed_at")
         let startsGroup = record.claim != historyNumbering.group
         try historyNumbering.check(group: record.claim, n: record.n, fields, what: "label changes")
         let claim = try ids.claimID(record.claim, fields, field: "claim")
@@ -443,6 +446,7 @@ public final class StoreImporter {
     }
 
     private func apply(_ record: TextFormat.ChecklistItem, _ fields: RecordLocation, _ writer: StoreWriter) throws {
+        try checkDate(record.mark?.at, fields, field: "mark")
         _ = try ids.checklistID(record.checklist, fields, field: "checklist")
         for claim in record.claims { _ = try ids.claimID(claim, fields, field: "claims") }
         var existing: TextFormat.ChecklistItem?

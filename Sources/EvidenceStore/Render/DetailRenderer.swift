@@ -73,7 +73,7 @@ public enum DetailRenderer {
     // MARK: - Runs
 
     public static func text(_ detail: RunDetail) -> String {
-        var out = "run \(detail.run.shortName) (#\(detail.run.id))\n"
+        var out = detail.run.described + "\n"
         var fields: [(String, String)] = [
             ("uuid", detail.run.uuid), ("started", detail.run.startedAt ?? "(not recorded)"), ("environment", detail.environment),
             ("tester", detail.run.tester.isEmpty ? "(not recorded)" : detail.run.tester),
@@ -129,7 +129,8 @@ public enum DetailRenderer {
 
     private static func resultsSection(_ results: [ClaimDetail.ResultEntry], claimKeys: [Int64: String]?) -> String {
         section("Results", results.map { entry in
-            var line = "#\(entry.resultID)  \(entry.checkedAt ?? "(no date)")  \(entry.outcome)"
+            var line = ResultIdentity.shortName(entry.resultUUID) + " (#\(entry.resultID))  \(entry.checkedAt ?? "(no date)")  "
+                + entry.outcome
             if entry.retraction != nil { line += " (RETRACTED)" }
             if entry.onOtherModel { line += " (on other models: not counted)" }
             if let posture = entry.posture { line += "  \(posture)" }

@@ -37,6 +37,19 @@ public struct JSONLine {
         text += String(value)
     }
 
+    /// When and by whom a record last changed, where known.
+    public mutating func add(stamp: TextFormat.Stamp) {
+        add("changed_at", stamp.at)
+        add("changed_by", stamp.by)
+    }
+
+    /// Writes `true`, or nothing for false: a flag left out is off.
+    public mutating func addFlag(_ name: String, _ value: Bool) {
+        guard value else { return }
+        key(name)
+        text += "true"
+    }
+
     public mutating func add(_ name: String, strings: [String]) {
         guard !strings.isEmpty else { return }
         key(name)

@@ -10,6 +10,7 @@ extension TextFormat.Source {
         line.add("published", published)
         line.add("updated", updated)
         line.add("retrieved", retrieved)
+        line.add(stamp: changed)
         return line
     }
 }
@@ -19,6 +20,7 @@ extension TextFormat.Capability {
         var line = JSONLine()
         line.add("name", name)
         line.add("description", description)
+        line.add(stamp: changed)
         return line
     }
 }
@@ -55,6 +57,7 @@ extension TextFormat.Claim {
                 return item
             })
         }
+        line.add(stamp: changed)
         return line
     }
 }
@@ -70,6 +73,7 @@ extension TextFormat.Lack {
         line.add("source", source)
         line.add("reported_in", reportedIn)
         line.addNonEmpty("note", note)
+        line.add(stamp: changed)
         return line
     }
 }
@@ -210,6 +214,7 @@ extension TextFormat.Checklist {
         var line = JSONLine()
         line.add("document", document)
         line.add("title", title)
+        line.add(stamp: changed)
         return line
     }
 }
@@ -229,6 +234,7 @@ extension TextFormat.ChecklistItem {
             object.add("at", mark.at)
             line.add(mark.kind.rawValue, object: object)
         }
+        line.add(stamp: changed)
         return line
     }
 }
@@ -292,6 +298,7 @@ extension TextFormat.ResultLine {
         line.add("posture", posture)
         line.add("checked_at", checkedAt)
         line.add("recorded_at", recordedAt)
+        line.addFlag("judged", judged)
         line.addResultDetails(
             note: note, testID: testID, duration: duration, message: message, measurements: measurements,
             attachments: attachments)

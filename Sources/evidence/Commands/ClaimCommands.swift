@@ -102,6 +102,7 @@ enum ClaimCommands {
                         isRepeatable: true),
                     newDocument,
                     SharedOptions.newModel,
+                    SharedOptions.by,
                 ],
                 build: { values in
                     if values.value("as-of") != nil && values.flag("clear-as-of") {
@@ -116,7 +117,8 @@ enum ClaimCommands {
                             removeSources: values.values("remove-source"), addNeeds: values.values("needs"),
                             removeNeeds: values.values("remove-needs"), addModels: values.values("model"),
                             removeModels: values.values("remove-model"), newDocument: values.flag("new-document"),
-                            newModel: values.flag("new-model")))
+                            newModel: values.flag("new-model")),
+                        by: SharedOptions.author(values))
                 }
             ),
             CommandSpec(
@@ -149,12 +151,18 @@ enum ClaimCommands {
                     ArgumentSpec(name: "key", help: "The claim's key."),
                     ArgumentSpec(name: "value", help: "NAME=VALUE UNIT [±TOLERANCE]; with --remove, the measurement's name."),
                 ],
-                options: [OptionSpec(name: "remove", help: "Drop the expected value of the measurement named instead.")],
+                options: [
+                    OptionSpec(name: "remove", help: "Drop the expected value of the measurement named instead."), SharedOptions.by,
+                ],
                 build: { values in
                     let key = values.required("key")
                     let value = values.required("value")
-                    if values.flag("remove") { return .claimUnexpect(store: CommandTree.storePath(values), key: key, name: value) }
-                    return .claimExpect(store: CommandTree.storePath(values), key: key, expected: try ExpectedValue(parsing: value))
+                    let author = SharedOptions.author(values)
+                    if values.flag("remove") {
+                        return .claimUnexpect(store: CommandTree.storePath(values), key: key, name: value, by: author)
+                    }
+                    return .claimExpect(
+                        store: CommandTree.storePath(values), key: key, expected: try ExpectedValue(parsing: value), by: author)
                 }
             ),
         ]
@@ -162,18 +170,18 @@ enum ClaimCommands {
 }
 
 extension Runner {
-    func claimExpect(store path: String, key: String, expected: ExpectedValue) throws -> Int32 {
+    func claimExpect(store path: String, key: String, expected: ExpectedValue, by author: String) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.expect(expected, ofClaim: key)
+        try store.expect(expected, ofClaim: key, by: author)
         output.message("\(key) expects \(expected.name) = \(expected.summary).")
         return ExitCode.ok
     }
 
-    func claimUnexpect(store path: String, key: String, name: String) throws -> Int32 {
+    func claimUnexpect(store path: String, key: String, name: String, by author: String) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.removeExpectation(named: name, ofClaim: key)
+        try store.removeExpectation(named: name, ofClaim: key, by: author)
         output.message("\(key) no longer expects a value of \(name).")
         return ExitCode.ok
     }
@@ -198,10 +206,10 @@ extension Runner {
         return ExitCode.ok
     }
 
-    func claimEdit(store path: String, key: String, changes: ClaimChanges) throws -> Int32 {
+    func claimEdit(store path: String, key: String, changes: ClaimChanges, by author: String) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        let edit = try store.editClaim(key: key, changes)
+        let edit = try store.editClaim(key: key, changes, by: author)
         output.message("Edited claim \(key).")
         if !edit.earlierProof.isEmpty {
             let runs = edit.earlierProof.map { "run \($0)" }.joined(separator: ", ")

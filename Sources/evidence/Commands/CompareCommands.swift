@@ -19,12 +19,15 @@ enum CompareCommands {
     static let compare = CommandSpec(
         name: "compare",
         abstract: "What changed between two runs, or two builds of a model: regressions, fixes, coverage and moved measurements.",
-        discussion: "Each side is a run (--from RUN --to RUN, by number or UUID) or, with --model, the model's environments at "
-            + "an OS version or build (--model \"iPhone Duo\" --from 27.1 --to 27.2). Per claim and per automated test (by its "
-            + "identifier, whether or not it maps to a claim), the latest pass or fail on each side gives: regressed (pass, "
-            + "then fail), fixed (fail, then pass), still-failing, newly-covered (nothing decisive before) or "
-            + "no-longer-covered (nothing decisive after); a pass on both sides is no line. Retracted results count for "
-            + "nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
+        discussion: "Each side is a run (--from RUN --to RUN, by UUID, a prefix of 6 or more, or local number) or, with "
+            + "--model, the model's environments at an OS version or build (--model \"iPhone Duo\" --from 27.1 --to 27.2), "
+            + "devices and simulators each with their own lines unless --kind names one. Per claim and per automated test "
+            + "(by its identifier, whether or not it maps to a claim), the latest pass or fail on each side, ordered as the "
+            + "state orders results (the day at the coarser precision, then the order recorded; within a run a fail "
+            + "outweighs a pass at the same moment), gives: regressed (pass, then fail), fixed (fail, then pass), "
+            + "still-failing, newly-covered (nothing decisive before) or no-longer-covered (nothing decisive after); a pass "
+            + "on both sides is no line. Retracted results, and a claim's results on models it does not speak about, count "
+            + "for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
         options: [
             OptionSpec(name: "from", valueName: "side", help: "The earlier run, or with --model the earlier OS version or build.", isRequired: true),
             OptionSpec(name: "to", valueName: "side", help: "The later run, or with --model the later OS version or build.", isRequired: true),

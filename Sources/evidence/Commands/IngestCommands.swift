@@ -18,6 +18,10 @@ enum IngestCommands {
                 name: "xcode-version-file", valueName: "file",
                 help: "The output of 'xcodebuild -version', for the Xcode version and build."),
             SharedOptions.tester, SharedOptions.date,
+            OptionSpec(
+                name: "timezone", valueName: "zone",
+                help: "The zone of the file's timestamps that name none, such as Europe/Berlin or UTC (default: this "
+                    + "machine's, as xcodebuild writes them)."),
             OptionSpec(name: "verbose", help: "List the tests that map to no claim."),
             OptionSpec(
                 name: "max-size", valueName: "bytes",
@@ -45,6 +49,7 @@ enum IngestCommands {
                 xcodeVersionFile: values.value("xcode-version-file"), tester: SharedOptions.tester(values),
                 date: try values.value("date").map { try Timestamp.parse($0, field: "date") }, maxBytes: maxBytes)
             options.newModel = values.flag("new-model")
+            options.timeZone = try SharedOptions.timeZone(values)
             if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
             return .ingest(
                 store: CommandTree.storePath(values), files: values.argumentValues("file"), options: options,
@@ -114,7 +119,7 @@ extension Runner {
         line += "; \(summary.mapped) mapped to claims, \(summary.unmappedCount) not.\n"
         output.write(line)
         for (run, environment) in summary.runs {
-            output.write("  run \(run.id) (\(run.shortName)) on \(environment)\n")
+            output.write("  \(run.described) on \(environment)\n")
         }
         for note in summary.notes {
             output.write("  note: \(note)\n")

@@ -31,7 +31,9 @@ enum RunCommands {
             CommandSpec(
                 name: "show",
                 abstract: "Show a run and every result in it.",
-                arguments: [ArgumentSpec(name: "id", help: "The run's number, UUID, or the first 8 characters of its UUID.")],
+                arguments: [
+                    ArgumentSpec(name: "id", help: "The run's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
+                ],
                 options: [CommandTree.detailFormatOption],
                 build: {
                     .runShow(
@@ -41,7 +43,8 @@ enum RunCommands {
             ),
             retract(
                 .run, abstract: "Retract a whole run: every result in it counts for nothing from now on.",
-                id: "The run's number, UUID, or the first 8 characters of its UUID."),
+                id: "The run's UUID, or a prefix of it of 6 or more, or its local number, which another clone's store "
+                    + "gives another run."),
         ]
     )
 
@@ -51,7 +54,8 @@ enum RunCommands {
         subcommands: [
             retract(
                 .result, abstract: "Retract one result: it stays in the store, shown as retracted, and counts for nothing.",
-                id: "The result's number as 'claim show' and 'run show' print it, or its UUID.")
+                id: "The result's UUID, or a prefix of it of 6 or more (as 'claim show' and 'run show' print it), or its "
+                    + "local number, which another clone's store gives another result.")
         ]
     )
 
@@ -84,7 +88,9 @@ enum RunCommands {
                 help: "\(Choices.list(Outcome.names)) (default: judged by the measurements against the claim's expected "
                     + "values, when each has one).",
                 choices: Outcome.names),
-            OptionSpec(name: "run", valueName: "id", help: "The run to add it to (number or UUID)."),
+            OptionSpec(
+                name: "run", valueName: "id",
+                help: "The run to add it to: its UUID, a prefix of it of 6 or more, or its local number (this store's only)."),
         ] + SharedOptions.environment + [
             SharedOptions.tester, SharedOptions.date,
             OptionSpec(
@@ -171,8 +177,8 @@ extension Runner {
         let store = try open(path)
         defer { store.close() }
         let run = try store.startRun(draft)
-        output.write("\(run.id)\n")
-        output.message("Started run \(run.id) (\(run.uuid)) on \(draft.environment.description).")
+        output.write("\(run.uuid)\n")
+        output.message("Started \(run.described) on \(draft.environment.description).")
         return ExitCode.ok
     }
 
@@ -217,9 +223,10 @@ extension Runner {
             output.write(value.rendered() + "\n")
             return ExitCode.ok
         }
-        let runText = logged.startedRun ? "new run \(logged.run.id) (\(logged.run.shortName))" : "run \(logged.run.id) (\(logged.run.shortName))"
+        let runText = (logged.startedRun ? "new " : "") + logged.run.described
         var text = "Logged \(logged.outcome.rawValue)" + (observation.outcomeGiven ? "" : " (judged by its expected values)")
-            + " for \(observation.claimKey) as result \(logged.resultID) in \(runText)"
+            + " for \(observation.claimKey) as "
+            + ResultIdentity.described("result", uuid: logged.resultUUID, local: logged.resultID) + " in \(runText)"
         if !observation.measurements.isEmpty { text += ", " + NumberText.counted(observation.measurements.count, "measurement") }
         if !observation.attachments.isEmpty { text += ", " + NumberText.counted(observation.attachments.count, "attachment") }
         output.message(text + ".")

@@ -114,7 +114,7 @@ final class SessionConsole {
             + (session.tester.isEmpty ? "(no tester)" : clean(session.tester)) + ": "
             + NumberText.counted(session.steps.count, "claim") + " to check."
         if let run = session.resumedRun {
-            text += " Resuming run \(run.id) (\(run.shortName))"
+            text += " Resuming \(run.described)"
             text += session.answeredInResumedRun.isEmpty
                 ? "." : "; already answered today: " + session.answeredInResumedRun.joined(separator: ", ") + "."
         }
@@ -144,7 +144,9 @@ final class SessionConsole {
     func report(_ event: GuidedSession.Event, for key: String) {
         switch event {
         case .logged(let logged):
-            say(styled("Logged", "32") + " result \(logged.resultID) for \(key) in run \(logged.run.id) (\(logged.run.shortName)).\n")
+            say(
+                styled("Logged", "32") + " " + ResultIdentity.described("result", uuid: logged.resultUUID, local: logged.resultID)
+                    + " for \(key) in \(logged.run.described).\n")
             for note in logged.notes { say(styled("Warning", "33") + ": \(note).\n") }
         case .passedOver:
             say("Passed over \(key).\n")

@@ -1,3 +1,4 @@
+import Foundation
 import EvidenceStore
 
 /// Options several commands share, and how they are read.
@@ -42,6 +43,17 @@ enum SharedOptions {
         return try EnvironmentSpec(
             kind: device != nil ? .device : .simulator, model: model, os: values.value("os"),
             osBuild: values.value("os-build"), xcode: values.value("xcode"), xcodeBuild: values.value("xcode-build"))
+    }
+
+    /// --timezone, else the machine's zone ($TZ, or the system's). An unknown name is refused.
+    static func timeZone(_ values: ParsedValues) throws -> TimeZone {
+        guard let name = values.value("timezone") else { return TimeZone.current }
+        guard let zone = TimeZone(identifier: name) ?? (name.uppercased() == "UTC" ? TimeZone(identifier: "GMT") : nil)
+        else {
+            throw EvidenceError.invalidValue(
+                field: "time zone", value: name, expected: "a zone of the tz database, such as Europe/Berlin, Asia/Tokyo or UTC")
+        }
+        return zone
     }
 
     /// --tester, else $USER, else empty.

@@ -19,6 +19,7 @@ enum SourceCommands {
                     OptionSpec(name: "published", valueName: "date", help: "When it was published (YYYY-MM-DD)."),
                     OptionSpec(name: "updated", valueName: "date", help: "When it was last updated (YYYY-MM-DD)."),
                     OptionSpec(name: "retrieved", valueName: "date", help: "When it was read (YYYY-MM-DD)."),
+                    SharedOptions.by,
                 ],
                 build: { values in
                     .sourceAdd(
@@ -27,7 +28,8 @@ enum SourceCommands {
                             url: values.required("url"), title: values.required("title"),
                             publisher: values.required("publisher"), kind: try SourceKind(parsing: values.required("kind")),
                             published: values.value("published"), updated: values.value("updated"),
-                            retrieved: values.value("retrieved")))
+                            retrieved: values.value("retrieved")),
+                        by: SharedOptions.author(values))
                 }
             ),
             CommandSpec(
@@ -57,10 +59,11 @@ enum SourceCommands {
                 name: "add",
                 abstract: "Add a capability, such as standby or app-extension.",
                 arguments: [ArgumentSpec(name: "name", help: "Lower-case letters, digits and '-'.")],
-                options: [OptionSpec(name: "description", valueName: "text", help: "What it is.", isRequired: true)],
+                options: [OptionSpec(name: "description", valueName: "text", help: "What it is.", isRequired: true), SharedOptions.by],
                 build: {
                     .capabilityAdd(
-                        store: CommandTree.storePath($0), name: $0.required("name"), description: $0.required("description"))
+                        store: CommandTree.storePath($0), name: $0.required("name"), description: $0.required("description"),
+                        by: SharedOptions.author($0))
                 }
             ),
             CommandSpec(
@@ -100,6 +103,7 @@ enum SourceCommands {
                 OptionSpec(name: "reported-in", valueName: "document", help: "The document whose testing found it."),
                 OptionSpec(name: "note", valueName: "text", help: "A note, such as the wording of the limit."),
                 SharedOptions.newModel,
+                SharedOptions.by,
             ],
             build: { values in
                 let simulator = values.value("simulator")
@@ -125,7 +129,8 @@ enum SourceCommands {
                         kind: kind, model: simulator ?? device ?? LackDraft.everyModel,
                         toolBuild: values.value("xcode-build") ?? "", capability: values.required("capability"),
                         evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
-                        note: values.value("note") ?? "", status: status, newModel: values.flag("new-model")))
+                        note: values.value("note") ?? "", status: status, newModel: values.flag("new-model")),
+                    by: SharedOptions.author(values))
             }
         )
     }
@@ -178,10 +183,10 @@ enum SourceCommands {
 }
 
 extension Runner {
-    func sourceAdd(store path: String, draft: SourceDraft) throws -> Int32 {
+    func sourceAdd(store path: String, draft: SourceDraft, by author: String) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.addSource(draft)
+        try store.addSource(draft, by: author)
         output.message("Added source \(draft.url).")
         return ExitCode.ok
     }
@@ -194,18 +199,18 @@ extension Runner {
         return ExitCode.ok
     }
 
-    func capabilityAdd(store path: String, name: String, description: String) throws -> Int32 {
+    func capabilityAdd(store path: String, name: String, description: String, by author: String) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.addCapability(name: name, description: description)
+        try store.addCapability(name: name, description: description, by: author)
         output.message("Added capability \(name).")
         return ExitCode.ok
     }
 
-    func envLacks(store path: String, draft: LackDraft) throws -> Int32 {
+    func envLacks(store path: String, draft: LackDraft, by author: String) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        try store.addLack(draft)
+        try store.addLack(draft, by: author)
         let scope = draft.toolBuild.isEmpty ? "from the first Xcode build" : "from Xcode build \(draft.toolBuild) on"
         output.message("Recorded: \(draft.subject) \(draft.status.rawValue) \(draft.capability) (\(scope)).")
         return ExitCode.ok

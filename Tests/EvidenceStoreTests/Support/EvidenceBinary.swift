@@ -35,6 +35,8 @@ enum EvidenceBinary {
     ) throws -> ProcessResult {
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "EVIDENCE_STORE")
+        // Timestamps without a zone are read in the machine's: the same one wherever the tests run.
+        merged["TZ"] = "UTC"
         for (key, value) in environment { merged[key] = value }
         // Foundation's Process on Linux now and then fails to spawn while many
         // threads spawn at once (the concurrency tests), reporting a stale errno.

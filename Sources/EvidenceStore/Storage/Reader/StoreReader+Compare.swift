@@ -9,7 +9,7 @@ extension StoreReader {
         switch side {
         case .run(let reference):
             let run = try self.run(id: try runID(reference: reference))
-            return ResolvedSide(label: "run \(run.id) (\(run.shortName))", runID: run.id, environmentIDs: [])
+            return ResolvedSide(label: run.described, runID: run.id, environmentIDs: [])
         case .build(let model, let kind, let version):
             var ids: [Int64] = []
             var known: [String] = []
@@ -54,14 +54,16 @@ extension StoreReader {
         [SQLValue(side.runID), .text("[" + side.environmentIDs.map(String.init).joined(separator: ",") + "]")]
     }
 
-    /// Each claim's (or test's) latest pass or fail on the side: by day, then
-    /// by the order results were recorded in.
-    public func sideOutcomes(_ side: ResolvedSide, subject: ComparisonSubject) throws -> [String: SideOutcome] {
+    /// Each claim's (or test's) latest pass or fail on the side, on each kind
+    /// of environment it has: ordered exactly as the state orders results
+    /// (`DecisiveOrder`). A claim's results on models it does not speak
+    /// about are left out.
+    public func sideOutcomes(_ side: ResolvedSide, subject: ComparisonSubject) throws -> [SideKey: SideOutcome] {
         let name = subject == .claim ? "c.key" : "r.test_id"
-        var outcomes: [String: SideOutcome] = [:]
+        var candidates: [SideKey: [(DecisiveOrder.Candidate, SideOutcome)]] = [:]
         try database.prepare(
             """
-            SELECT \(name), r.result, s.description, substr(u.uuid, 1, 8)
+            SELECT \(name), s.kind, r.id, r.result, r.checked_at, r.recorded_at, r.run_id, s.description, substr(u.uuid, 1, 8)
             FROM live_results AS r
             LEFT JOIN claims AS c ON c.id = r.claim_id
             JOIN runs AS u ON u.id = r.run_id
@@ -69,34 +71,54 @@ extension StoreReader {
             WHERE \(name) IS NOT NULL AND r.result IN ('pass', 'fail')
               AND (r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2)))
               \(subject == .claim ? "AND " + Self.onClaimSubjects : "")
-            ORDER BY \(name), substr(coalesce(r.checked_at, ''), 1, 10), r.recorded_at, r.id
             """
         ).forEachRow(sideArguments(side)) {
-            outcomes[$0.text(0)] = SideOutcome(outcome: try Outcome(parsing: $0.text(1)), environment: $0.text(2), run: $0.text(3))
+            let outcome = try Outcome(parsing: $0.text(3))
+            let key = SideKey(name: $0.text(0), kind: try EnvironmentKind(parsing: $0.text(1)))
+            candidates[key, default: []].append((
+                DecisiveOrder.Candidate(
+                    id: $0.int64(2), outcome: outcome, checkedAt: $0.optionalText(4), recordedAt: $0.text(5),
+                    runID: $0.int64(6)),
+                SideOutcome(outcome: outcome, environment: $0.text(7), run: $0.text(8))))
         }
-        return outcomes
+        return candidates.compactMapValues { results in
+            DecisiveOrder.latest(results.map(\.0)).flatMap { latest in results.first { $0.0.id == latest.id }?.1 }
+        }
     }
 
-    /// Each measurement's latest value on the side, by subject, name and posture.
+    /// Each measurement's latest value on the side, by subject, name, posture
+    /// and kind of environment: the measurement of the latest result that
+    /// carries one of that name, ordered as the state orders results.
     public func sideMeasurements(_ side: ResolvedSide) throws -> [MeasurementKey: SideMeasurement] {
-        var values: [MeasurementKey: SideMeasurement] = [:]
+        var candidates: [MeasurementKey: [(DecisiveOrder.Candidate, SideMeasurement)]] = [:]
         try database.prepare(
             """
-            SELECT c.key IS NULL, coalesce(c.key, r.test_id), m.name, coalesce(m.posture, r.posture, ''),
-                   m.value, m.unit, s.description
+            SELECT c.key IS NULL, coalesce(c.key, r.test_id), m.name, coalesce(m.posture, r.posture, ''), s.kind,
+                   m.value, m.unit, s.description, r.id, r.result, r.checked_at, r.recorded_at, r.run_id
             FROM measurements AS m
             JOIN live_results AS r ON r.id = m.result_id
             LEFT JOIN claims AS c ON c.id = r.claim_id
             JOIN environment_status AS s ON s.environment_id = r.environment_id
             WHERE (r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2))) AND \(Self.onClaimSubjects)
-            ORDER BY substr(coalesce(r.checked_at, ''), 1, 10), r.recorded_at, r.id, m.id
+            ORDER BY m.id
             """
         ).forEachRow(sideArguments(side)) {
             let key = MeasurementKey(
-                subject: $0.int(0) != 0 ? .test : .claim, name: $0.text(1), measurement: $0.text(2), posture: $0.text(3))
-            values[key] = SideMeasurement(value: $0.double(4), unit: $0.text(5), environment: $0.text(6))
+                subject: $0.int(0) != 0 ? .test : .claim, name: $0.text(1), measurement: $0.text(2), posture: $0.text(3),
+                kind: try EnvironmentKind(parsing: $0.text(4)))
+            let candidate = DecisiveOrder.Candidate(
+                id: $0.int64(8), outcome: try Outcome(parsing: $0.text(9)), checkedAt: $0.optionalText(10),
+                recordedAt: $0.text(11), runID: $0.int64(12))
+            // A result's last measurement of a name stands for it.
+            candidates[key, default: []].removeAll { $0.0.id == candidate.id }
+            candidates[key, default: []].append(
+                (candidate, SideMeasurement(value: $0.double(5), unit: $0.text(6), environment: $0.text(7))))
         }
-        return values
+        return candidates.compactMapValues { results in
+            DecisiveOrder.latest(results.map(\.0), failsOutweighPasses: false).flatMap { latest in
+                results.first { $0.0.id == latest.id }?.1
+            }
+        }
     }
 }
 

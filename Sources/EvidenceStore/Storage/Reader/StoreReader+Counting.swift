@@ -88,3 +88,40 @@ extension StoreReader {
         return notes
     }
 }
+
+/// A result with measurements, as judging it again needs it.
+public struct MeasuredResult: Sendable {
+    public var id: Int64
+    public var outcome: Outcome
+    public var judged: Bool
+    public var note: String
+    public var measurements: [MeasurementDraft]
+}
+
+extension StoreReader {
+    /// A claim's results that have measurements, with them, oldest first.
+    public func measuredResults(ofClaim id: Int64) throws -> [MeasuredResult] {
+        var results: [MeasuredResult] = []
+        var index: [Int64: Int] = [:]
+        try database.cached(
+            """
+            SELECT r.id, r.result, r.judged, r.note, m.name, m.value, m.unit, m.baseline, m.posture
+            FROM results AS r JOIN measurements AS m ON m.result_id = r.id
+            WHERE r.claim_id = ? ORDER BY r.id, m.id
+            """
+        ).forEachRow([.integer(id)]) { row in
+            let resultID = row.int64(0)
+            if index[resultID] == nil {
+                index[resultID] = results.count
+                results.append(MeasuredResult(
+                    id: resultID, outcome: try Outcome(parsing: row.text(1)), judged: row.int64(2) != 0, note: row.text(3),
+                    measurements: []))
+            }
+            guard let unit = row.vocabulary(6, MeasurementUnit.self), let at = index[resultID] else { return }
+            results[at].measurements.append(MeasurementDraft(
+                name: row.text(4), value: row.double(5), unit: unit, baseline: row.optionalDouble(7),
+                posture: row.vocabulary(8)))
+        }
+        return results
+    }
+}

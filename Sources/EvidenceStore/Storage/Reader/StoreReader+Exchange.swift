@@ -63,7 +63,7 @@ extension StoreReader {
         try database.cached(
             """
             SELECT r.id, r.uuid, c.key, r.claim_statement_id, s.statement, r.result, r.posture, r.checked_at,
-                   r.recorded_at, r.note, r.test_id, r.duration, r.message
+                   r.recorded_at, r.note, r.test_id, r.duration, r.message, r.judged
             FROM results AS r
             LEFT JOIN claims AS c ON c.id = r.claim_id
             LEFT JOIN claim_statements AS s ON s.id = r.claim_statement_id
@@ -76,7 +76,7 @@ extension StoreReader {
                 statement: row.isNull(3) ? nil : digest(row.int64(3), row.text(4)), result: row.text(5),
                 posture: row.optionalText(6), checkedAt: row.optionalText(7), recordedAt: row.text(8), note: row.text(9),
                 testID: row.optionalText(10), duration: row.optionalDouble(11), message: row.optionalText(12),
-                measurements: [], attachments: []))
+                measurements: [], attachments: [], judged: row.int64(13) != 0))
         }
         try database.cached(
             """

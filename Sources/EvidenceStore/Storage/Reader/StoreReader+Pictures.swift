@@ -240,10 +240,53 @@ private struct TrendGathering {
 }
 
 extension StoreReader {
-    /// The measurements of each claim's decisive result (the one its state
-    /// rests on), by claim key, with the environment and run they were taken in.
+    /// Each claim's measurements that a document's numbers are checked
+    /// against, by claim key: for each name, the latest measurement of that
+    /// name among the claim's results that count (on a current environment
+    /// of one of its models, not retracted), whichever result carries it,
+    /// ordered as the state orders results (`DecisiveOrder`). A claim none of
+    /// whose counting results measured anything falls back on its decisive
+    /// result's measurements (its proof on older builds).
     public func decisiveMeasurements(document: String?) throws -> [String: [DecisiveMeasurement]] {
+        typealias Found = (candidate: DecisiveOrder.Candidate, measurement: DecisiveMeasurement, order: Int64)
+        var counting: [String: [String: [Found]]] = [:]
+        try database.cached(
+            """
+            SELECT c.key, m.name, m.value, m.unit, m.baseline, u.uuid, r.checked_at,
+                   e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
+                   r.id, r.result, r.recorded_at, r.run_id, m.id
+            FROM claims AS c
+            JOIN live_results AS r ON r.claim_id = c.id
+            JOIN environment_status AS s ON s.environment_id = r.environment_id
+            JOIN environments AS e ON e.id = r.environment_id
+            JOIN runs AS u ON u.id = r.run_id
+            JOIN measurements AS m ON m.result_id = r.id
+            WHERE (?1 IS NULL OR c.document = ?1) AND s.is_current
+              AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS x WHERE x.claim_id = c.id)
+                   OR EXISTS (SELECT 1 FROM claim_subjects AS x WHERE x.claim_id = c.id AND x.model = e.model))
+            ORDER BY m.id
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            guard let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
+            let measurement = DecisiveMeasurement(
+                name: row.text(1), value: row.double(2), unit: unit, baseline: row.optionalDouble(4), run: row.text(5),
+                checkedAt: row.optionalText(6), environment: try StoreReader.environment(row, from: 7))
+            let candidate = DecisiveOrder.Candidate(
+                id: row.int64(15), outcome: try Outcome(parsing: row.text(16)), checkedAt: row.optionalText(6),
+                recordedAt: row.text(17), runID: row.int64(18))
+            // A result's last measurement of a name stands for it.
+            counting[row.text(0), default: [:]][measurement.name, default: []].removeAll { $0.candidate.id == candidate.id }
+            counting[row.text(0), default: [:]][measurement.name, default: []].append((candidate, measurement, row.int64(19)))
+        }
         var measurements: [String: [DecisiveMeasurement]] = [:]
+        for (key, names) in counting {
+            measurements[key] = names.values.compactMap { found -> (DecisiveMeasurement, Int64)? in
+                guard let latest = DecisiveOrder.latest(found.map(\.candidate), failsOutweighPasses: false),
+                    let chosen = found.first(where: { $0.candidate.id == latest.id })
+                else { return nil }
+                return (chosen.measurement, chosen.order)
+            }.sorted { $0.1 < $1.1 }.map(\.0)
+        }
         try database.cached(
             """
             SELECT s.key, m.name, m.value, m.unit, m.baseline, u.uuid, r.checked_at,
@@ -257,7 +300,7 @@ extension StoreReader {
             ORDER BY s.key, m.id
             """
         ).forEachRow([SQLValue(document)]) { row in
-            guard let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
+            guard counting[row.text(0)] == nil, let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
             measurements[row.text(0), default: []].append(DecisiveMeasurement(
                 name: row.text(1), value: row.double(2), unit: unit, baseline: row.optionalDouble(4), run: row.text(5),
                 checkedAt: row.optionalText(6), environment: try StoreReader.environment(row, from: 7)))

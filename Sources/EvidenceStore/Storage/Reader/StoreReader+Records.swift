@@ -7,23 +7,26 @@ extension StoreReader {
     public func sourceRecords(url: String? = nil, _ body: (TextFormat.Source) throws -> Void) throws {
         try database.cached(
             """
-            SELECT url, title, publisher, kind, published, updated, retrieved FROM sources
+            SELECT url, title, publisher, kind, published, updated, retrieved, changed_at, changed_by FROM sources
             WHERE url BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY url
             """
         ).forEachRow([SQLValue(url)]) { row in
             try body(TextFormat.Source(
                 url: row.text(0), title: row.text(1), publisher: row.text(2), kind: row.text(3),
-                published: row.optionalText(4), updated: row.optionalText(5), retrieved: row.optionalText(6)))
+                published: row.optionalText(4), updated: row.optionalText(5), retrieved: row.optionalText(6),
+                changed: Self.stamp(row, from: 7)))
         }
     }
 
     public func capabilityRecords(name: String? = nil, _ body: (TextFormat.Capability) throws -> Void) throws {
         try database.cached(
             """
-            SELECT name, description FROM capabilities
+            SELECT name, description, changed_at, changed_by FROM capabilities
             WHERE name BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY name
             """
-        ).forEachRow([SQLValue(name)]) { try body(TextFormat.Capability(name: $0.text(0), description: $0.text(1))) }
+        ).forEachRow([SQLValue(name)]) {
+            try body(TextFormat.Capability(name: $0.text(0), description: $0.text(1), changed: Self.stamp($0, from: 2)))
+        }
     }
 
     public func claimRecords(key: String? = nil, _ body: (TextFormat.Claim) throws -> Void) throws {
@@ -43,7 +46,7 @@ extension StoreReader {
         try database.cached(
             """
             SELECT c.id, c.key, c.document, c.area, c.label, c.as_of, c.statement,
-                   (SELECT max(h.changed_at) FROM label_history AS h WHERE h.claim_id = c.id)
+                   (SELECT max(h.changed_at) FROM label_history AS h WHERE h.claim_id = c.id), c.changed_at, c.changed_by
             FROM claims AS c
             WHERE c.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY c.key
             """
@@ -51,7 +54,7 @@ extension StoreReader {
             claims.append((row.int64(0), TextFormat.Claim(
                 key: row.text(1), document: row.text(2), area: row.text(3), label: row.text(4),
                 labelledAt: row.optionalText(7), asOf: row.optionalText(5), statement: row.text(6), sources: [],
-                needs: [])))
+                needs: [], changed: Self.stamp(row, from: 8))))
         }
         for (id, var claim) in claims {
             try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text(0), locator: $0.text(1))) }
@@ -66,7 +69,7 @@ extension StoreReader {
     public func lackRecords(_ body: (TextFormat.Lack) throws -> Void) throws {
         try database.cached(
             """
-            SELECT l.kind, l.model, l.tool_build, k.name, s.url, l.reported_in, l.note, l.status
+            SELECT l.kind, l.model, l.tool_build, k.name, s.url, l.reported_in, l.note, l.status, l.changed_at, l.changed_by
             FROM environment_lacks AS l
             JOIN capabilities AS k ON k.id = l.capability_id
             LEFT JOIN sources AS s ON s.id = l.source_id
@@ -75,7 +78,8 @@ extension StoreReader {
         ).forEachRow { row in
             try body(TextFormat.Lack(
                 kind: row.text(0), model: row.text(1), toolBuild: row.text(2), capability: row.text(3),
-                source: row.optionalText(4), reportedIn: row.optionalText(5), note: row.text(6), status: row.text(7)))
+                source: row.optionalText(4), reportedIn: row.optionalText(5), note: row.text(6), status: row.text(7),
+                changed: Self.stamp(row, from: 8)))
         }
     }
 
@@ -273,10 +277,12 @@ extension StoreReader {
     public func checklistRecords(document: String? = nil, _ body: (TextFormat.Checklist) throws -> Void) throws {
         try database.cached(
             """
-            SELECT document, title FROM checklists
+            SELECT document, title, changed_at, changed_by FROM checklists
             WHERE document BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY document
             """
-        ).forEachRow([SQLValue(document)]) { try body(TextFormat.Checklist(document: $0.text(0), title: $0.text(1))) }
+        ).forEachRow([SQLValue(document)]) {
+            try body(TextFormat.Checklist(document: $0.text(0), title: $0.text(1), changed: Self.stamp($0, from: 2)))
+        }
     }
 
     public func checklistItemRecords(key: String? = nil, _ body: (TextFormat.ChecklistItem) throws -> Void) throws {
@@ -288,19 +294,25 @@ extension StoreReader {
         var items: [(Int64, TextFormat.ChecklistItem)] = []
         try database.cached(
             """
-            SELECT i.id, l.document, i.position, i.key, i.text, i.mark, i.mark_reason, i.marked_by, i.marked_at
+            SELECT i.id, l.document, i.position, i.key, i.text, i.mark, i.mark_reason, i.marked_by, i.marked_at,
+                   i.changed_at, i.changed_by
             FROM checklist_items AS i JOIN checklists AS l ON l.id = i.checklist_id
             WHERE i.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY l.document, i.position
             """
         ).forEachRow([SQLValue(key)]) { row in
             items.append((row.int64(0), TextFormat.ChecklistItem(
                 checklist: row.text(1), position: row.int64(2), key: row.text(3), text: row.text(4), claims: [],
-                mark: try Self.checklistMark(row, from: 5))))
+                mark: try Self.checklistMark(row, from: 5), changed: Self.stamp(row, from: 9))))
         }
         for (id, var item) in items {
             try claims.forEachRow([.integer(id)]) { item.claims.append($0.text(0)) }
             try body(item)
         }
+    }
+
+    /// A stamp in two columns from `index`: when, by whom.
+    static func stamp(_ row: Statement, from index: Int) -> TextFormat.Stamp {
+        TextFormat.Stamp(at: row.optionalText(index), by: row.optionalText(index + 1))
     }
 
     public func testMappingRecords(_ body: (TextFormat.TestMapping) throws -> Void) throws {

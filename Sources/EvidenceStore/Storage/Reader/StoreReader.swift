@@ -92,47 +92,55 @@ public struct StoreReader {
             kind: "source (add it with 'evidence source add')", value: url, suggestions: Array(suggestions.prefix(3)))
     }
 
-    /// A run by its number, its UUID, or a unique prefix of its UUID (8 characters or more).
+    /// A run by its UUID, a unique prefix of it (6 characters or more), or its
+    /// local number (`#6` when it could be read as a prefix too).
     public func runID(reference: String) throws -> Int64 {
         try resolve(
             reference, kind: "run", byID: "SELECT id FROM runs WHERE id = ?",
-            byUUID: "SELECT id FROM runs WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2",
-            recent: "SELECT id FROM runs ORDER BY id DESC LIMIT 3")
+            byUUID: "SELECT id FROM runs WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2")
     }
 
-    /// A result named by its number (as `claim show` and `run show` print it)
-    /// or its UUID, whole or from its first 8 characters.
+    /// A result named by its UUID, a unique prefix of it (6 characters or
+    /// more), or its local number (as `claim show` and `run show` print it).
     public func resultID(reference: String) throws -> Int64 {
         try resolve(
             reference, kind: "result", byID: "SELECT id FROM results WHERE id = ?",
-            byUUID: "SELECT id FROM results WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2",
-            recent: "SELECT id FROM results ORDER BY id DESC LIMIT 3")
+            byUUID: "SELECT id FROM results WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2")
     }
 
-    /// A row named by its number or by a UUID prefix of at least 8 characters
-    /// that only it has; an unknown name lists the latest few numbers.
-    private func resolve(
-        _ reference: String, kind: String, byID: StaticString, byUUID: StaticString, recent: StaticString
-    ) throws -> Int64 {
+    /// A row named by a UUID prefix of at least 6 characters that only it
+    /// has, or by its local number (written `#N` to mean the number alone).
+    /// A text that is both is refused: the prefix is the same in every
+    /// clone, the number is this store's own.
+    private func resolve(_ reference: String, kind: String, byID: StaticString, byUUID: StaticString) throws -> Int64 {
         let text = reference.trimmingCharacters(in: .whitespaces).lowercased()
-        let number = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text)
-        if let number, let id = try database.scalar(cached: byID, [.integer(number)]).int64 {
-            return id
-        }
-        if text.count >= 8, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+        let local = text.hasPrefix("#")
+        let number = Int64(local ? String(text.dropFirst()) : text)
+        let byNumber = try number.flatMap { try database.scalar(cached: byID, [.integer($0)]).int64 }
+        if !local, text.count >= ResultIdentity.shortestPrefix, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
             var matches: [Int64] = []
             try database.cached(byUUID).forEachRow([.text(text), .text(text + "g")]) { matches.append($0.int64(0)) }
-            if matches.count == 1 {
-                return matches[0]
-            }
             if matches.count > 1 {
                 throw EvidenceError.invalidValue(
                     field: kind, value: reference, expected: "a longer UUID prefix; several \(kind)s start with it")
             }
+            if let match = matches.first {
+                guard byNumber == nil || byNumber == match else {
+                    throw EvidenceError.invalidValue(
+                        field: kind, value: reference,
+                        expected: "a longer UUID prefix, or '#\(text)' for the local number: it is both")
+                }
+                return match
+            }
         }
-        var latest: [String] = []
-        try database.cached(recent).forEachRow { latest.append($0.text(0)) }
-        throw EvidenceError.notFound(kind: kind, value: reference, suggestions: latest)
+        if let byNumber { return byNumber }
+        // No suggestion: numbers and UUIDs close to a mistyped one name other rows.
+        throw EvidenceError.notFound(kind: kind, value: reference, suggestions: [])
+    }
+
+    /// A result's UUID.
+    func resultUUID(id: Int64) throws -> String {
+        try database.scalar(cached: "SELECT uuid FROM results WHERE id = ?", [.integer(id)]).string ?? ""
     }
 
     /// The run of a UUID, or nil.

@@ -39,6 +39,18 @@ final class ResultBatch {
     func add(_ row: StoreWriter.ResultRow, measurements rowMeasurements: [TextFormat.Measurement] = []) throws -> Int64 {
         let id = nextResultID
         nextResultID += 1
+        if row.judged {
+            // Few results are judged: they are written one at a time, which writes the flag.
+            try flush()
+            var single = row
+            single.id = id
+            try writer.upsertResult(single)
+            for measurement in rowMeasurements {
+                measurements.append((nextMeasurementID, id, measurement))
+                nextMeasurementID += 1
+            }
+            return id
+        }
         results.append(Numbers(
             id: id, runID: row.runID, environmentID: row.environmentID, claimID: row.claimID,
             claimStatementID: row.claimStatementID, duration: row.duration))

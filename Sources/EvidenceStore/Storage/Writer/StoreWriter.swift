@@ -17,14 +17,16 @@ public struct StoreWriter {
     func upsertSource(_ source: TextFormat.Source) throws -> Int64 {
         try returningID(
             """
-            INSERT INTO sources (url, title, publisher, kind, published, updated, retrieved) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sources (url, title, publisher, kind, published, updated, retrieved, changed_at, changed_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (url) DO UPDATE SET title = excluded.title, publisher = excluded.publisher, kind = excluded.kind,
-                published = excluded.published, updated = excluded.updated, retrieved = excluded.retrieved
+                published = excluded.published, updated = excluded.updated, retrieved = excluded.retrieved,
+                changed_at = excluded.changed_at, changed_by = excluded.changed_by
             RETURNING id
             """,
             [
                 .text(source.url), .text(source.title), .text(source.publisher), .text(source.kind), SQLValue(source.published),
-                SQLValue(source.updated), SQLValue(source.retrieved),
+                SQLValue(source.updated), SQLValue(source.retrieved), SQLValue(source.changed.at), SQLValue(source.changed.by),
             ])
     }
 
@@ -32,11 +34,15 @@ public struct StoreWriter {
     func upsertCapability(_ capability: TextFormat.Capability) throws -> Int64 {
         try returningID(
             """
-            INSERT INTO capabilities (name, description) VALUES (?, ?)
-            ON CONFLICT (name) DO UPDATE SET description = excluded.description
+            INSERT INTO capabilities (name, description, changed_at, changed_by) VALUES (?, ?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET description = excluded.description, changed_at = excluded.changed_at,
+                changed_by = excluded.changed_by
             RETURNING id
             """,
-            [.text(capability.name), .text(capability.description)])
+            [
+                .text(capability.name), .text(capability.description), SQLValue(capability.changed.at),
+                SQLValue(capability.changed.by),
+            ])
     }
 
     /// Inserts a claim, or updates the one with its key; returns its id. Its
@@ -46,7 +52,7 @@ public struct StoreWriter {
     @discardableResult
     func upsertClaim(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
-        statementRecordedAt: String?
+        statementRecordedAt: String?, changed: TextFormat.Stamp
     ) throws -> Int64 {
         let existing = try reader.existingClaimID(key: key)
         if let existing, try reader.currentStatement(ofClaim: existing)?.statement != statement {
@@ -56,12 +62,17 @@ public struct StoreWriter {
         }
         let id = try returningID(
             """
-            INSERT INTO claims (key, statement, document, area, label, as_of) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO claims (key, statement, document, area, label, as_of, changed_at, changed_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (key) DO UPDATE SET statement = excluded.statement, document = excluded.document,
-                area = excluded.area, label = excluded.label, as_of = excluded.as_of
+                area = excluded.area, label = excluded.label, as_of = excluded.as_of, changed_at = excluded.changed_at,
+                changed_by = excluded.changed_by
             RETURNING id
             """,
-            [.text(key), .text(statement), .text(document), .text(area), .text(label.rawValue), SQLValue(asOf)])
+            [
+                .text(key), .text(statement), .text(document), .text(area), .text(label.rawValue), SQLValue(asOf),
+                SQLValue(changed.at), SQLValue(changed.by),
+            ])
         if existing == nil {
             // The trigger recorded the first words with SQLite's clock; they take this writer's.
             try database.execute(
@@ -69,6 +80,13 @@ public struct StoreWriter {
                 [SQLValue(statementRecordedAt), .integer(id)])
         }
         return id
+    }
+
+    /// Records that a claim changed (its links, its expected values) at a time, by someone.
+    func touchClaim(_ id: Int64, _ changed: TextFormat.Stamp) throws {
+        try database.execute(
+            cached: "UPDATE claims SET changed_at = ?, changed_by = ? WHERE id = ?",
+            [SQLValue(changed.at), SQLValue(changed.by), .integer(id)])
     }
 
     /// Adds words to a claim's statements (the claim's own column says which are current).
@@ -204,19 +222,20 @@ public struct StoreWriter {
     /// record of that build says and who says so.
     func upsertLack(
         kind: String, model: String, toolBuild: String, capabilityID: Int64, status: String, sourceID: Int64?,
-        reportedIn: String?, note: String
+        reportedIn: String?, note: String, changed: TextFormat.Stamp
     ) throws {
         try database.execute(
             cached: """
-                INSERT INTO environment_lacks (kind, model, tool_build, capability_id, status, source_id, reported_in, note)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO environment_lacks (kind, model, tool_build, capability_id, status, source_id, reported_in, note,
+                                               changed_at, changed_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (kind, model, tool_build, capability_id) DO UPDATE SET
                     status = excluded.status, source_id = excluded.source_id, reported_in = excluded.reported_in,
-                    note = excluded.note
+                    note = excluded.note, changed_at = excluded.changed_at, changed_by = excluded.changed_by
                 """,
             [
                 .text(kind), .text(model), .text(toolBuild), .integer(capabilityID), .text(status), SQLValue(sourceID),
-                SQLValue(reportedIn), .text(note),
+                SQLValue(reportedIn), .text(note), SQLValue(changed.at), SQLValue(changed.by),
             ])
     }
 
@@ -277,6 +296,8 @@ public struct StoreWriter {
         var testID: String? = nil
         var duration: Double? = nil
         var message: String? = nil
+        /// Judged by the claim's expected values, not given by a tester.
+        var judged = false
     }
 
     /// Inserts a result (or replaces the one with its id) and returns its id.
@@ -286,13 +307,14 @@ public struct StoreWriter {
         let statement = try database.cached(
             """
             INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture, note,
-                                 checked_at, recorded_at, test_id, duration, message)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 checked_at, recorded_at, test_id, duration, message, judged)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET uuid = excluded.uuid, run_id = excluded.run_id,
                 environment_id = excluded.environment_id, claim_id = excluded.claim_id,
                 claim_statement_id = excluded.claim_statement_id, result = excluded.result, posture = excluded.posture,
                 note = excluded.note, checked_at = excluded.checked_at, recorded_at = excluded.recorded_at,
-                test_id = excluded.test_id, duration = excluded.duration, message = excluded.message
+                test_id = excluded.test_id, duration = excluded.duration, message = excluded.message,
+                judged = excluded.judged
             """)
         try statement.bind(1, row.id)
         try statement.bind(2, row.uuid)
@@ -308,8 +330,16 @@ public struct StoreWriter {
         try statement.bind(12, row.testID)
         try statement.bind(13, row.duration)
         try statement.bind(14, row.message)
+        try statement.bind(15, Int64(row.judged ? 1 : 0))
         try statement.execute()
         return row.id ?? database.lastInsertRowID
+    }
+
+    /// Sets what a result's judging gave: its outcome and its note.
+    func setJudgement(ofResult id: Int64, result: String, note: String) throws {
+        try database.execute(
+            cached: "UPDATE results SET result = ?, note = ? WHERE id = ? AND (result <> ? OR note <> ?)",
+            [.text(result), .text(note), .integer(id), .text(result), .text(note)])
     }
 
     /// Retracts a result or a whole run: the retraction is kept (who, when,
@@ -363,31 +393,34 @@ public struct StoreWriter {
     func upsertChecklist(_ checklist: TextFormat.Checklist) throws -> Int64 {
         try returningID(
             """
-            INSERT INTO checklists (document, title) VALUES (?, ?)
-            ON CONFLICT (document) DO UPDATE SET title = excluded.title
+            INSERT INTO checklists (document, title, changed_at, changed_by) VALUES (?, ?, ?, ?)
+            ON CONFLICT (document) DO UPDATE SET title = excluded.title, changed_at = excluded.changed_at,
+                changed_by = excluded.changed_by
             RETURNING id
             """,
-            [.text(checklist.document), .text(checklist.title)])
+            [.text(checklist.document), .text(checklist.title), SQLValue(checklist.changed.at), SQLValue(checklist.changed.by)])
     }
 
     /// Inserts a checklist item, or updates the one with its key; returns its id.
     @discardableResult
     func upsertChecklistItem(
-        checklistID: Int64, key: String, position: Int64, text: String, mark: TextFormat.ChecklistMark?
+        checklistID: Int64, key: String, position: Int64, text: String, mark: TextFormat.ChecklistMark?,
+        changed: TextFormat.Stamp
     ) throws -> Int64 {
         try returningID(
             """
-            INSERT INTO checklist_items (checklist_id, key, position, text, mark, mark_reason, marked_by, marked_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO checklist_items (checklist_id, key, position, text, mark, mark_reason, marked_by, marked_at,
+                                         changed_at, changed_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (key) DO UPDATE SET checklist_id = excluded.checklist_id, position = excluded.position,
                 text = excluded.text, mark = excluded.mark, mark_reason = excluded.mark_reason,
-                marked_by = excluded.marked_by, marked_at = excluded.marked_at
+                marked_by = excluded.marked_by, marked_at = excluded.marked_at, changed_at = excluded.changed_at,
+                changed_by = excluded.changed_by
             RETURNING id
             """,
             [
                 .integer(checklistID), .text(key), .integer(position), .text(text), SQLValue(mark?.kind.rawValue),
-                SQLValue(mark?.reason),
-                SQLValue(mark?.by), SQLValue(mark?.at),
+                SQLValue(mark?.reason), SQLValue(mark?.by), SQLValue(mark?.at), SQLValue(changed.at), SQLValue(changed.by),
             ])
     }
 
