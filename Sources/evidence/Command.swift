@@ -37,7 +37,7 @@ enum Command: Equatable {
     case attachmentsList(store: String, format: OutputFormat)
     case attachmentsVerify(store: String, format: OutputFormat)
     // The text format
-    case export(store: String, folder: String)
+    case export(store: String, folder: String, replace: Bool)
     case importFolder(store: String, folder: String, replace: Bool)
     case sync(store: String, folder: String)
     case mergeFile(base: String, ours: String, theirs: String, path: String?)

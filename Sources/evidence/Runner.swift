@@ -75,8 +75,8 @@ struct Runner {
             return try listing(store: store, format: format) { Tabular(try $0.reader.attachmentList()) }
         case .attachmentsVerify(let store, let format):
             return try attachmentsVerify(store: store, format: format)
-        case .export(let store, let folder):
-            return try export(store: store, folder: folder)
+        case .export(let store, let folder, let replace):
+            return try export(store: store, folder: folder, replace: replace)
         case .importFolder(let store, let folder, let replace):
             return try importFolder(store: store, folder: folder, replace: replace)
         case .sync(let store, let folder):

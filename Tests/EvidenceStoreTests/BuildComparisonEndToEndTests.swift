@@ -52,6 +52,18 @@ import Testing
 
     // MARK: compare
 
+    /// A version known on simulators only, asked of devices: no "did you
+    /// mean" of the same value, but where it is and how to ask for it.
+    @Test func aVersionOnTheOtherKindIsExplainedNotSuggested() throws {
+        let refused = try run(["compare", "--model", "iPhone Duo", "--kind", "device", "--from", "24C5050a", "--to", "24C5061b"], expect: 64)
+        #expect(refused.stderr.contains("iPhone Duo has '24C5050a' only on simulators, not on devices; give --kind simulator"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("did you mean '24C5050a'"))
+        let unknown = try run(["compare", "--model", "iPhone Duo", "--kind", "simulator", "--from", "24C5050b", "--to", "24C5061b"], expect: 65)
+        #expect(unknown.stderr.contains("did you mean") && unknown.stderr.contains("'24C5050a'"), "\(unknown.stderr)")
+        // Spaces around a version are not part of it.
+        try run(["compare", "--model", "iPhone Duo", "--from", " 24C5050a", "--to", "24C5061b "])
+    }
+
     @Test func betasCompareInEveryFormat() throws {
         let sides = ["compare", "--model", "iPhone Duo", "--kind", "simulator", "--from", "24C5050a", "--to", "24C5061b"]
         for format in ["table", "json", "csv", "markdown"] {

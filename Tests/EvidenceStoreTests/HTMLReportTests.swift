@@ -184,21 +184,36 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Chromium.shouldRun)) func aFilterInTheAddressHidesTheOtherClaims() throws {
+    /// The report in a browser with a filter in its address: the page, the matrix's rows, and those shown.
+    private func filtered(_ fragment: String) throws -> (tree: HTMLTree, rows: [HTMLTree.Node], shown: [HTMLTree.Node]) {
         let browser = try Chromium(folder: folder)
         try run(["report", "--format", "html", "--output", "evidence.html"])
-        let page = try browser.dumpDOM(folder.path("evidence.html"), fragment: "filter?state=needs-device&doc=duo-system-surfaces")
+        let page = try browser.dumpDOM(folder.path("evidence.html"), fragment: fragment)
         #expect(page.console.isEmpty, "console: \(page.console)")
         let tree = try HTMLTree(page.output)
         let rows = tree.all("//table[@class='matrix']/tbody/tr[@data-claim]")
         let shown = rows.filter { $0.attribute("hidden") == nil }
         #expect(!shown.isEmpty && shown.count < rows.count)
+        return (tree, rows, shown)
+    }
+
+    @Test(.enabled(if: Chromium.shouldRun)) func aFilterInTheAddressHidesTheOtherClaims() throws {
+        let (tree, rows, shown) = try filtered("filter?state=needs-device&doc=duo-system-surfaces")
         #expect(shown.allSatisfy { $0.attribute("data-state") == "needs-device" && $0.attribute("data-document") == "duo-system-surfaces" })
         // The claims' own rows follow the matrix.
         for row in rows {
             let detail = tree.all("//tr[@id='claim-\(row.attribute("data-anchor") ?? "")']").first
             #expect((detail?.attribute("hidden") == nil) == (row.attribute("hidden") == nil))
         }
+    }
+
+    /// A malformed escape in the address is passed over; the rest of the
+    /// filter applies and the script runs on.
+    @Test(.enabled(if: Chromium.shouldRun)) func aMalformedFilterAddressStopsNothing() throws {
+        let (tree, rows, shown) = try filtered("filter?state=%E0%A4%A&doc=duo-system-surfaces&%ZZ=1")
+        #expect(shown.allSatisfy { $0.attribute("data-document") == "duo-system-surfaces" })
+        let filters = try #require(tree.all("//form[@id='filters']").first)
+        #expect(filters.attribute("hidden") == nil && filters.text.contains("\(shown.count) of \(rows.count) claims shown"))
     }
 
     @Test(.enabled(if: Chromium.shouldRun)) func screenshotsInLightDarkAndAtAPhonesWidth() throws {

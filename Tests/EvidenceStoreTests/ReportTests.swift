@@ -166,10 +166,13 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         let fixture = try StoreFixture()
         let store = fixture.store
         let hostile = "pipe | here\n| injected | row |\n<img src=x onerror=alert(1)> [link](javascript:alert(1)) `tick` **bold** https://evil.example www.evil.example a@b.example &amp; ~~gone~~ \\| end"
-        try store.addSource(SourceDraft(url: "https://example.com/a|b(c)", title: "Title | with\nbreak] <b>", publisher: "P|Q", kind: .doc))
+        try store.addSource(SourceDraft(url: "https://example.com/a|b(c)", title: "Title | with break] <b>", publisher: "P|Q", kind: .doc))
         try store.addClaim(
-            ClaimDraft(key: "hostile.one", statement: hostile, document: "doc|x", area: "area\n## heading", label: .measured,
+            ClaimDraft(key: "hostile.one", statement: hostile, document: "doc|x", area: "area ## heading", label: .measured,
                 sources: ["https://example.com/a|b(c)"]), by: "w")
+        // One-line values with line breaks, as an older version or a hand edit left them (every writer refuses them now).
+        try store.database.execute("UPDATE sources SET title = 'Title | with' || char(10) || 'break] <b>'")
+        try store.database.execute("UPDATE claims SET area = 'area' || char(10) || '## heading' WHERE key = 'hostile.one'")
         try store.log(
             Observation(claimKey: "hostile.one", outcome: .pass, note: hostile, checkedAt: "2026-10-20"),
             run: .matching(StoreFixture.duoSimulator, tester: "eve|<b>"))

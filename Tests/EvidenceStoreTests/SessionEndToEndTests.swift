@@ -184,6 +184,74 @@ import Testing
         try expectTheSitting(before: before)
     }
 
+    /// The claims a session on the device asks, from a session answering none.
+    private func claimsAsked() throws -> [String] {
+        try folder.write("empty.txt", "")
+        let session = try run(["session"] + Self.device + ["--tester", "nobody", "--answers", "empty.txt"])
+        let line = try #require(session.stdout.split(separator: "\n").first { $0.contains("not answered: ") })
+        return line.components(separatedBy: "not answered: ")[1].components(separatedBy: ", ")
+    }
+
+    @Test func twoSessionsAtOnceNeverAnswerAClaimTwiceInOneRun() throws {
+        let asked = try claimsAsked()
+        #expect(asked.count == 7)
+        for attempt in 0..<5 {
+            let file = "answers-\(attempt).txt"
+            try folder.write(file, asked.map { "claim: \($0)\nresult: pass\n" }.joined(separator: "\n"))
+            let arguments = ["session"] + asked + Self.device + ["--tester", "tester\(attempt)", "--answers", file]
+            let first = try EvidenceBinary.start(arguments, environment: ["EVIDENCE_STORE": store], in: folder.url)
+            let second = try EvidenceBinary.start(arguments, environment: ["EVIDENCE_STORE": store], in: folder.url)
+            let results = [first.finish(), second.finish()]
+            for result in results where result.status != 0 {
+                #expect(
+                    result.stderr.contains("a session is open already for") || result.stderr.contains("already answered in today's run"),
+                    "\(result.stderr)")
+            }
+            #expect(results.contains { $0.status == 0 })
+            let counts = try csv(
+                """
+                SELECT c.key, count(*) AS n FROM results AS r JOIN claims AS c ON c.id = r.claim_id JOIN runs AS u ON u.id = r.run_id
+                WHERE u.tester = 'tester\(attempt)' AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id)
+                GROUP BY c.key ORDER BY c.key
+                """)
+            #expect(counts == "key,n\n" + asked.sorted().map { $0 + ",1\n" }.joined(), "attempt \(attempt): \(counts)")
+        }
+    }
+
+    @Test func aSecondSessionIsRefusedNamingTheOpenOne() throws {
+        try folder.write("answers.txt", "claim: standby.background-tint\nresult: pass\n")
+        let environment = ["EVIDENCE_STORE": store, "USER": "qa", "EVIDENCE_FAULT_POINT": "session.started:stop"]
+        let open = try EvidenceBinary.start(
+            ["session", "standby.background-tint"] + Self.device + ["--tester", "qa", "--answers", "answers.txt"], environment: environment,
+            in: folder.url)
+        #expect(open.waitUntilStopped())
+        let second = try run(["session", "standby.background-tint"] + Self.device + ["--tester", "qa", "--answers", "answers.txt"], expect: 64)
+        #expect(second.stderr.contains("a session is open already for iPhone Duo"), "\(second.stderr)")
+        #expect(second.stderr.contains("tester qa") && second.stderr.contains("process \(open.pid)"), "\(second.stderr)")
+        // Another tester, or another device, is another session.
+        try folder.write("empty.txt", "")
+        let other = try EvidenceBinary.run(
+            ["session"] + Self.device + ["--tester", "bea", "--answers", "empty.txt"], environment: ["EVIDENCE_STORE": store], in: folder.url)
+        #expect(other.status == 0, "\(other.stderr)")
+        open.resume()
+        #expect(open.finish().status == 0)
+        // Once it ended, the next one starts; the claim answered is not asked again.
+        let next = try run(["session", "standby.background-tint"] + Self.device + ["--tester", "qa", "--answers", "answers.txt"], expect: 65)
+        #expect(next.stderr.contains("standby.background-tint was already answered in today's run"), "\(next.stderr)")
+    }
+
+    @Test func crlfAndOldMacAnswersFilesReadAsLFAndErrorsShowNoRawBreaks() throws {
+        let lf = "claim: standby.background-tint\nresult: pass\nnote: Tinted.\n\nquit\n"
+        try folder.write("answers.txt", "\u{FEFF}" + lf.replacingOccurrences(of: "\n", with: "\r\n"))
+        let crlf = try run(["session"] + Self.device + ["--answers", "answers.txt"])
+        #expect(crlf.stdout.contains("logged: standby.background-tint pass"), "\(crlf.stdout)")
+        #expect(try csv("SELECT note FROM results WHERE note = 'Tinted.'") == "note\nTinted.\n")
+        try folder.write("bad.txt", "claim: standby.either-display\rresult: pass\rthis line has no colon\r")
+        let bad = try run(["session"] + Self.device + ["--answers", "bad.txt"], expect: 65)
+        #expect(bad.stderr.contains("bad.txt:3: expected 'field: value', 'undo' or 'quit', found 'this line has no colon'"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("\r"))
+    }
+
     @Test func aBadAnswersFileIsRefusedWholeWithItsLine() throws {
         let before = try fileDigest(store)
         let cases: [(String, String)] = [

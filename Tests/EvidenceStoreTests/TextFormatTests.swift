@@ -107,7 +107,10 @@ import Testing
         try fixture.folder.write("shared/README.md", "Our evidence.\n")
         try fixture.folder.write("shared/claims.jsonl", "{}\n")
         try fixture.folder.write("shared/claims/gone.jsonl", "{}\n")
-        _ = try StoreExporter.export(store, to: folder)
+        // Files that are no records this store has seen stop a plain export.
+        #expect(throws: EvidenceError.self) { try StoreExporter.export(store, to: folder) }
+        #expect(try Self.contents(folder)["claims.jsonl"] != nil)
+        _ = try StoreExporter.export(store, to: folder, replace: true)
         let files = try Self.contents(folder)
         #expect(files["README.md"] != nil)
         #expect(files["claims.jsonl"] == nil, "version 1's files go")

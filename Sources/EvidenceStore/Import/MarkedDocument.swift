@@ -3,8 +3,10 @@ import Foundation
 /// A Markdown document as `evidence lint` reads it: its front matter, the
 /// claim markers (`<!-- evidence: KEY (LABEL) -->`) with the words each marks,
 /// and its generated blocks (`<!-- evidence:checklist -->` …
-/// `<!-- /evidence:checklist -->`). Code fences are skipped; lines and
-/// columns count from 1, columns in bytes, as compilers count them.
+/// `<!-- /evidence:checklist -->`). Code, fenced, indented or in backticks,
+/// is never read for markers, as CommonMark draws it; lines end at "\r\n",
+/// "\r" or "\n"; lines and columns count from 1, columns in bytes, as
+/// compilers count them.
 public struct MarkedDocument: Sendable {
     public struct Marker: Sendable, Equatable {
         public var key: String
@@ -39,51 +41,63 @@ public struct MarkedDocument: Sendable {
         public var line: Int
         public var column: Int
         public var message: String
+        /// `bad-marker` for markers and blocks, `front-matter` for the fields the tool owns.
+        public var rule: LintRule = .marker
     }
 
-    public var lines: [String]
-    /// `name:` at the top level of the front matter.
-    public var name: String?
-    /// `verified:` at any depth of the front matter: its value and where the value starts.
-    public var verified: (value: String, line: Int, column: Int)?
+    /// The text as lines, with its line ending and byte-order mark, to write back as it was.
+    public var source: TextLines
+    public var lines: [String] { source.lines }
+    public var frontMatter: FrontMatter?
+    /// `name:` at the top level of the front matter, when it can be read.
+    public var name: String? { frontMatter?.name?.value }
+    /// `verified:` at any depth of the front matter.
+    public var verified: FrontMatter.Field? { frontMatter?.verified }
     public var markers: [Marker] = []
     public var blocks: [Block] = []
-    /// Markers that cannot be read, blocks that never close.
+    /// Markers that cannot be read, blocks that never close or nest, front
+    /// matter the tool cannot read or rewrite safely.
     public var problems: [Problem] = []
     /// The lines (by index, from 0) that are not the document's prose, so no
-    /// marker is read or goes there: the front matter, code fences and
-    /// generated blocks, with the lines that open and close them.
+    /// marker is read or goes there: the front matter, fenced and indented
+    /// code, HTML comments over several lines, and generated blocks with the
+    /// lines that open and close them.
     public var skippedLines: Set<Int> = []
 
     /// The generated blocks a document may hold.
     public static let blockKinds = ["checklist", "untested", "sources"]
 
     public init(text: String) {
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
-        self.lines = lines.map { $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }
+        self.init(lines: TextLines(text))
+    }
+
+    public init(lines: TextLines) {
+        source = lines
         parse()
     }
 
     private static let marker = try? NSRegularExpression(pattern: #"<!--\s*evidence:\s*([^\s()]+)\s*\(([^)]*)\)\s*-->"#)
     private static let anyMarker = try? NSRegularExpression(pattern: #"<!--\s*/?\s*evidence\s*:"#)
     private static let listItem = try? NSRegularExpression(pattern: #"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"#)
+    /// A generated block's opening or closing comment, spaces aside: `<!-- evidence:checklist -->`, `<!-- /evidence:checklist -->`.
+    private static let blockComment = try? NSRegularExpression(pattern: #"^<!--\s*(/?)\s*evidence\s*:\s*([A-Za-z0-9_.-]*)\s*-->$"#)
 
     private mutating func parse() {
         var index = 0
-        if lines.first == "---" {
-            index = 1
-            while index < lines.count && lines[index] != "---" && lines[index] != "..." {
-                readFrontMatter(lines[index], line: index + 1)
-                index += 1
+        if let front = FrontMatter(lines) {
+            frontMatter = front
+            index = front.lines.upperBound
+            skippedLines.formUnion(front.lines)
+            for field in [front.name, front.verified].compactMap({ $0 }) {
+                if let problem = field.problem {
+                    problems.append(Problem(line: field.line, column: field.column, message: problem, rule: .frontMatter))
+                }
             }
-            index += 1
-            skippedLines.formUnion(0..<min(index, lines.count))
         }
-        var fence: String?
+        var scanner = BlockScanner()
         var section = ""
         var open: (kind: String, line: Int, content: [String])?
-        // The block of text being read: its words so far, and where its last marker group ended.
+        // The block of text being read: its words so far.
         var words = ""
         var tableRow = false
         func endBlock() {
@@ -94,21 +108,18 @@ public struct MarkedDocument: Sendable {
             let line = lines[index]
             let number = index + 1
             index += 1
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if let current = fence {
-                if trimmed.hasPrefix(current) { fence = nil }
-                skippedLines.insert(number - 1)
+            let kind = scanner.next(line)
+            if open != nil || kind == .code || kind == .comment { skippedLines.insert(number - 1) }
+            guard kind != .code && kind != .comment else {
+                open?.content.append(line)
+                if open == nil { endBlock() }
                 continue
             }
-            if open != nil { skippedLines.insert(number - 1) }
-            if let kind = Self.blockComment(trimmed, closing: true), var block = open {
-                if kind == block.kind {
-                    blocks.append(Block(kind: kind, startLine: block.line, endLine: number, content: block.content.map { $0 + "\n" }.joined()))
-                    open = nil
-                } else {
-                    block.content.append(line)
-                    open = block
-                }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if let (closing, name) = Self.blockDelimiter(trimmed) {
+                skippedLines.insert(number - 1)
+                endBlock()
+                readBlockDelimiter(closing: closing, kind: name, line: number, open: &open)
                 continue
             }
             if var block = open {
@@ -116,26 +127,15 @@ public struct MarkedDocument: Sendable {
                 open = block
                 continue
             }
-            if let kind = Self.blockComment(trimmed, closing: false) {
-                open = (kind, number, [])
-                skippedLines.insert(number - 1)
+            switch kind {
+            case .blank, .rule:
                 endBlock()
                 continue
-            }
-            if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
-                fence = String(trimmed.prefix(3))
-                skippedLines.insert(number - 1)
+            case .heading(let title):
+                section = title
                 endBlock()
                 continue
-            }
-            if trimmed.isEmpty {
-                endBlock()
-                continue
-            }
-            if trimmed.hasPrefix("#") {
-                section = trimmed.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
-                endBlock()
-                continue
+            default: break
             }
             var body = line
             var bodyOffset = 0
@@ -159,26 +159,45 @@ public struct MarkedDocument: Sendable {
         if let block = open {
             problems.append(Problem(line: block.line, column: 1, message: "the \(block.kind) block is never closed with <!-- /evidence:\(block.kind) -->"))
         }
+        problems.sort { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
-    /// `<!-- evidence:checklist -->` or, closing, `<!-- /evidence:checklist -->`: the kind, or nil.
-    private static func blockComment(_ trimmed: String, closing: Bool) -> String? {
-        let prefix = closing ? "<!-- /evidence:" : "<!-- evidence:"
-        guard trimmed.hasPrefix(prefix), trimmed.hasSuffix(" -->") else { return nil }
-        let kind = String(trimmed.dropFirst(prefix.count).dropLast(4))
-        return blockKinds.contains(kind) ? kind : nil
+    /// A line that is a generated block's comment and nothing else: whether it closes, and the kind it names.
+    private static func blockDelimiter(_ trimmed: String) -> (Bool, String)? {
+        guard let match = blockComment?.firstMatch(in: trimmed, range: NSRange(trimmed.startIndex..., in: trimmed)),
+            let slash = Range(match.range(at: 1), in: trimmed), let kind = Range(match.range(at: 2), in: trimmed)
+        else { return nil }
+        return (!trimmed[slash].isEmpty, String(trimmed[kind]))
     }
 
-    private mutating func readFrontMatter(_ line: String, line number: Int) {
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let key = line[..<colon].trimmingCharacters(in: .whitespaces)
-        var value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        let valueColumn = line.utf8.count - value.utf8.count + 1
-        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-            value = String(value.dropFirst().dropLast())
+    /// Opens or closes a generated block, or says why the comment cannot: an
+    /// unknown kind, an opener inside an open block, a closer with no opener
+    /// or of another kind. Any of these stops `lint --write`.
+    private mutating func readBlockDelimiter(closing: Bool, kind: String, line: Int, open: inout (kind: String, line: Int, content: [String])?) {
+        let comment = closing ? "<!-- /evidence:\(kind) -->" : "<!-- evidence:\(kind) -->"
+        guard Self.blockKinds.contains(kind) else {
+            problems.append(Problem(
+                line: line, column: 1,
+                message: "\(comment) is neither a claim marker (<!-- evidence: KEY (LABEL) -->) nor a generated block (\(Self.blockKinds.joined(separator: ", ")))"))
+            return
         }
-        if key == "name" && !line.hasPrefix(" ") && !line.hasPrefix("\t") { name = value }
-        if key == "verified" && verified == nil { verified = (value, number, valueColumn) }
+        switch (closing, open) {
+        case (false, nil):
+            open = (kind, line, [])
+        case (false, let current?):
+            problems.append(Problem(
+                line: line, column: 1,
+                message: "\(comment) opens a block inside the \(current.kind) block opened on line \(current.line); close that one first with <!-- /evidence:\(current.kind) -->"))
+        case (true, let current?) where current.kind == kind:
+            blocks.append(Block(kind: kind, startLine: current.line, endLine: line, content: current.content.map { $0 + "\n" }.joined()))
+            open = nil
+        case (true, let current?):
+            problems.append(Problem(
+                line: line, column: 1,
+                message: "\(comment) closes no \(kind) block: the \(current.kind) block opened on line \(current.line) is open"))
+        case (true, nil):
+            problems.append(Problem(line: line, column: 1, message: "\(comment) closes no block: nothing opened it"))
+        }
     }
 
     /// Reads the markers of one line of a block, adding its words to the block's.
@@ -186,8 +205,10 @@ public struct MarkedDocument: Sendable {
         in body: String, offset: Int, line: Int, section: String, tableRow: Bool, fullLine: String, words: inout String
     ) {
         let range = NSRange(body.startIndex..., in: body)
-        let found = Self.marker?.matches(in: body, range: range) ?? []
-        let loose = Self.anyMarker?.matches(in: body, range: range) ?? []
+        let code = Self.codeSpans(in: body)
+        func outsideCode(_ match: NSTextCheckingResult) -> Bool { !code.contains { NSIntersectionRange($0, match.range).length > 0 } }
+        let found = (Self.marker?.matches(in: body, range: range) ?? []).filter(outsideCode)
+        let loose = (Self.anyMarker?.matches(in: body, range: range) ?? []).filter(outsideCode)
         for candidate in loose where !found.contains(where: { NSLocationInRange(candidate.range.location, $0.range) }) {
             if let start = Range(candidate.range, in: body) {
                 problems.append(Problem(
@@ -221,6 +242,45 @@ public struct MarkedDocument: Sendable {
             cursor = whole.upperBound
         }
         words += body[cursor...]
+    }
+
+    /// The code spans of a line (a run of backticks to the next run as long), as UTF-16 ranges.
+    static func codeSpans(in text: String) -> [NSRange] {
+        let units = Array(text.utf16)
+        let backtick = UInt16(UInt8(ascii: "`"))
+        var spans: [NSRange] = []
+        // How many backticks run from `start`.
+        func run(at start: Int) -> Int {
+            var length = 0
+            while start + length < units.count && units[start + length] == backtick { length += 1 }
+            return length
+        }
+        var index = 0
+        while index < units.count {
+            guard units[index] == backtick else {
+                index += 1
+                continue
+            }
+            let length = run(at: index)
+            var probe = index + length
+            var closed = false
+            while probe < units.count {
+                guard units[probe] == backtick else {
+                    probe += 1
+                    continue
+                }
+                let closing = run(at: probe)
+                if closing == length {
+                    spans.append(NSRange(location: index, length: probe + closing - index))
+                    index = probe + closing
+                    closed = true
+                    break
+                }
+                probe += closing
+            }
+            if !closed { index += length }
+        }
+        return spans
     }
 
     /// Where a line's words start: after its list bullet and task box, if it has them.

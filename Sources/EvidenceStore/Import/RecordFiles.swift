@@ -29,6 +29,8 @@ public struct FolderRecordFiles: RecordFiles {
         guard isFolder.boolValue else {
             throw EvidenceError.badFile(path: folder.path, location: nil, reason: "is a file; give the folder of an export")
         }
+        // An export killed while it put its files in place is finished first.
+        try InterruptedExport.recover(folder)
         try checkEveryFile()
     }
 

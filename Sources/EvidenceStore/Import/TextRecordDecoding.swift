@@ -179,7 +179,10 @@ extension FieldReader {
             let name = try measurement.nonEmpty("name")
             let value = try measurement.number("value")
             let baseline = try measurement.optionalNumber("baseline")
-            if let problem = MeasurementDraft.deltaProblem(value: value, baseline: baseline) {
+            if let problem = MeasurementDraft.rangeProblem(value: value, baseline: nil) {
+                throw measurement.error("value", problem)
+            }
+            if let problem = MeasurementDraft.rangeProblem(value: 0, baseline: baseline) {
                 throw measurement.error("baseline", problem)
             }
             measurements.append(TextFormat.Measurement(

@@ -143,6 +143,37 @@ public enum Validate {
         return text
     }
 
+    /// A name a person reads on one line (a document, an area, a title):
+    /// not empty, no control characters. Every writer of the store checks
+    /// its values with these, whatever they came from.
+    public static func name(_ text: String, field: String) throws -> String {
+        try singleLine(try nonEmpty(text, field: field), field: field)
+    }
+
+    /// Free text that must say something (a statement, a reason): not
+    /// empty, line breaks and tabs but no other control characters.
+    public static func prose(_ text: String, field: String) throws -> String {
+        try freeText(try nonEmpty(text, field: field), field: field)
+    }
+
+    /// An environment as a run names it: each part one line of text.
+    public static func environment(_ spec: EnvironmentSpec) throws {
+        for (field, value) in [
+            ("model", spec.model), ("OS", spec.osName), ("OS version", spec.osVersion), ("OS build", spec.osBuild),
+            ("tool", spec.toolName), ("tool version", spec.toolVersion), ("tool build", spec.toolBuild),
+        ] {
+            _ = try singleLine(value, field: field)
+        }
+    }
+
+    /// A measurement as the store keeps it: a one-line name, numbers in range.
+    public static func measurement(_ draft: MeasurementDraft) throws {
+        _ = try name(draft.name, field: "measurement name")
+        if let problem = MeasurementDraft.rangeProblem(value: draft.value, baseline: draft.baseline) {
+            throw EvidenceError.invalidValue(field: "measurement '\(draft.name)'", value: draft.summary, expected: problem)
+        }
+    }
+
     /// Text that must say something: not empty, not only spaces.
     public static func nonEmpty(_ text: String, field: String) throws -> String {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {

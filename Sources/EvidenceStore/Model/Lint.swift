@@ -12,11 +12,12 @@ public enum LintRule: String, Sendable, CaseIterable {
     case links
     case verified
     case block = "stale-block"
+    case frontMatter = "front-matter"
 
     /// What it finds, as README lists it.
     public var summary: String {
         switch self {
-        case .marker: "a marker that cannot be read, or a generated block that never closes"
+        case .marker: "a marker that cannot be read, or a generated block's comment that opens inside another block, closes none or is never closed (lint --write writes nothing while one stands)"
         case .unknownKey: "a marker names a claim the store lacks (with the closest keys), or one of another document"
         case .duplicate: "two markers name the same claim"
         case .unmarked: "a claim of the document in the store that no marker mentions"
@@ -26,8 +27,9 @@ public enum LintRule: String, Sendable, CaseIterable {
         case .staleProof: "a claim labelled measured passed in its present words only on builds older than the newest recorded (fails --strict)"
         case .numbers: "a quantity in the marked words is not the value, baseline or change of the claim's latest current measurement"
         case .links: "a sourced claim's sources are missing from its words, or its words link to a page that is not its source"
-        case .verified: "the front matter's verified: field is not what evidence verified-line prints"
+        case .verified: "the front matter's verified: field is not what evidence verified-line prints, or is a plain value YAML refuses (lint --write writes it quoted)"
         case .block: "a generated block differs from what its command writes now"
+        case .frontMatter: "the front matter's name: or verified: cannot be read or rewritten safely (an anchor, tag, alias, flow collection, mapping or unclosed quote)"
         }
     }
 

@@ -81,18 +81,33 @@ public struct MeasurementDraft: Equatable, Sendable {
                 throw invalid()
             }
         }
-        if let problem = Self.deltaProblem(value: value, baseline: baseline) {
+        if let problem = Self.rangeProblem(value: value, baseline: baseline) {
             throw EvidenceError.invalidValue(field: "measurement", value: text, expected: problem)
         }
         self.init(name: name, value: value, unit: unit, baseline: baseline, posture: posture)
     }
 
-    /// Why a value and its baseline cannot be kept: their difference is too
-    /// large for a number (it would read as infinity in tables, null in JSON).
-    public static func deltaProblem(value: Double, baseline: Double?) -> String? {
-        guard let baseline, !(value - baseline).isFinite else { return nil }
-        return "a value and a baseline whose difference is a finite number; "
-            + "\(NumberText.format(value)) from \(NumberText.format(baseline)) is not"
+    /// The largest size a measured number may have: every table prints it
+    /// in plain digits, exactly (it is below 2^53), every chart draws it, and
+    /// a value's change from its baseline is as exact.
+    public static let largest = 1e15
+    /// The smallest size other than zero: nine decimal places.
+    public static let smallest = 1e-9
+    /// The range as people read it in errors and README.
+    public static let range = "a number from -1000000000000000 to 1000000000000000, zero or at least 0.000000001 in size"
+
+    /// Whether a number is one a measurement may hold.
+    public static func inRange(_ number: Double) -> Bool {
+        number.isFinite && abs(number) <= largest && (number == 0 || abs(number) >= smallest)
+    }
+
+    /// Why a value or its baseline cannot be kept, naming it; nil when both can.
+    public static func rangeProblem(value: Double, baseline: Double?) -> String? {
+        for (what, number) in [("value", value), ("baseline", baseline)] {
+            guard let number, !inRange(number) else { continue }
+            return "\(what) \(NumberText.format(number)) is outside the range a measurement may hold: \(range)"
+        }
+        return nil
     }
 
     /// A plain decimal number: `171`, `-84`, `0.5`. No exponents, no separators.

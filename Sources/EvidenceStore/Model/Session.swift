@@ -80,7 +80,7 @@ public struct MeasurementPrompt: Equatable, Sendable {
             value = nil
         }
         guard let value else { return try invalid(answer) }
-        if let problem = MeasurementDraft.deltaProblem(value: value, baseline: baseline) {
+        if let problem = MeasurementDraft.rangeProblem(value: value, baseline: baseline) {
             throw EvidenceError.invalidValue(field: name, value: answer, expected: problem)
         }
         return MeasurementDraft(name: name, value: value, unit: unit, baseline: baseline)

@@ -60,6 +60,19 @@ public enum TextFormat {
         public var isFolder: Bool { [.claims, .statements, .runs, .labelHistory].contains(self) }
     }
 
+    /// Whether a path relative to an export folder is the format's to write
+    /// and remove: its manifest, its files (of either version) and the
+    /// `.jsonl` files in its folders. Everything else belongs to the user.
+    public static func isFormatEntry(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard let first = parts.first, !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return false }
+        if parts.count == 1 {
+            return first == manifest || files.contains(first) || Part.allCases.contains { !$0.isFolder && $0.name == first }
+        }
+        return parts.count == 2 && Part.allCases.contains { $0.isFolder && $0.name == first } && parts[1].hasSuffix(".jsonl")
+            && !parts[1].hasPrefix(".")
+    }
+
     /// A document's file name in a folder of per-document files: the name
     /// itself where it is a plain file name, else with every other byte as %XX.
     public static func fileName(ofDocument document: String) -> String {

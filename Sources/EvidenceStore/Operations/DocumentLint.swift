@@ -88,7 +88,7 @@ public enum DocumentLint {
         func add(_ line: Int, _ column: Int, _ rule: LintRule, _ message: String) {
             findings.append(LintFinding(file: file, line: line, column: column, rule: rule, message: message))
         }
-        for problem in parsed.problems { add(problem.line, problem.column, .marker, problem.message) }
+        for problem in parsed.problems { add(problem.line, problem.column, problem.rule, problem.message) }
         var seen: [String: Int] = [:]
         for (index, marker) in parsed.markers.enumerated() {
             guard let label = marker.label else {
@@ -137,8 +137,12 @@ public enum DocumentLint {
         for key in facts.order where seen[key] == nil {
             add(1, 1, .unmarked, "\(key) (\(facts.claims[key]?.label.rawValue ?? "")) is a claim of \(facts.document) that no marker mentions")
         }
-        if let verified = parsed.verified, verified.value != facts.verifiedLine {
-            add(verified.line, verified.column, .verified, "verified: says \"\(verified.value)\"; the evidence says \"\(facts.verifiedLine)\"")
+        if let verified = parsed.verified, let value = verified.value {
+            if comparable(value) != facts.verifiedLine {
+                add(verified.line, verified.column, .verified, "verified: says \"\(value)\"; the evidence says \"\(facts.verifiedLine)\"")
+            } else if let invalid = verified.invalidYAML {
+                add(verified.line, verified.column, .verified, "verified: is not valid YAML (\(invalid)); evidence lint --write writes it quoted")
+            }
         }
         for block in parsed.blocks where facts.blocks[block.kind].map(blockText) != block.content {
             add(block.startLine, 1, .block, "the \(block.kind) block is out of date (evidence lint --write rewrites it)")
@@ -254,19 +258,14 @@ extension DocumentLint {
     /// Rewrites the generated blocks and the `verified:` field in place, whole
     /// or not at all; nothing else changes. Returns what changed.
     public static func write(file: String, store: Store, document override: String?) throws -> [DocumentChange] {
-        let text = try readDocument(file)
-        let parsed = MarkedDocument(text: text)
+        let original = try UserFile.read(file)
+        let parsed = MarkedDocument(text: try original.text())
+        try refuseProblems(parsed, file: file, command: "lint --write")
         let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(\.kind)))
         var lines = parsed.lines
         var changes: [DocumentChange] = []
-        if let verified = parsed.verified, verified.value != facts.verifiedLine {
-            let line = lines[verified.line - 1]
-            let start = line.utf8.index(line.utf8.startIndex, offsetBy: verified.column - 1)
-            let quote = line[start...].first.map { $0 == "\"" || $0 == "'" ? String($0) : "" } ?? ""
-            let value = quote == "\"" ? facts.verifiedLine.replacingOccurrences(of: "\"", with: "\\\"") : facts.verifiedLine
-            lines[verified.line - 1] = String(line[..<start]) + quote + value + quote
-            changes.append(DocumentChange(file: file, line: verified.line, description: "verified: \"\(verified.value)\" → \"\(facts.verifiedLine)\""))
-        }
+        // Blocks from the last, so the lines above keep their numbers; the
+        // front matter, above every block, last of all.
         for block in parsed.blocks.reversed() {
             guard let generated = facts.blocks[block.kind], blockText(generated) != block.content else { continue }
             var fresh = blockText(generated).components(separatedBy: "\n")
@@ -274,8 +273,36 @@ extension DocumentLint {
             lines.replaceSubrange(block.startLine..<(block.endLine - 1), with: fresh)
             changes.append(DocumentChange(file: file, line: block.startLine, description: "rewrote the \(block.kind) block"))
         }
-        if !changes.isEmpty { try replace(file, with: lines, endingLike: text) }
+        if let verified = parsed.verified, let value = verified.value,
+            comparable(value) != facts.verifiedLine || verified.invalidYAML != nil
+        {
+            lines = FrontMatter.replacing(verified, with: facts.verifiedLine, in: lines)
+            changes.append(DocumentChange(
+                file: file, line: verified.line,
+                description: value == facts.verifiedLine ? "verified: quoted" : "verified: \"\(value)\" → \"\(facts.verifiedLine)\""))
+        }
+        if !changes.isEmpty {
+            var text = parsed.source
+            text.lines = lines
+            try original.replace(with: text.text, by: "lint --write")
+        }
         return changes.sorted { $0.line < $1.line }
+    }
+
+    /// A `verified:` value as compared with the verified line: a block scalar's final line breaks aside.
+    private static func comparable(_ value: String) -> String {
+        var value = value
+        while value.hasSuffix("\n") { value.removeLast() }
+        return value
+    }
+
+    /// Refuses to rewrite a document whose markers, blocks or front matter
+    /// cannot be read for certain: what is between them could be a person's text.
+    private static func refuseProblems(_ parsed: MarkedDocument, file: String, command: String) throws {
+        guard let first = parsed.problems.first else { return }
+        let more = parsed.problems.count > 1 ? " (and \(parsed.problems.count - 1) more; evidence lint lists them)" : ""
+        throw EvidenceError.refused(
+            reason: "\(file):\(first.line):\(first.column): \(first.message)\(more); \(command) writes nothing while a marker, block or front-matter field is broken")
     }
 
     /// The document leads: words and labels that differ go into the store
@@ -285,6 +312,7 @@ extension DocumentLint {
         -> [DocumentChange]
     {
         let parsed = MarkedDocument(text: try readDocument(file))
+        try refuseProblems(parsed, file: file, command: "lint --sync")
         let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: [])
         var changes: [DocumentChange] = []
         var actions: [() throws -> Void] = []
@@ -329,8 +357,9 @@ extension DocumentLint {
     /// a list item or paragraph; returns what it placed and the claims it
     /// could not place.
     public static func annotate(file: String, store: Store, document name: String) throws -> (changes: [DocumentChange], unplaced: [String]) {
-        let text = try readDocument(file)
-        let parsed = MarkedDocument(text: text)
+        let original = try UserFile.read(file)
+        let parsed = MarkedDocument(text: try original.text())
+        try refuseProblems(parsed, file: file, command: "annotate")
         let facts = try facts(store, document: name, blocks: [])
         let marked = Set(parsed.markers.map(\.key))
         var lines = parsed.lines
@@ -358,7 +387,11 @@ extension DocumentLint {
             words[index] = comparableWords(updated)
             changes.append(DocumentChange(file: file, line: index + 1, description: "marked \(key)"))
         }
-        if !changes.isEmpty { try replace(file, with: lines, endingLike: text) }
+        if !changes.isEmpty {
+            var text = parsed.source
+            text.lines = lines
+            try original.replace(with: text.text, by: "annotate")
+        }
         return (changes.sorted { $0.line < $1.line }, unplaced)
     }
 
@@ -431,18 +464,8 @@ extension DocumentLint {
         return found
     }
 
+    /// A document's text, for reading only (lint, lint --sync).
     public static func readDocument(_ file: String) throws -> String {
-        let data = try InputFile.read(file, maxBytes: 16 << 20)
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw EvidenceError.invalidValue(field: "document", value: file, expected: "a UTF-8 text file")
-        }
-        return text
-    }
-
-    /// Writes the lines back in one rename, ending as the old text ended.
-    private static func replace(_ file: String, with lines: [String], endingLike old: String) throws {
-        let sink = try TextSink(path: file)
-        sink.write(lines.joined(separator: "\n") + (old.hasSuffix("\n") ? "\n" : ""))
-        try sink.close()
+        try UserFile.read(file).text()
     }
 }

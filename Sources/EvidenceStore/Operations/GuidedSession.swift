@@ -5,7 +5,9 @@ import Foundation
 /// a claim's answer is complete; then it is logged at once, in its own
 /// transaction, to the run of this environment, tester and day (started by
 /// the first answer, or resumed: claims already answered in it today are
-/// passed by). An undo retracts the last result the session logged.
+/// passed by). An undo retracts the last result the session logged. One
+/// session per environment, tester and day is open at a time (`SessionLock`),
+/// and a claim is answered once in its run.
 public final class GuidedSession {
     /// One claim to check, with what the tester needs to see.
     public struct Step: Sendable {
@@ -32,6 +34,7 @@ public final class GuidedSession {
     public let resumedRun: RunRecord?
     private let store: Store
     private let newModel: Bool
+    private let lock: SessionLock
     private var dispositions: [Disposition?]
     /// Indexes of the steps logged, latest last: what undo takes back.
     private var loggedOrder: [Int] = []
@@ -48,6 +51,7 @@ public final class GuidedSession {
         self.environment = environment
         self.tester = tester
         self.newModel = newModel
+        lock = try SessionLock(store: store, environment: environment, tester: tester, day: String(store.clock.timestamp().prefix(10)))
         let reader = store.reader
         let selection = selection.withDefaults(for: environment.kind)
         let document = try reader.resolveDocument(selection.document)
@@ -144,13 +148,19 @@ public final class GuidedSession {
                 throw EvidenceError.refused(
                     reason: "the answer is for \(observation.claimKey), but the session is at \(step.claim.claim.key)")
             }
-            let logged = try store.log(observation, run: .matching(environment, tester: tester, newModel: newModel))
+            let logged = try store.log(
+                observation, run: .matching(environment, tester: tester, newModel: newModel), oncePerRun: true)
             dispositions[position] = .logged(observation.outcome, resultID: logged.resultID)
             loggedOrder.append(position)
             lastRun = logged.run
             position += 1
             return .logged(logged)
         }
+    }
+
+    /// Lets another session of this environment, tester and day start.
+    public func close() {
+        lock.release()
     }
 
     /// The step of `key`; refused, saying why, when the session has none.

@@ -15,6 +15,9 @@ public enum MergeFile {
     }
 
     public static func merge(base: String, ours: String, theirs: String, path: String) -> Outcome {
+        // What git itself settles: the same change on both sides, or a change on one side only.
+        if ours == theirs || base == theirs { return Outcome(text: ours, conflicts: []) }
+        if base == ours { return Outcome(text: theirs, conflicts: []) }
         guard let original = try? Records(base, path), let mine = try? Records(ours, path),
             let other = try? Records(theirs, path)
         else {

@@ -7,9 +7,9 @@ extension Store {
     @discardableResult
     public func addClaim(_ draft: ClaimDraft, by author: String) throws -> Claim {
         let key = try Validate.key(draft.key)
-        let statement = try Validate.nonEmpty(draft.statement, field: "statement")
-        let document = try Validate.nonEmpty(draft.document, field: "document")
-        let area = try Validate.nonEmpty(draft.area, field: "area")
+        let statement = try Validate.prose(draft.statement, field: "statement")
+        let document = try Validate.name(draft.document, field: "document")
+        let area = try Validate.name(draft.area, field: "area")
         let asOf = try draft.asOf.map { try Timestamp.parseDay($0, field: "as-of date") }
         let models = try Self.distinct(draft.models.map(Validate.model))
         return try write { writer in
@@ -67,7 +67,7 @@ extension Store {
     public func setDocumentSubjects(document: String, add: [String], remove: [String], newModel: Bool = false) throws
         -> [String]
     {
-        let document = try Validate.singleLine(try Validate.nonEmpty(document, field: "document"), field: "document")
+        let document = try Validate.name(document, field: "document")
         let added = try Self.distinct(add.map(Validate.model))
         let removed = try Self.distinct(remove.map(Validate.model))
         return try write { writer in
@@ -100,9 +100,9 @@ extension Store {
                 expected: "at least one of --statement, --document, --area, --as-of, --source, --remove-source, --needs, "
                     + "--remove-needs, --model, --remove-model")
         }
-        let statement = try changes.statement.map { try Validate.nonEmpty($0, field: "statement") }
-        let document = try changes.document.map { try Validate.nonEmpty($0, field: "document") }
-        let area = try changes.area.map { try Validate.nonEmpty($0, field: "area") }
+        let statement = try changes.statement.map { try Validate.prose($0, field: "statement") }
+        let document = try changes.document.map { try Validate.name($0, field: "document") }
+        let area = try changes.area.map { try Validate.name($0, field: "area") }
         let asOf: String?? = try changes.asOf.map { value in try value.map { try Timestamp.parseDay($0, field: "as-of date") } }
         let addModels = try Self.distinct(changes.addModels.map(Validate.model))
         let removeModels = try Self.distinct(changes.removeModels.map(Validate.model))
@@ -158,7 +158,7 @@ extension Store {
 
     /// Changes a claim's label and appends the change, who made it and why, to the history.
     public func relabelClaim(key: String, to label: Label, reason: String, by author: String) throws {
-        let reason = try Validate.nonEmpty(reason, field: "reason")
+        let reason = try Validate.prose(reason, field: "reason")
         try write { writer in
             let current = try writer.reader.claim(key: key)
             guard current.label != label else {
@@ -191,8 +191,8 @@ extension Store {
     public func addSource(_ draft: SourceDraft, by author: String = "unknown") throws {
         let url = try Validate.url(draft.url)
         var record = TextFormat.Source(
-            url: url, title: try Validate.nonEmpty(draft.title, field: "title"),
-            publisher: try Validate.nonEmpty(draft.publisher, field: "publisher"), kind: draft.kind.rawValue,
+            url: url, title: try Validate.name(draft.title, field: "title"),
+            publisher: try Validate.name(draft.publisher, field: "publisher"), kind: draft.kind.rawValue,
             published: try draft.published.map { try Timestamp.parseDay($0, field: "published date") },
             updated: try draft.updated.map { try Timestamp.parseDay($0, field: "updated date") },
             retrieved: try draft.retrieved.map { try Timestamp.parseDay($0, field: "retrieved date") })
@@ -207,7 +207,7 @@ extension Store {
 
     public func addCapability(name: String, description: String, by author: String = "unknown") throws {
         let record = TextFormat.Capability(
-            name: try Validate.capabilityName(name), description: try Validate.nonEmpty(description, field: "description"),
+            name: try Validate.capabilityName(name), description: try Validate.prose(description, field: "description"),
             changed: stamp(by: author))
         try write { writer in
             if try writer.reader.existingCapabilityID(name: record.name) != nil {
@@ -222,6 +222,7 @@ extension Store {
     public func addLack(_ draft: LackDraft, by author: String = "unknown") throws {
         let model = draft.model == LackDraft.everyModel ? draft.model : try Validate.model(draft.model)
         let toolBuild = try AppleBuild.validated(draft.toolBuild, field: "Xcode build")
+        _ = try Validate.freeText(draft.note, field: "note")
         try write { writer in
             if !draft.newModel, model != LackDraft.everyModel {
                 try writer.reader.environmentVetting().checkModel(model, option: "--new-model")
@@ -231,7 +232,7 @@ extension Store {
             var document: String?
             switch draft.evidence {
             case .source(let url): citedSource = try writer.reader.sourceID(url: url)
-            case .document(let name): document = try Validate.nonEmpty(name, field: "document")
+            case .document(let name): document = try Validate.name(name, field: "document")
             }
             if let status = try writer.reader.lackStatus(
                 kind: draft.kind, model: model, toolBuild: toolBuild, capabilityID: capability)
@@ -253,8 +254,8 @@ extension Store {
 
     /// Records what a claim's measurement must be, replacing what it was.
     public func expect(_ expected: ExpectedValue, ofClaim key: String, by author: String = "unknown") throws {
-        let name = try Validate.singleLine(try Validate.nonEmpty(expected.name, field: "measurement name"), field: "measurement name")
-        guard expected.value.isFinite, expected.tolerance.isFinite, expected.tolerance >= 0 else {
+        let name = try Validate.name(expected.name, field: "measurement name")
+        guard MeasurementDraft.inRange(expected.value), MeasurementDraft.inRange(expected.tolerance), expected.tolerance >= 0 else {
             throw EvidenceError.invalidValue(field: "expected value", value: expected.summary, expected: ExpectedValue.form)
         }
         var checked = expected
@@ -284,7 +285,7 @@ extension Store {
     // MARK: - Test mappings and checklist marks
 
     public func addMapping(pattern: String, claimKey: String) throws {
-        let pattern = try Validate.nonEmpty(pattern, field: "pattern")
+        let pattern = try Validate.name(pattern, field: "pattern")
         try write { writer in
             let claim = try writer.reader.claimID(key: claimKey)
             guard try writer.insertMapping(pattern: pattern, claimID: claim) else {
@@ -311,7 +312,7 @@ extension Store {
     public func markChecklistItem(
         key: String, as kind: TextFormat.ChecklistMark.Kind?, reason: String?, by author: String
     ) throws {
-        let reason = try reason.map { try Validate.nonEmpty($0, field: "reason") }
+        let reason = try reason.map { try Validate.prose($0, field: "reason") }
         if (kind == nil) != (reason == nil) {
             throw EvidenceError.invalidValue(
                 field: "reason", value: reason ?? "", expected: kind == nil ? "no reason when clearing a mark" : "a reason")

@@ -201,10 +201,14 @@ extension Store {
                 if !prepared.unknown.isEmpty { summary.unknownClaims += prepared.unknown.map { (test.identifier, $0) } }
                 guard !prepared.rows.isEmpty else { return }
                 let run = try run(forDevice: test.device)
+                // A tool's text (a colour code in a failure message) is kept
+                // visible, never raw: the store holds no control character a
+                // person did not see, and its export imports anywhere.
                 var row = StoreWriter.ResultRow(
                     uuid: "", runID: run.id, environmentID: run.environmentID, claimID: nil, claimStatementID: nil,
-                    result: test.outcome.rawValue, posture: nil, note: test.note, checkedAt: startedAt, recordedAt: "",
-                    testID: test.identifier, duration: test.duration, message: test.message)
+                    result: test.outcome.rawValue, posture: nil, note: ControlCharacters.escaped(test.note, keepingLineBreaks: true),
+                    checkedAt: startedAt, recordedAt: "", testID: ControlCharacters.escaped(test.identifier, keepingLineBreaks: false),
+                    duration: test.duration, message: test.message.map { ControlCharacters.escaped($0, keepingLineBreaks: true) })
                 if prepared.claims.isEmpty {
                     (row.uuid, row.recordedAt) = prepared.rows[0]
                     try batch.add(row)

@@ -6,10 +6,18 @@ extension Store {
     public func startRun(_ draft: RunDraft) throws -> RunRecord {
         let startedAt = try draft.startedAt.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
         try clock.futureLimit().check(startedAt, field: "date")
+        try Self.validate(draft)
         return try write { writer in
             try Self.vet(draft.environment, newModel: draft.newModel, reader: writer.reader)
             return try Self.insertRun(draft, startedAt: startedAt, into: writer)
         }
+    }
+
+    /// A run's text, as every writer checks it.
+    static func validate(_ draft: RunDraft) throws {
+        try Validate.environment(draft.environment)
+        _ = try Validate.singleLine(draft.tester, field: "tester")
+        _ = try Validate.freeText(draft.note, field: "run note")
     }
 
     /// Inserts a new run with a fresh UUID.
@@ -27,11 +35,18 @@ extension Store {
 
     /// Logs one result, with its measurements and attachments, in one transaction.
     @discardableResult
-    public func log(_ observation: Observation, run choice: RunChoice, workingFolder: String? = nil) throws
-        -> LoggedResult
+    /// `oncePerRun` refuses a second standing result of the claim in the run
+    /// (a guided session answers each claim once in its run).
+    public func log(_ observation: Observation, run choice: RunChoice, workingFolder: String? = nil, oncePerRun: Bool = false)
+        throws -> LoggedResult
     {
         let checkedAt = try observation.checkedAt.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
         try clock.futureLimit().check(checkedAt, field: "date")
+        _ = try Validate.freeText(observation.note, field: "note")
+        for measurement in observation.measurements { try Validate.measurement(measurement) }
+        if case .matching(let environment, let tester, _) = choice {
+            try Self.validate(RunDraft(environment: environment, tester: tester))
+        }
         // Files are read and hashed before the write lock is taken.
         let files = try observation.attachments.map {
             try AttachmentFile.read($0, storeFolder: folder, storePath: path, workingFolder: workingFolder)
@@ -57,6 +72,11 @@ extension Store {
                     run = try Self.insertRun(RunDraft(environment: environment, tester: tester), startedAt: checkedAt, into: writer)
                     started = true
                 }
+            }
+            if oncePerRun, try reader.claimsAnswered(inRun: run.id).contains(observation.claimKey) {
+                throw EvidenceError.refused(
+                    reason: "\(observation.claimKey) has a result in run \(run.shortName) already (another session or a log "
+                        + "answered it); retract that result first to answer it again")
             }
             let (outcome, note, misses) = try Self.judge(observation, against: try reader.expectations(ofClaim: claim))
             let uuid = ResultIdentity.newUUID()

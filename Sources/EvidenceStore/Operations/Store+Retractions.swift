@@ -7,7 +7,7 @@ extension Store {
     /// Retracts one result, named by its UUID (or a prefix of it) or its local number.
     @discardableResult
     public func retractResult(_ reference: String, reason: String, by author: String) throws -> RetractionSummary {
-        let reason = try Validate.nonEmpty(reason, field: "reason")
+        let reason = try Validate.prose(reason, field: "reason")
         return try write { writer in
             let reader = writer.reader
             let id = try reader.resultID(reference: reference)
@@ -32,7 +32,7 @@ extension Store {
     /// including any logged to it later.
     @discardableResult
     public func retractRun(_ reference: String, reason: String, by author: String) throws -> RetractionSummary {
-        let reason = try Validate.nonEmpty(reason, field: "reason")
+        let reason = try Validate.prose(reason, field: "reason")
         return try write { writer in
             let reader = writer.reader
             let run = try reader.run(id: try reader.runID(reference: reference))

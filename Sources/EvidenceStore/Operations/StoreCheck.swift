@@ -1,3 +1,5 @@
+import Foundation
+
 /// The health of a store: SQLite's own integrity checks, foreign keys, the
 /// schema version, and the attachments kept beside it.
 public struct StoreCheck: Sendable, Equatable {
@@ -80,6 +82,29 @@ public struct StoreCheck: Sendable, Equatable {
                     : files.prefix(5).joined(separator: "; ") + (files.count > 5 ? "; and \(files.count - 5) more" : ""))
         }
 
+        // What every writer refuses, yet an older version or a hand edit let in.
+        try attempt("text") {
+            let cells = try reader.controlCharacterCells()
+            let shown = cells.prefix(5).map { cell in
+                "\(cell.table).\(cell.column): \(NumberText.counted(cell.count, "row")) "
+                    + (cell.count == 1 ? "holds" : "hold") + " a control character (such as '\(around(firstControlIn: cell.example))')"
+            }
+            return Item(
+                name: "text", ok: cells.isEmpty,
+                detail: cells.isEmpty
+                    ? "no control characters" : shown.joined(separator: "; ") + (cells.count > 5 ? "; and \(cells.count - 5) more" : ""))
+        }
+        try attempt("numbers") {
+            let numbers = try reader.outOfRangeNumbers()
+            return Item(
+                name: "numbers", ok: numbers.isEmpty,
+                detail: numbers.isEmpty
+                    ? "every measurement within ±\(NumberText.format(MeasurementDraft.largest))"
+                    : numbers.map {
+                        "\($0.table).\($0.column): \(NumberText.counted($0.count, "row")) outside the range (largest size \(size($0.example)))"
+                    }.joined(separator: "; ") + "; a measurement holds " + MeasurementDraft.range)
+        }
+
         let mode = try store.journalMode()
         items.append(Item(name: "journal_mode", ok: mode == "wal", detail: mode))
 
@@ -88,6 +113,23 @@ public struct StoreCheck: Sendable, Equatable {
             name: "one_name", ok: links == 1,
             detail: links == 1 ? "the file has one name" : Store.hardLinkReason(links, path: store.path)))
         return StoreCheck(items: items)
+    }
+
+    /// Up to 30 characters either side of a text's first control character, the control escaped.
+    private static func around(firstControlIn text: String) -> String {
+        let characters = Array(text.unicodeScalars)
+        let at = characters.firstIndex { ControlCharacters.isControl($0) && $0 != "\n" && $0 != "\t" && $0 != "\r" } ?? 0
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: characters[max(0, at - 30)..<min(characters.count, at + 30)])
+        return (at > 30 ? "…" : "") + ControlCharacters.escaped(String(view), keepingLineBreaks: false)
+            + (at + 30 < characters.count ? "…" : "")
+    }
+
+    /// A size as people read it: plain digits up to 10^15, a power of ten above.
+    private static func size(_ number: Double) -> String {
+        guard number.isFinite else { return "infinite" }
+        guard number > MeasurementDraft.largest * 10 else { return NumberText.format(number) }
+        return "about 10^\(Int(log10(number).rounded(.down)))"
     }
 
     /// The first problems SQLite reports, on one line. A row may hold several

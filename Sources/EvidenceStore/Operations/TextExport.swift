@@ -2,10 +2,11 @@ import Foundation
 
 /// Writes a whole store in the text format, version 3: the same store always
 /// gives the same bytes, so the folder diffs and merges cleanly in git. The
-/// export is written beside the folder and swapped in whole (see
+/// export is staged inside the folder and put in place file by file (see
 /// `ExportFolder`): files of the format that the store no longer gives (and
-/// version 1's) are gone, anything else in the folder is kept. The records people edit are kept in the store as
-/// exported, the base the next import compares with.
+/// version 1's) are gone, anything else in the folder is kept. The records
+/// people edit are kept in the store as exported, the base the next import
+/// compares with.
 public enum StoreExporter {
     public struct Summary: Equatable, Sendable {
         /// Records written per part of the format, in import order.
@@ -18,8 +19,10 @@ public enum StoreExporter {
         }
     }
 
-    public static func export(_ store: Store, to folder: URL) throws -> Summary {
-        let output = try ExportFolder(folder)
+    /// `replace` writes over records in the folder the store has not seen
+    /// (without it they stop the export, pointing to `sync`).
+    public static func export(_ store: Store, to folder: URL, replace: Bool = false) throws -> Summary {
+        let output = try ExportFolder(folder, replace: replace)
         // One transaction: every file shows the same moment of the store, and
         // the base is what the files say.
         return try store.write { writer in
@@ -88,7 +91,8 @@ public enum StoreExporter {
             manifest.add("format", TextFormat.name)
             manifest.add("version", Int64(TextFormat.version))
             try output.file(TextFormat.manifest) { emit in emit(manifest) }
-            try output.commit()
+            let bases = try reader.exchangedLines()
+            try output.commit { bases.contains($0) }
             for (kind, key, line) in exchanged {
                 try writer.setExchangedLine(kind: kind.rawValue, key: key, line: line)
             }
@@ -134,46 +138,46 @@ public enum StoreExporter {
     }
 }
 
-/// The folder an export writes. The whole export is written into a staging
-/// folder beside it, then swapped in at once (`renameat2` with
-/// `RENAME_EXCHANGE`), so the folder always holds one whole export, the old or
-/// the new, never files of two moments. What else the folder holds (`.git`, a
-/// README, anything not of the format) is moved into the staging folder just
-/// before the swap; a crash in between leaves it in a sibling named
-/// `.NAME.export-…`, and the next export moves it back.
+/// The folder an export writes. The whole export is staged in a hidden
+/// folder inside it and then put in place file by file (see
+/// `InterruptedExport`): the folder's other entries (`.git`, a README,
+/// `docs/`) are never moved, hidden or removed, whenever the process is
+/// killed, and a killed export is finished by the next command that reads or
+/// writes the folder. Before anything is put in place, the records the folder
+/// holds that the store has not seen (a teammate's run, their edit of a
+/// claim) stop the export unless `replace`: writing over them would lose them.
 final class ExportFolder {
     /// Where files are written: the staging folder.
     let folder: URL
     /// The folder the export is for.
     let target: URL
+    private let replace: Bool
+    private let lock: InterruptedExport.FolderLock
     private var written: Set<String> = []
     private var count = 0
+    private var committed = false
 
-    init(_ requested: URL) throws {
+    init(_ requested: URL, replace: Bool) throws {
         target = requested.resolvingSymlinksInPath().standardizedFileURL
+        self.replace = replace
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: target.path, isDirectory: &isFolder), !isFolder.boolValue {
             throw EvidenceError.io(path: requested.path, reason: "is a file, not a folder")
         }
-        let parent = target.deletingLastPathComponent()
-        if !manager.fileExists(atPath: parent.path) { try Self.createFolder(parent) }
-        try Self.recover(target)
-        folder = parent.appendingPathComponent(
-            ".\(target.lastPathComponent).export-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        if !manager.fileExists(atPath: target.path) { try Self.createFolder(target) }
+        try InterruptedExport.recover(target)
+        lock = try InterruptedExport.FolderLock(target)
+        folder = target.appendingPathComponent(InterruptedExport.prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         guard mkdir(folder.path, 0o755) == 0 else {
             throw EvidenceError.io(path: folder.path, reason: "cannot be created (\(String(cString: strerror(errno))))")
         }
     }
 
     deinit {
-        // A staging folder left after a failure: the user's entries go back first.
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: folder.path) else { return }
-        if manager.fileExists(atPath: target.path) {
-            try? Self.moveForeignEntries(from: folder, to: target, replacing: false)
-        }
-        try? manager.removeItem(at: folder)
+        // A staging folder left after a failure before it was ready: the folder itself was not touched.
+        if !committed { try? FileManager.default.removeItem(at: folder) }
+        lock.release()
     }
 
     private static func createFolder(_ url: URL) throws {
@@ -204,112 +208,94 @@ final class ExportFolder {
         return count
     }
 
-    /// Puts the export in place: moves what is not of the format from the old
-    /// folder into the staging one, then swaps the two and removes the old.
-    func commit() throws {
+    /// Puts the export in place, once the folder holds nothing the store has
+    /// not seen (`seen` says whether a line of an editable record is the one
+    /// the store last exported or imported): the list of moves and removals
+    /// is written, then carried out.
+    func commit(seen: (String) -> Bool) throws {
         FaultPoint.reached("export.staged")
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: target.path) else {
-            try Self.rename(folder, to: target)
-            return
+        let existing = formatEntries(in: target)
+        if !replace {
+            let unseen = try unseenRecords(existing, seen: seen)
+            if !unseen.isEmpty {
+                let shown = unseen.prefix(5).joined(separator: "; ") + (unseen.count > 5 ? "; and \(unseen.count - 5) more" : "")
+                throw EvidenceError.refused(
+                    reason: "\(target.path) holds what this store has not imported, and the export would remove it: \(shown). "
+                        + "Run 'evidence sync \(target.path)' to import it first, or give --replace to write over it")
+            }
         }
-        try Self.moveForeignEntries(from: target, to: folder, replacing: false)
-        FaultPoint.reached("export.moved")
-        try Self.exchange(folder, target)
-        FaultPoint.reached("export.exchanged")
-        // `folder` now holds the old export.
-        try? manager.removeItem(at: folder)
+        let moves = written.sorted()
+        let removals = existing.filter { !written.contains($0) }.sorted()
+        try InterruptedExport.markReady(folder, moves: moves, removals: removals)
+        committed = true
+        FaultPoint.reached("export.ready")
+        try InterruptedExport.finish(folder, into: target)
     }
 
-    // MARK: - What belongs to the format
+    // MARK: - What the folder holds
 
-    /// Whether a path relative to an export folder is the format's to write
-    /// and remove: its manifest, its files (of either version) and the
-    /// `.jsonl` files in its folders. Everything else belongs to the user.
-    static func isFormatEntry(_ relative: String) -> Bool {
-        let parts = relative.split(separator: "/").map(String.init)
-        guard let first = parts.first else { return false }
-        if parts.count == 1 {
-            return first == TextFormat.manifest || TextFormat.files.contains(first)
-                || TextFormat.Part.allCases.contains { !$0.isFolder && $0.name == first }
-        }
-        return parts.count == 2 && TextFormat.Part.allCases.contains { $0.isFolder && $0.name == first }
-            && parts[1].hasSuffix(".jsonl")
-    }
-
-    /// Moves the user's entries (top-level ones, and those in the format's
-    /// folders) from one folder to another, leaving alone any the destination
-    /// has unless `replacing`.
-    private static func moveForeignEntries(from source: URL, to destination: URL, replacing: Bool) throws {
+    /// The format's files in a folder (relative paths).
+    private func formatEntries(in root: URL) -> [String] {
         let manager = FileManager.default
         var entries: [String] = []
-        for name in (try? manager.contentsOfDirectory(atPath: source.path)) ?? [] {
+        for name in (try? manager.contentsOfDirectory(atPath: root.path)) ?? [] {
             if let part = TextFormat.Part.allCases.first(where: { $0.isFolder && $0.name == name }) {
-                for inner in (try? manager.contentsOfDirectory(atPath: source.appendingPathComponent(name).path)) ?? [] {
+                for inner in (try? manager.contentsOfDirectory(atPath: root.appendingPathComponent(name).path)) ?? [] {
                     let relative = part.name + "/" + inner
-                    if !isFormatEntry(relative) { entries.append(relative) }
+                    if TextFormat.isFormatEntry(relative) { entries.append(relative) }
                 }
-            } else if !isFormatEntry(name) {
+            } else if TextFormat.isFormatEntry(name) {
                 entries.append(name)
             }
         }
-        for relative in entries.sorted() {
-            let to = destination.appendingPathComponent(relative)
-            if manager.fileExists(atPath: to.path) {
-                guard replacing else { continue }
-                try? manager.removeItem(at: to)
+        return entries.sorted()
+    }
+
+    /// Files of the format holding records people edit; the others (runs,
+    /// label changes, statements, test mappings) are only ever added to.
+    private static func holdsEditableRecords(_ relative: String) -> Bool {
+        let editable: [TextFormat.Part] = [.sources, .capabilities, .documents, .claims, .environmentLacks, .checklists, .checklistItems]
+        return editable.contains { relative == $0.name || relative.hasPrefix($0.name + "/") }
+    }
+
+    /// What the folder's files hold that the new export leaves out or
+    /// changes, and the store has not seen: a record only ever added that
+    /// the store lacks, or an edited record whose line is neither the new one
+    /// nor the one the store last shared.
+    private func unseenRecords(_ existing: [String], seen: (String) -> Bool) throws -> [String] {
+        var unseen: [String] = []
+        for relative in existing where relative != TextFormat.manifest {
+            let old = target.appendingPathComponent(relative)
+            let new = folder.appendingPathComponent(relative)
+            let oldData = try InputFile.read(old.path, maxBytes: 1 << 30)
+            let newData = written.contains(relative) ? try InputFile.read(new.path, maxBytes: 1 << 30) : Data()
+            guard oldData != newData else { continue }
+            guard let oldRecords = Self.records(oldData), let newRecords = Self.records(newData) else {
+                unseen.append("\(relative), which is not records of this version of the format")
+                continue
             }
-            let parent = to.deletingLastPathComponent()
-            if !manager.fileExists(atPath: parent.path) { try createFolder(parent) }
-            try rename(source.appendingPathComponent(relative), to: to)
-        }
-    }
-
-    private static func rename(_ from: URL, to: URL) throws {
-        guard Glibc.rename(from.path, to.path) == 0 else {
-            throw EvidenceError.io(path: to.path, reason: "cannot be written (\(String(cString: strerror(errno))))")
-        }
-    }
-
-    /// Swaps two folders at once where the kernel and filesystem can; else
-    /// renames the old one aside first (which `recover` undoes after a crash).
-    private static func exchange(_ staged: URL, _ target: URL) throws {
-        if AtomicRename.swap(staged.path, target.path) { return }
-        let aside = target.deletingLastPathComponent().appendingPathComponent(
-            ".\(target.lastPathComponent).old-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try rename(target, to: aside)
-        FaultPoint.reached("export.aside")
-        do {
-            try rename(staged, to: target)
-        } catch {
-            try? rename(aside, to: target)
-            throw error
-        }
-        try rename(aside, to: staged)
-    }
-
-    /// After a crash: puts back a folder renamed aside, gives the user's
-    /// entries left in a staging or old folder back to the folder, and removes
-    /// what is left.
-    static func recover(_ target: URL) throws {
-        let manager = FileManager.default
-        let parent = target.deletingLastPathComponent()
-        let prefix = "." + target.lastPathComponent + "."
-        let leftovers = Leftovers.abandoned(in: parent.path, prefix: prefix + "export-")
-            + Leftovers.abandoned(in: parent.path, prefix: prefix + "old-")
-        guard !leftovers.isEmpty else { return }
-        if !manager.fileExists(atPath: target.path),
-            let aside = leftovers.first(where: { $0.hasPrefix(prefix + "old-") })
-        {
-            try rename(parent.appendingPathComponent(aside), to: target)
-        }
-        for name in leftovers {
-            let leftover = parent.appendingPathComponent(name)
-            guard manager.fileExists(atPath: leftover.path) else { continue }
-            if manager.fileExists(atPath: target.path) {
-                try moveForeignEntries(from: leftover, to: target, replacing: false)
+            let editable = Self.holdsEditableRecords(relative)
+            for (key, record) in oldRecords.sorted(by: { $0.key < $1.key }) {
+                if let now = newRecords[key] {
+                    if !editable || now.line == record.line || seen(record.line) { continue }
+                    unseen.append("\(record.description) as changed in \(relative)")
+                } else if !(editable && seen(record.line)) {
+                    unseen.append("\(record.description) in \(relative)")
+                }
             }
-            try? manager.removeItem(at: leftover)
         }
+        return unseen
+    }
+
+    /// The records of a file by key, or nil when a line is not one.
+    private static func records(_ data: Data) -> [String: (line: String, description: String)]? {
+        var found: [String: (String, String)] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            guard let value = try? JSONReader.parse(Data(text.utf8)), let identity = RecordIdentity(value) else { return nil }
+            found[identity.key] = (text, identity.description)
+        }
+        return found
     }
 }

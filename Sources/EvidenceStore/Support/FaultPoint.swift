@@ -7,14 +7,19 @@ import Foundation
 /// Named points in multi-step file operations where the crash tests stop the
 /// process as `kill -9` would: with `EVIDENCE_FAULT_POINT=export.staged` set,
 /// reaching `FaultPoint.reached("export.staged")` kills the process at once,
-/// with no cleanup. Without the variable (always, outside the tests) nothing
-/// happens.
+/// with no cleanup; with `EVIDENCE_FAULT_POINT=document.written:stop` the
+/// process stops itself there (SIGSTOP) until the test, having done what a
+/// person might do meanwhile, sends SIGCONT. Without the variable (always,
+/// outside the tests) nothing happens.
 public enum FaultPoint {
     private static let armed = ProcessInfo.processInfo.environment["EVIDENCE_FAULT_POINT"]
 
     public static func reached(_ name: String) {
-        if let armed, armed == name {
+        guard let armed else { return }
+        if armed == name {
             kill(getpid(), SIGKILL)
+        } else if armed == name + ":stop" {
+            kill(getpid(), SIGSTOP)
         }
     }
 }

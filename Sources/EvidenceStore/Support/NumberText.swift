@@ -12,10 +12,12 @@ public enum NumberText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The same, written as UTF-8 into a buffer without an intermediate string.
+    /// The same, written as UTF-8 into a buffer without an intermediate
+    /// string: whole numbers as integers, others in their shortest exact
+    /// digits, never with an exponent ("1e+23" is written out).
     public static func append(_ value: Double, into out: inout [UInt8]) {
         guard value.isFinite, value.rounded() == value, abs(value) < 1e15 else {
-            out.append(contentsOf: String(value).utf8)
+            out.append(contentsOf: plainDecimal(String(value)).utf8)
             return
         }
         var integer = Int64(value)
@@ -33,5 +35,30 @@ public enum NumberText {
             integer /= 10
         }
         out[start...].reverse()
+    }
+
+    /// Swift's shortest digits of a Double ("1.5e-07", "1e+23", "171.5")
+    /// without the exponent: "0.00000015", "100000000000000000000000"; "inf"
+    /// and "nan" as they are.
+    static func plainDecimal(_ text: String) -> String {
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...])
+        else { return text.hasSuffix(".0") ? String(text.dropLast(2)) : text }
+        var mantissa = text[..<e]
+        let negative = mantissa.first == "-"
+        if negative { mantissa = mantissa.dropFirst() }
+        let point = mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count
+        var digits = mantissa.filter { $0 != "." }
+        // Where the point goes among the digits.
+        let place = point + exponent
+        if place <= 0 {
+            digits = "0." + String(repeating: "0", count: -place) + digits
+        } else if place >= digits.count {
+            digits += String(repeating: "0", count: place - digits.count)
+        } else {
+            digits.insert(".", at: digits.index(digits.startIndex, offsetBy: place))
+        }
+        while digits.contains("."), digits.hasSuffix("0") { digits.removeLast() }
+        if digits.hasSuffix(".") { digits.removeLast() }
+        return (negative ? "-" : "") + digits
     }
 }

@@ -67,6 +67,8 @@ extension Runner {
         defer { store.close() }
         let session = try GuidedSession(
             store: store, environment: environment, tester: tester, newModel: newModel, selection: selection)
+        defer { session.close() }
+        FaultPoint.reached("session.started")
         let console = SessionConsole(output: output, session: session)
         console.introduce()
         if let answers {
@@ -289,10 +291,10 @@ enum SessionAnswers {
 
     static func run(file: String, session: GuidedSession, console: SessionConsole) throws {
         let data = try InputFile.read(Store.absolutePath(file), maxBytes: 1 << 20)
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw EvidenceError.badFile(path: file, location: nil, reason: "is not UTF-8 text")
         }
-        let entries = try parse(text, file: file, session: session)
+        let entries = try parse(TextLines(text), file: file, session: session)
         for entry in entries {
             switch entry {
             case .quit:
@@ -311,7 +313,7 @@ enum SessionAnswers {
         _ = try session.answer(.quit)
     }
 
-    private static func parse(_ text: String, file: String, session: GuidedSession) throws -> [Entry] {
+    private static func parse(_ text: TextLines, file: String, session: GuidedSession) throws -> [Entry] {
         var entries: [Entry] = []
         var block: [(line: Int, field: String, value: String)] = []
         // Claims answered, and of those the ones logged, latest last: what 'undo' takes back.
@@ -364,9 +366,9 @@ enum SessionAnswers {
             if result != "next" { logged.append(key) }
             entries.append(.claim(key: key, answer: result == "next" ? .next : .result(observation)))
         }
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in text.lines.enumerated() {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r\u{FEFF}")))
+            let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("#") { continue }
             if line.isEmpty {
                 try close()
@@ -384,7 +386,7 @@ enum SessionAnswers {
                 continue
             }
             guard let colon = line.firstIndex(of: ":") else {
-                throw fail(number, "expected 'field: value', 'undo' or 'quit', found '\(line)'")
+                throw fail(number, "expected 'field: value', 'undo' or 'quit', found '\(ControlCharacters.escaped(line, keepingLineBreaks: false))'")
             }
             let field = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)

@@ -7,9 +7,10 @@ enum TransferCommands {
         CommandSpec(
             name: "export",
             abstract: "Write the whole store as a folder of JSON Lines files, for git.",
-            discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Other files in the folder are left alone. The format (version 2) is described in docs/text-format.md.",
+            discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Only the format's own files are written or removed: .git, a README or anything else in the folder stays, even when the export is killed (the next export, import or sync finishes a killed one). Records in the folder this store has not imported (a teammate's run, their edit) stop the export: run 'evidence sync' to merge them, or give --replace. The format (version 3) is described in docs/text-format.md.",
             arguments: [ArgumentSpec(name: "folder", help: "The folder to write; created if missing.")],
-            build: { .export(store: CommandTree.storePath($0), folder: $0.required("folder")) }
+            options: [OptionSpec(name: "replace", help: "Write over records in the folder that this store has not imported.")],
+            build: { .export(store: CommandTree.storePath($0), folder: $0.required("folder"), replace: $0.flag("replace")) }
         ),
         CommandSpec(
             name: "import",
@@ -62,10 +63,10 @@ enum TransferCommands {
 }
 
 extension Runner {
-    func export(store path: String, folder: String) throws -> Int32 {
+    func export(store path: String, folder: String, replace: Bool) throws -> Int32 {
         let store = try open(path)
         defer { store.close() }
-        let summary = try StoreExporter.export(store, to: URL(fileURLWithPath: Store.absolutePath(folder)))
+        let summary = try StoreExporter.export(store, to: URL(fileURLWithPath: Store.absolutePath(folder)), replace: replace)
         output.message("Exported \(summary.total) records to \(folder).")
         return ExitCode.ok
     }
@@ -83,11 +84,14 @@ extension Runner {
         let url = URL(fileURLWithPath: Store.absolutePath(folder))
         let store = try open(path)
         defer { store.close() }
+        var imported = false
         if FileManager.default.fileExists(atPath: url.appendingPathComponent(TextFormat.manifest).path) {
             let summary = try StoreImporter(store: store).run(try FolderRecordFiles(folder: url))
             output.message("Imported \(folder): \(summary).")
+            imported = true
         }
-        let exported = try StoreExporter.export(store, to: url)
+        // Everything in the folder was just imported: the export may write over it.
+        let exported = try StoreExporter.export(store, to: url, replace: imported)
         output.message("Exported \(exported.total) records to \(folder).")
         return ExitCode.ok
     }

@@ -33,6 +33,13 @@ enum EvidenceBinary {
         _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil,
         executable: URL? = nil, input: Data? = nil
     ) throws -> ProcessResult {
+        try start(arguments, environment: environment, in: folder, executable: executable).finish(input: input)
+    }
+
+    /// Starts the binary and returns at once; `finish` waits for it.
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], in folder: URL? = nil, executable: URL? = nil
+    ) throws -> RunningBinary {
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "EVIDENCE_STORE")
         // Timestamps without a zone are read in the machine's: the same one wherever the tests run.
@@ -61,11 +68,40 @@ enum EvidenceBinary {
                 Thread.sleep(forTimeInterval: 0.05)
                 continue
             }
-            return wait(process, out: out, err: err, inPipe: inPipe, input: input)
+            return RunningBinary(process: process, out: out, err: err, inPipe: inPipe)
         }
     }
+}
 
-    private static func wait(_ process: Process, out: Pipe, err: Pipe, inPipe: Pipe, input: Data?) -> ProcessResult {
+/// A started run of a binary.
+struct RunningBinary {
+    let process: Process
+    let out: Pipe
+    let err: Pipe
+    let inPipe: Pipe
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Waits (up to `seconds`) until the process has stopped itself at a fault
+    /// point (`EVIDENCE_FAULT_POINT=NAME:stop`); false if it never did.
+    func waitUntilStopped(seconds: Double = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "T"
+            {
+                return true
+            }
+            if !process.isRunning { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    func resume() { kill(pid, SIGCONT) }
+
+    /// Gives it `input`, closes its input, and waits for it to end.
+    func finish(input: Data? = nil) -> ProcessResult {
         if let input { inPipe.fileHandleForWriting.write(input) }
         try? inPipe.fileHandleForWriting.close()
         let collector = StreamCollector()

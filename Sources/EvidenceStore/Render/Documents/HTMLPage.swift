@@ -98,12 +98,15 @@ public enum HTMLPage {
           var names = ["doc", "state", "label", "needs"];
           function field(name) { return form.elements.namedItem(name); }
           function value(name) { var f = field(name); return f.type === "checkbox" ? (f.checked ? "1" : "") : f.value; }
+          function decode(text) {
+            try { return decodeURIComponent(text); } catch (malformed) { return null; }
+          }
           function fromAddress() {
             if (location.hash.indexOf("#filter?") !== 0) { return; }
             location.hash.slice(8).split("&").forEach(function (pair) {
-              var at = pair.indexOf("="), name = decodeURIComponent(at < 0 ? pair : pair.slice(0, at));
-              var given = at < 0 ? "" : decodeURIComponent(pair.slice(at + 1));
-              if (names.indexOf(name) < 0) { return; }
+              var at = pair.indexOf("="), name = decode(at < 0 ? pair : pair.slice(0, at));
+              var given = at < 0 ? "" : decode(pair.slice(at + 1));
+              if (name === null || given === null || names.indexOf(name) < 0) { return; }
               var f = field(name);
               if (f.type === "checkbox") { f.checked = given === "1"; } else { f.value = given; }
             });

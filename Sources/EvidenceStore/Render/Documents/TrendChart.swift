@@ -33,8 +33,11 @@ struct TrendChart {
         return html
     }
 
-    /// The y axis's range and ticks, at round steps, and the x position of each build.
-    private struct Scale {
+    /// The y axis's range and ticks, at round steps, and the x position of
+    /// each build. Any finite values draw: equal ones get room around them,
+    /// a range wider than a Double holds is halved before it is measured,
+    /// one narrower than the values' precision gets its two ends as ticks.
+    struct Scale {
         var low: Double
         var high: Double
         var ticks: [Double]
@@ -42,18 +45,7 @@ struct TrendChart {
 
         init(trend: MeasurementTrend) {
             let values = trend.series.flatMap { $0.points.flatMap { [$0.value] + ($0.baseline.map { [$0] } ?? []) } }
-            var low = values.min() ?? 0
-            var high = values.max() ?? 1
-            if low == high {
-                low -= 1
-                high += 1
-            }
-            let raw = (high - low) / 4
-            let magnitude = pow(10, floor(log10(raw)))
-            let step = magnitude * ([1.0, 2, 5].first { raw / magnitude <= $0 * 1.0000001 } ?? 10)
-            self.low = floor(low / step) * step
-            self.high = ceil(high / step) * step
-            ticks = stride(from: self.low, through: self.high + step / 2, by: step).map { ($0 / step).rounded() * step }
+            self.init(values: values.filter(\.isFinite))
             let plot = TrendChart.width - TrendChart.left - TrendChart.right
             for (index, build) in trend.builds.enumerated() {
                 x[build] = trend.builds.count == 1
@@ -61,9 +53,39 @@ struct TrendChart {
             }
         }
 
+        init(values: [Double]) {
+            var low = values.min() ?? 0
+            var high = values.max() ?? 1
+            if low == high {
+                let room = Swift.max(abs(low) / 10, 1)
+                (low, high) = (low - room, high + room)
+            }
+            // A quarter of the range, measured on halves so that ±1e308 stays finite.
+            let raw = (high / 2 - low / 2) / 2
+            let magnitude = pow(10, floor(log10(raw)))
+            let step = magnitude * ([1.0, 2, 5].first { raw / magnitude <= $0 * 1.0000001 } ?? 10)
+            let roundLow = floor(low / step) * step
+            let roundHigh = ceil(high / step) * step
+            let count = ((roundHigh / 2 - roundLow / 2) / step * 2).rounded()
+            guard step.isFinite, step > 0, roundLow.isFinite, roundHigh.isFinite, roundLow < roundHigh, count.isFinite, count <= 12,
+                roundLow + step > roundLow
+            else {
+                // Too wide or too narrow for round steps: the two ends.
+                self.low = low
+                self.high = high
+                ticks = [low, high]
+                return
+            }
+            self.low = roundLow
+            self.high = roundHigh
+            ticks = (0...Int(count)).map { (roundLow / step + Double($0)).rounded() * step }
+        }
+
+        /// The y coordinate of a value: the plot's bottom at `low`, its top at `high` (halves again, to stay finite).
         func y(_ value: Double) -> Double {
             let plot = TrendChart.height - TrendChart.top - TrendChart.bottom
-            return TrendChart.top + plot * (1 - (value - low) / (high - low))
+            let share = (value / 2 - low / 2) / (high / 2 - low / 2)
+            return TrendChart.top + plot * (1 - Swift.min(Swift.max(share.isFinite ? share : 0, 0), 1))
         }
     }
 
@@ -89,15 +111,17 @@ struct TrendChart {
 
     private func draw(_ series: MeasurementTrend.Series, index: Int, scale: Scale) -> String {
         var svg = "<g class=\"series series-\(index % 6)\" data-series=\"\(HTML.escape(series.name))\">"
-        let baselines = series.points.compactMap { point in
+        // What is not a finite number stays out of the picture (it is in the table).
+        let points = series.points.filter { $0.value.isFinite && ($0.baseline?.isFinite ?? true) }
+        let baselines = points.compactMap { point in
             point.baseline.map { "\(Self.number(scale.x[point.build] ?? 0)),\(Self.number(scale.y($0)))" }
         }
         if !baselines.isEmpty {
             svg += "<polyline class=\"baseline\" points=\"\(baselines.joined(separator: " "))\"/>"
         }
-        let line = series.points.map { "\(Self.number(scale.x[$0.build] ?? 0)),\(Self.number(scale.y($0.value)))" }
+        let line = points.map { "\(Self.number(scale.x[$0.build] ?? 0)),\(Self.number(scale.y($0.value)))" }
         svg += "<polyline class=\"line\" points=\"\(line.joined(separator: " "))\"/>"
-        for point in series.points {
+        for point in points {
             let x = scale.x[point.build] ?? 0
             var attributes = " data-build=\"\(HTML.escape(point.build))\" data-value=\"\(NumberText.format(point.value))\""
             if let baseline = point.baseline {

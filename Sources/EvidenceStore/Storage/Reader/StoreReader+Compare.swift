@@ -10,22 +10,28 @@ extension StoreReader {
         case .run(let reference):
             let run = try self.run(id: try runID(reference: reference))
             return ResolvedSide(label: run.described, runID: run.id, environmentIDs: [])
-        case .build(let model, let kind, let version):
+        case .build(let model, let kind, let given):
+            let version = given.trimmingCharacters(in: .whitespaces)
             var ids: [Int64] = []
+            // The model's versions and builds on the kind asked for, and on any kind (with the kinds that have it).
             var known: [String] = []
+            var kindsOf: [String: Set<String>] = [:]
             var models: [String] = []
             try database.cached(
                 """
-                SELECT id, model, os_version, os_build,
+                SELECT id, model, os_version, os_build, kind,
                        model = ?1 COLLATE NOCASE AND (?2 IS NULL OR kind = ?2)
-                           AND (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE)
+                           AND (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE),
+                       (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE)
                 FROM environments ORDER BY id
                 """
             ).forEachRow([.text(model), SQLValue(kind?.rawValue), .text(version)]) {
                 models.append($0.text(1))
-                if $0.int(4) != 0 { ids.append($0.int64(0)) }
-                if $0.text(1).lowercased() == model.lowercased() {
-                    known += [$0.text(2), $0.text(3)].filter { !$0.isEmpty }
+                if $0.int(5) != 0 { ids.append($0.int64(0)) }
+                guard $0.text(1).lowercased() == model.lowercased() else { return }
+                if $0.int(6) != 0 { kindsOf[version, default: []].insert($0.text(4)) }
+                if kind == nil || $0.text(4) == kind?.rawValue {
+                    known += [$0.text(2), $0.text(3)].filter { !$0.isEmpty && $0 != version }
                 }
             }
             guard models.contains(where: { $0.lowercased() == model.lowercased() }) else {
@@ -33,10 +39,18 @@ extension StoreReader {
                     kind: "model", value: model, suggestions: Suggestions.closest(to: model, in: Array(Set(models)).sorted()))
             }
             guard !ids.isEmpty else {
+                if let kind, let others = kindsOf[version], !others.isEmpty {
+                    // The version is known, on the other kind of environment: say so, never "did you mean" it.
+                    throw EvidenceError.refused(
+                        reason: "\(model) has '\(version)' only on \(others.sorted().map { $0 + "s" }.joined(separator: " and ")), "
+                            + "not on \(kind.rawValue)s; give --kind \(others.sorted()[0]), or leave --kind out to compare both")
+                }
                 var seen: Set<String> = []
+                let distinct = known.filter { seen.insert($0).inserted }
+                let closest = Suggestions.closest(to: version, in: distinct)
                 throw EvidenceError.notFound(
                     kind: "OS version or build of \(model)" + (kind.map { " " + $0.rawValue } ?? ""), value: version,
-                    suggestions: known.filter { seen.insert($0).inserted })
+                    suggestions: closest.isEmpty ? distinct : closest)
             }
             return ResolvedSide(label: side.description, runID: nil, environmentIDs: ids)
         }

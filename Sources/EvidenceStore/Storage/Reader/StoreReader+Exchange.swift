@@ -210,6 +210,11 @@ extension StoreReader {
     // MARK: - The base of the next import
 
     /// The record of a kind and key as last exported or imported, or nil.
+    /// Every line the store last exported or imported of a record people edit.
+    func exchangedLines() throws -> Set<String> {
+        Set(try database.query(cached: "SELECT line FROM exchanged_records").map { try $0.text("line") })
+    }
+
     func exchangedLine(kind: String, key: String) throws -> String? {
         try database.scalar(
             cached: "SELECT line FROM exchanged_records WHERE kind = ? AND key = ?", [.text(kind), .text(key)]

@@ -18,6 +18,66 @@ extension StoreReader {
         return (rows.count, Set(try rows.map { try $0.text("table") }).sorted())
     }
 
+    /// Text cells that hold a control character no writer lets in (line
+    /// breaks and tabs aside), by table and column: how many, and the first.
+    public func controlCharacterCells() throws -> [(table: String, column: String, count: Int, example: String)] {
+        let columns = try database.query(
+            """
+            SELECT m.name AS table_name, p.name AS column_name
+            FROM sqlite_schema AS m, pragma_table_info(m.name) AS p
+            WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND upper(p.type) = 'TEXT'
+            ORDER BY m.name, p.cid
+            """)
+        var controls = String.UnicodeScalarView()
+        for value in Array(1...31).filter({ $0 != 9 && $0 != 10 && $0 != 13 }) + [0x7F] + Array(0x80...0x9F)
+            + [0x200E, 0x200F, 0x2028, 0x2029] + Array(0x202A...0x202E) + Array(0x2066...0x2069)
+        {
+            if let scalar = Unicode.Scalar(UInt32(value)) { controls.append(scalar) }
+        }
+        let pattern = "*[" + String(controls) + "]*"
+        var found: [(String, String, Int, String)] = []
+        for row in columns {
+            let table = try row.text("table_name")
+            let column = try row.text("column_name")
+            let name = Self.quoted(table)
+            let cell = Self.quoted(column)
+            let condition = "\(cell) GLOB ?1 OR instr(CAST(\(cell) AS BLOB), x'00') > 0"
+            let count = try database.query("SELECT count(*) AS n FROM \(name) WHERE \(condition)", [.text(pattern)])
+                .first.map { try $0.int("n") } ?? 0
+            guard count > 0 else { continue }
+            let example = try database.query(
+                "SELECT CAST(\(cell) AS BLOB) FROM \(name) WHERE \(condition) LIMIT 1", [.text(pattern)]
+            ).first.map { row -> String in
+                guard case .blob(let bytes) = row[0] else { return "" }
+                return String(decoding: bytes.map { $0 == 0 ? 0x01 : $0 }, as: UTF8.self)
+            } ?? ""
+            found.append((table, column, count, example))
+        }
+        return found
+    }
+
+    /// Measured and expected numbers outside the range a measurement may hold, by table and column.
+    public func outOfRangeNumbers() throws -> [(table: String, column: String, count: Int, example: Double)] {
+        var found: [(String, String, Int, Double)] = []
+        for (table, column) in [
+            ("measurements", "value"), ("measurements", "baseline"), ("claim_expectations", "value"),
+            ("claim_expectations", "tolerance"),
+        ] {
+            let outside = "\(column) IS NOT NULL AND NOT (abs(\(column)) <= ?1 AND (\(column) = 0 OR abs(\(column)) >= ?2))"
+            let rows = try database.query(
+                "SELECT count(*) AS n, max(abs(\(column))) AS largest FROM \(table) WHERE \(outside)",
+                [.real(MeasurementDraft.largest), .real(MeasurementDraft.smallest)])
+            guard let row = rows.first, try row.int("n") > 0 else { continue }
+            found.append((table, column, try row.int("n"), try row.double("largest") ?? .infinity))
+        }
+        return found
+    }
+
+    /// A name as SQL writes an identifier.
+    private static func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
     /// Every attachment with the claim and run of its result.
     public func attachedFiles() throws -> [(path: String, sha256: String, size: Int64, claim: String?, run: String)] {
         var files: [(String, String, Int64, String?, String)] = []
