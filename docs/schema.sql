@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 12, as a fresh store holds it:
+-- The schema of an evidence store at version 13, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -66,14 +66,14 @@ CREATE TABLE claim_capabilities (
     PRIMARY KEY (claim_id, capability_id)
 ) STRICT, WITHOUT ROWID;
 
-CREATE TABLE claim_expectations (
+CREATE TABLE "claim_expectations" (
     id        INTEGER PRIMARY KEY,
     claim_id  INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
     name      TEXT NOT NULL CHECK (length(trim(name)) > 0),
     value     REAL NOT NULL,
     unit      TEXT NOT NULL
               CHECK (unit = 'pt' OR unit = 'px' OR unit = 'mm' OR unit = 'ms' OR unit = 's' OR unit = '%'
-                     OR unit = 'count' OR unit = 'fps' OR unit = 'B' OR unit = 'KB' OR unit = 'MB'),
+                     OR unit = 'count' OR unit = 'fps' OR unit = 'B' OR unit = 'KB' OR unit = 'MB' OR unit = 'x'),
     tolerance REAL NOT NULL CHECK (tolerance >= 0),
     UNIQUE (claim_id, name)
 ) STRICT;
@@ -118,7 +118,7 @@ CREATE TABLE claims (
                           OR (as_of GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
                               AND date(julianday(as_of)) = as_of))
 , changed_at TEXT
-    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0)) STRICT;
+    CHECK (changed_at IS NULL OR (length(changed_at) = 20 AND changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T*Z')), changed_by TEXT CHECK (changed_by IS NULL OR length(trim(changed_by)) > 0), owner TEXT NOT NULL DEFAULT '' CHECK (owner = trim(owner))) STRICT;
 
 CREATE TABLE document_subjects (
     document TEXT NOT NULL CHECK (length(trim(document)) > 0),
@@ -257,10 +257,24 @@ CREATE TABLE "measurements" (
     value     REAL NOT NULL,
     unit      TEXT NOT NULL
               CHECK (unit = 'pt' OR unit = 'px' OR unit = 'mm' OR unit = 'ms' OR unit = 's' OR unit = '%'
-                     OR unit = 'count' OR unit = 'fps' OR unit = 'B' OR unit = 'KB' OR unit = 'MB'),
+                     OR unit = 'count' OR unit = 'fps' OR unit = 'B' OR unit = 'KB' OR unit = 'MB' OR unit = 'x'),
     baseline  REAL,
     posture   TEXT CHECK (posture IS NULL OR posture = 'closed' OR posture = 'open' OR posture = 'open-wide'
                           OR posture = 'book' OR posture = 'portrait' OR posture = 'landscape')
+) STRICT;
+
+CREATE TABLE result_links (
+    id        INTEGER PRIMARY KEY,
+    uuid      TEXT NOT NULL UNIQUE
+              CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'),
+    result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+    url       TEXT NOT NULL
+              CHECK ((url GLOB 'https://?*' OR url GLOB 'http://?*') AND url NOT GLOB '*[ ' || char(9) || ']*'),
+    linked_by TEXT NOT NULL CHECK (length(trim(linked_by)) > 0),
+    linked_at TEXT NOT NULL
+              CHECK (linked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+                     AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(linked_at)) = linked_at),
+    UNIQUE (result_id, url)
 ) STRICT;
 
 CREATE TABLE "results" (
@@ -383,6 +397,8 @@ CREATE INDEX claims_by_document ON claims (document, area, key);
 
 CREATE INDEX claims_by_label ON claims (label);
 
+CREATE INDEX claims_by_owner ON claims (owner) WHERE owner <> '';
+
 CREATE INDEX environment_lacks_by_capability ON environment_lacks (capability_id, kind, model, tool_build_order);
 
 CREATE INDEX environments_by_model ON environments (kind, model, os_build_order, tool_build_order);
@@ -394,6 +410,8 @@ CREATE INDEX label_history_by_follows ON label_history (follows_id) WHERE follow
 CREATE INDEX measurements_by_name ON measurements (name);
 
 CREATE INDEX measurements_by_result ON measurements (result_id);
+
+CREATE INDEX result_links_by_result ON result_links (result_id);
 
 CREATE INDEX results_by_claim ON results (claim_id, recorded_at) WHERE claim_id IS NOT NULL;
 
@@ -454,6 +472,13 @@ SELECT cc.claim_id, g.environment_id, cc.capability_id, g.environment_lack_id
 FROM claim_capabilities AS cc
 JOIN environment_capabilities AS g ON g.capability_id = cc.capability_id
 WHERE g.lacks;
+
+CREATE VIEW claim_known_issues AS
+SELECT s.key AS claim, s.document, c.owner, f.url, f.linked_at, f.failures
+FROM claim_state AS s
+JOIN claims AS c ON c.id = s.claim_id
+JOIN failure_links AS f ON f.claim_id = s.claim_id
+WHERE s.state = 'failing';
 
 CREATE VIEW claim_mismatches AS
 WITH s AS MATERIALIZED (
@@ -576,7 +601,20 @@ facts AS (
                        OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = d.claim_id AND m.model = g.model))
                 ORDER BY g.capability)) AS simulator_lacks,
            (SELECT group_concat(model, ', ') FROM (
-                SELECT m.model FROM claim_subjects AS m WHERE m.claim_id = d.claim_id ORDER BY m.model)) AS subjects
+                SELECT m.model FROM claim_subjects AS m WHERE m.claim_id = d.claim_id ORDER BY m.model)) AS subjects,
+           -- The issues linked to its standing failures since its newest standing
+           -- pass (read from the links, which are few, only for a failure).
+           CASE WHEN decisive.result = 'fail' THEN
+               (SELECT group_concat(url, ', ') FROM (
+                    SELECT DISTINCT l.url FROM result_links AS l CROSS JOIN results AS r ON r.id = l.result_id
+                    WHERE r.claim_id = d.claim_id AND r.result = 'fail'
+                      AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                      AND r.recorded_at > coalesce((SELECT max(p.recorded_at) FROM results AS p
+                                                    WHERE p.claim_id = d.claim_id AND p.result = 'pass'
+                                                      AND NOT EXISTS (SELECT 1 FROM retractions AS x
+                                                                      WHERE x.result_id = p.id OR x.run_id = p.run_id)), '')
+                    ORDER BY l.url))
+           END AS known_issues
     FROM decisions AS d
     LEFT JOIN results AS decisive ON decisive.id = d.decisive_id
     LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
@@ -597,11 +635,13 @@ SELECT
         WHEN f.decisive_outcome = 'fail' AND f.decisive_is_current
             THEN 'failed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
+                 || coalesce('; known: ' || f.known_issues, '')
         WHEN f.decisive_outcome = 'fail'
             THEN 'failed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
                  || '; no pass or fail since on the newer builds recorded for ' || f.decisive_model || ' '
                  || f.decisive_kind || ': ' || f.newer_builds
+                 || coalesce('; known: ' || f.known_issues, '')
         WHEN f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words
             THEN 'passed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
@@ -790,6 +830,19 @@ SELECT
                  ELSE '' END) AS newer_builds
 FROM environments AS e
 LEFT JOIN newest AS n ON n.environment_id = e.id AND n.rank = 1;
+
+CREATE VIEW failure_links AS
+SELECT r.claim_id, c.key AS claim, l.url, min(l.linked_at) AS linked_at, count(*) AS failures
+FROM result_links AS l
+JOIN results AS r ON r.id = l.result_id
+JOIN claims AS c ON c.id = r.claim_id
+WHERE r.result = 'fail'
+  AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+  AND r.recorded_at > coalesce((SELECT max(p.recorded_at) FROM results AS p
+                                WHERE p.claim_id = r.claim_id AND p.result = 'pass'
+                                  AND NOT EXISTS (SELECT 1 FROM retractions AS x
+                                                  WHERE x.result_id = p.id OR x.run_id = p.run_id)), '')
+GROUP BY r.claim_id, l.url;
 
 CREATE VIEW latest_results AS
 SELECT l.claim_id, c.key AS claim_key, l.environment_id, s.description AS environment,

@@ -28,11 +28,13 @@ enum Command: Equatable {
     case documentSubjects(store: String, document: String, add: [String], remove: [String], newModel: Bool)
     case documentList(store: String, format: OutputFormat)
     // Runs and results
-    case runStart(store: String, draft: RunDraft)
+    /// `detect`: what the options leave out of the environment is read from Xcode on this machine.
+    case runStart(store: String, draft: RunDraft, detect: Bool)
     case runList(store: String, format: OutputFormat)
     case runShow(store: String, reference: String, format: DetailFormat)
-    case log(store: String, observation: Observation, run: RunChoice, json: Bool)
+    case log(store: String, observation: Observation, run: RunChoice, json: Bool, detect: Bool)
     case retract(RetractTarget, store: String, reference: String, reason: String, by: String)
+    case resultLink(store: String, reference: String, url: String, by: String)
     case measurements(store: String, filter: MeasurementFilter, format: OutputFormat)
     case attachmentsList(store: String, format: OutputFormat)
     case attachmentsVerify(store: String, format: OutputFormat)
@@ -47,8 +49,8 @@ enum Command: Equatable {
     /// `stamp`: the generation time is printed, read when the command runs.
     case document(Reports.Kind, store: String, output: String?, options: Reports.Options, stamp: Bool)
     case checklistMark(store: String, item: String, mark: TextFormat.ChecklistMark.Kind?, reason: String?, by: String)
-    case untested(store: String, needsDevice: Bool, document: String?, all: Bool, format: OutputFormat)
-    case status(store: String, document: String?, format: OutputFormat)
+    case untested(store: String, needsDevice: Bool, document: String?, all: Bool, owner: String?, failing: Bool, format: OutputFormat)
+    case status(store: String, document: String?, byOwner: Bool, owner: String?, format: OutputFormat)
     case verifiedLine(store: String, document: String?)
     // Automated results
     case claimExpect(store: String, key: String, expected: ExpectedValue, by: String)
@@ -60,8 +62,8 @@ enum Command: Equatable {
     case compare(store: String, from: ComparisonSide, to: ComparisonSide, output: CompareCommands.Output, failOn: Set<ComparisonChange>)
     case session(
         store: String, environment: EnvironmentSpec, tester: String, newModel: Bool, selection: SessionSelection,
-        answers: String?)
-    case ingest(store: String, files: [String], options: IngestOptions, verbose: Bool)
+        answers: String?, detect: Bool)
+    case ingest(store: String, files: [String], options: IngestOptions, verbose: Bool, detect: Bool)
     case mapAdd(store: String, pattern: String, claim: String)
     case mapList(store: String, format: OutputFormat)
     case mapRemove(store: String, pattern: String, claim: String?)

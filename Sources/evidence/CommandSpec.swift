@@ -10,6 +10,19 @@ struct CommandSpec: Sendable {
     var subcommands: [CommandSpec] = []
     /// Builds the command from parsed values; nil for a group of subcommands.
     var build: (@Sendable (ParsedValues) throws -> Command)? = nil
+    /// How the usage line shows the environment options, when it has them.
+    var environment: EnvironmentUsage = .optional
+
+    /// Whether a command must be given an environment: the usage line groups
+    /// --device/--simulator, --os and the builds, and marks what is required.
+    enum EnvironmentUsage: Sendable {
+        /// Each option on its own (a file may name the environment).
+        case optional
+        /// --device or --simulator, with --os.
+        case required
+        /// --run, or --device or --simulator with --os.
+        case orRun
+    }
 
     func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }

@@ -64,12 +64,33 @@ enum Help {
             if argument.isVariadic { text += " ..." }
             parts.append(argument.isOptional ? "[\(text)]" : text)
         }
+        var grouped: Set<String> = spec.environment == .optional ? [] : ["device", "simulator", "os", "os-build", "xcode", "xcode-build"]
+        if spec.environment == .orRun { grouped.insert("run") }
+        var groupShown = false
         for option in spec.options + globalOptions {
+            if grouped.contains(option.name) {
+                if !groupShown, let group = environmentGroup(spec) { parts.append(group) }
+                groupShown = true
+                continue
+            }
             var text = option.synopsis
             if option.isRepeatable { text += " ..." }
             parts.append(option.isRequired ? text : "[\(text)]")
         }
         return wrap("USAGE: " + parts.joined(separator: " "), indent: 0, hanging: 7).joined(separator: "\n")
+    }
+
+    /// The environment's options as a usage line shows them, once:
+    /// `(--device <model> | --simulator <model>) --os <os> [--os-build <build>] [--xcode <version>] [--xcode-build <build>]`,
+    /// inside `[--run <id> | …]` where a run may be named instead.
+    private static func environmentGroup(_ spec: CommandSpec) -> String? {
+        let builds = "[--os-build <build>] [--xcode <version>] [--xcode-build <build>]"
+        let environment = "(--device <model> | --simulator <model>) --os <os> " + builds
+        switch spec.environment {
+        case .optional: return nil
+        case .required: return environment
+        case .orRun: return "(--run <id> | " + environment + ")"
+        }
     }
 
     /// One line of a list: the label in a column, the help wrapped beside it.

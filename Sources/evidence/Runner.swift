@@ -5,6 +5,8 @@ struct Runner {
     let output: Output
     /// Where "now" comes from for what the commands record.
     let clock: Clock
+    /// Xcode's tools on this machine, which fill in what an environment's options leave out.
+    let machine: MachineTools
 
     /// Opens the store at `path` with this run's clock.
     func open(_ path: String, access: Store.Access = .readWrite) throws -> Store {
@@ -59,14 +61,20 @@ struct Runner {
             return try documentSubjects(store: store, document: document, add: add, remove: remove, newModel: newModel)
         case .documentList(let store, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.documentList()) }
-        case .runStart(let store, let draft):
-            return try runStart(store: store, draft: draft)
+        case .runStart(let store, let draft, let detect):
+            return try runStart(store: store, draft: draft, detect: detect)
         case .runList(let store, let format):
             return try listing(store: store, format: format) { Tabular(try $0.reader.runList()) }
         case .runShow(let store, let reference, let format):
             return try runShow(store: store, reference: reference, format: format)
-        case .log(let store, let observation, let choice, let json):
-            return try log(store: store, observation: observation, run: choice, json: json)
+        case .log(let store, let observation, let choice, let json, let detect):
+            return try log(store: store, observation: observation, run: choice, json: json, detect: detect)
+        case .resultLink(let store, let reference, let url, let author):
+            let opened = try open(store)
+            defer { opened.close() }
+            let (result, added) = try opened.linkResult(reference, to: url, by: author)
+            output.message(added ? "Linked \(result) to \(url)." : "\(result) is linked to \(url) already; nothing changed.")
+            return ExitCode.ok
         case .retract(let target, let store, let reference, let reason, let author):
             return try retract(target, store: store, reference: reference, reason: reason, by: author)
         case .measurements(let store, let filter, let format):
@@ -91,15 +99,19 @@ struct Runner {
             return try self.document(kind, store: store, output: file, options: options, stamp: stamp)
         case .checklistMark(let store, let item, let mark, let reason, let author):
             return try checklistMark(store: store, item: item, mark: mark, reason: reason, by: author)
-        case .untested(let store, let needsDevice, let document, let all, let format):
+        case .untested(let store, let needsDevice, let document, let all, let owner, let failing, let format):
             return try listing(store: store, format: format) {
                 let document = try $0.reader.resolveDocument(document)
-                return Tabular(try $0.reader.untestedList(needsDevice: needsDevice, document: document, all: all))
+                return Tabular(
+                    try $0.reader.untestedList(
+                        needsDevice: needsDevice, document: document, all: all, owner: try $0.reader.resolveOwner(owner),
+                        failing: failing))
             }
-        case .status(let store, let document, let format):
+        case .status(let store, let document, let byOwner, let owner, let format):
             return try listing(store: store, format: format) {
                 let document = try $0.reader.resolveDocument(document)
-                return Tabular(try $0.reader.stateCounts(document: document))
+                let counts = try $0.reader.stateCounts(document: document, byOwner: byOwner, owner: try $0.reader.resolveOwner(owner))
+                return StateCount.table(counts, by: byOwner ? "owner" : "document")
             }
         case .verifiedLine(let store, let document):
             return try verifiedLine(store: store, document: document)
@@ -117,12 +129,12 @@ struct Runner {
             return try annotate(store: store, file: file, document: document)
         case .compare(let store, let from, let to, let form, let failOn):
             return try compare(store: store, from: from, to: to, output: form, failOn: failOn)
-        case .session(let store, let environment, let tester, let newModel, let selection, let answers):
+        case .session(let store, let environment, let tester, let newModel, let selection, let answers, let detect):
             return try session(
-                store: store, environment: environment, tester: tester, newModel: newModel, selection: selection,
-                answers: answers)
-        case .ingest(let store, let files, let options, let verbose):
-            return try ingest(store: store, files: files, options: options, verbose: verbose)
+                store: store, environment: try complete(environment, detect: detect), tester: tester, newModel: newModel,
+                selection: selection, answers: answers)
+        case .ingest(let store, let files, let options, let verbose, let detect):
+            return try ingest(store: store, files: files, options: options, verbose: verbose, detect: detect)
         case .mapAdd(let store, let pattern, let claim):
             let opened = try open(store)
             defer { opened.close() }
@@ -140,3 +152,28 @@ struct Runner {
         }
     }
 }
+
+extension Runner {
+    /// An environment with what its options left out read from Xcode on this
+    /// machine (unless `detect` is off), each value read named on standard
+    /// error; an Xcode version still missing is refused, saying which options
+    /// name an environment.
+    func complete(_ environment: EnvironmentSpec, detect: Bool) throws -> EnvironmentSpec {
+        var environment = environment
+        if detect {
+            let (completed, notes) = BuildDetection(tools: machine).complete(environment)
+            environment = completed
+            for note in notes { output.message(note + ".") }
+        }
+        guard !environment.toolVersion.isEmpty else {
+            let reason = detect
+                ? (machine.xcodebuild == nil ? "no xcodebuild on this machine to read it from" : "xcodebuild -version said nothing readable")
+                : "--no-detect reads nothing from this machine"
+            throw EvidenceError.refused(
+                reason: "Missing expected argument '--xcode <version>' (\(reason)): an environment is named by --device or "
+                    + "--simulator, --os and --xcode, with --os-build and --xcode-build at will")
+        }
+        return environment
+    }
+}
+

@@ -10,11 +10,20 @@ signal(SIGXFSZ, SIG_IGN)
 
 let output = Output()
 let words = Array(CommandLine.arguments.dropFirst())
-let environment = ProcessInfo.processInfo.environment
+var environment = ProcessInfo.processInfo.environment
+// Who runs it, for testers and authors: $USER, else $LOGNAME, else the login name of the user id.
+if (environment["USER"] ?? "").isEmpty {
+    if let login = environment["LOGNAME"], !login.isEmpty {
+        environment["USER"] = login
+    } else if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name {
+        environment["USER"] = String(cString: name)
+    }
+}
 var status: Int32
 do {
     let command = try CommandTree.parse(words, environment: environment)
-    status = try Runner(output: output, clock: try CommandTree.clock(environment)).run(command)
+    status = try Runner(output: output, clock: try CommandTree.clock(environment), machine: MachineTools(environment: environment))
+        .run(command)
 } catch let error as UsageError {
     output.message("Error: \(error.message)\n" + CommandTree.parser.usage(for: error.path))
     status = ExitCode.usage

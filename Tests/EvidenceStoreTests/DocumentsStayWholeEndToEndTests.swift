@@ -31,6 +31,7 @@ import Testing
         try run(["seed"])
     }
 
+    @discardableResult
     private func write(_ text: String, to name: String? = nil) throws -> String {
         let path = folder.path(name ?? document)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))

@@ -154,7 +154,7 @@ import Testing
         #expect(try fixture.state("bars.overflow") == "failing")
         #expect(try fixture.state("island.clock-offset.closed") == "verified-in-simulator")
         let test = try store.database.scalar("SELECT test_id FROM results WHERE claim_id IS NOT NULL AND result = 'fail'")
-        #expect(try test == .text("TestThisDude/testFailureJosh2()"))
+        #expect(test == .text("TestThisDude/testFailureJosh2()"))
     }
 
     @Test func rulesMatchWithoutTheModuleOrTheParentheses() throws {

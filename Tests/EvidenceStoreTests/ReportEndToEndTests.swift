@@ -62,11 +62,11 @@ import Testing
 
     @Test func untestedAndStatusSpeakEveryFormat() throws {
         let devices = try run(["untested", "--needs-device", "--format", "csv"]).stdout
-        #expect(devices.hasPrefix("key,state,needs,document,area,label,reason,flaky\n"))
+        #expect(devices.hasPrefix("key,state,needs,document,area,label,reason,flaky,owner\n"))
         #expect(devices.split(separator: "\n").count == 8)
         let status = try run(["status", "--format", "json"]).stdout
-        #expect(status.contains("{\"document\": \"duo-system-surfaces\", \"qa_work\": \"yes\", \"label\": \"measured\", \"state\": \"verified-in-simulator\", \"claims\": 6}"))
-        #expect(status.contains("{\"document\": \"duo-system-surfaces\", \"qa_work\": \"no\", \"label\": \"not-published\", \"state\": \"untested\", \"claims\": 6}"))
+        #expect(status.contains("{\"document\": \"duo-system-surfaces\", \"qa_work\": \"yes\", \"label\": \"measured\", \"state\": \"verified-in-simulator\", \"claims\": 6, \"known\": null}"))
+        #expect(status.contains("{\"document\": \"duo-system-surfaces\", \"qa_work\": \"no\", \"label\": \"not-published\", \"state\": \"untested\", \"claims\": 6, \"known\": null}"))
     }
 
     @Test func exportThenImportElsewhereGivesTheSameReport() throws {

@@ -21,7 +21,7 @@ import Testing
             "INSERT INTO mixed VALUES (?, ?, ?, ?, ?)", .null, .integer(42), .real(1.5), .text("héllo\u{0}x"),
             .blob([0, 1, 255]))
         let row = try #require(try database.queryFirst("SELECT * FROM mixed"))
-        #expect(try row.values == [.null, .integer(42), .real(1.5), .text("héllo\u{0}x"), .blob([0, 1, 255])])
+        #expect(row.values == [.null, .integer(42), .real(1.5), .text("héllo\u{0}x"), .blob([0, 1, 255])])
     }
 
     @Test func wrongArgumentCountThrowsInsteadOfCrashing() throws {

@@ -235,6 +235,6 @@ import Testing
         try evidence(["import", fixture, "--store", "old.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
         try evidence(["export", "out", "--store", "old.sqlite"], as: "lead", at: "2026-11-03T09:00:00Z")
         let version = try String(contentsOfFile: folder.path("out/format.json"), encoding: .utf8)
-        #expect(version == "{\"format\":\"evidence-store\",\"version\":3}\n")
+        #expect(version == "{\"format\":\"evidence-store\",\"version\":4}\n")
     }
 }

@@ -98,7 +98,7 @@ import Testing
         let files = try Self.contents(try export(store, "empty"))
         let top = TextFormat.Part.allCases.filter { !$0.isFolder }.map(\.name)
         #expect(Set(files.keys) == Set(top + [TextFormat.manifest]))
-        #expect(files[TextFormat.manifest] == Data("{\"format\":\"evidence-store\",\"version\":3}\n".utf8))
+        #expect(files[TextFormat.manifest] == Data("{\"format\":\"evidence-store\",\"version\":4}\n".utf8))
     }
 
     @Test func anExportReplacesTheFormatsFilesAndLeavesTheRestAlone() throws {
@@ -247,10 +247,10 @@ import Testing
             Self.run2cee, { $0.replacingOccurrences(of: "\"started_at\":\"2026-10-20\"", with: "\"started_at\":\"20 October\"") },
             saying: [Self.run2cee + ":1:", "field 'started_at'"])
         try expectRejected(
-            Self.run2cee, { "{\"note\":\"x\"}\n" + $0 }, saying: [Self.run2cee + ":1:", "starts with 'run', 'result' or 'retraction'"])
+            Self.run2cee, { "{\"note\":\"x\"}\n" + $0 }, saying: [Self.run2cee + ":1:", "starts with 'run', 'result', 'retraction' or 'link'"])
         try expectRejected(
             "runs/not-a-uuid.jsonl", { _ in "{}\n" }, saying: ["runs/not-a-uuid.jsonl", "named by the run's UUID"])
-        try expectRejected("results.jsonl", { _ in "{}\n" }, saying: ["results.jsonl", "not a file of the text format, version 3"])
+        try expectRejected("results.jsonl", { _ in "{}\n" }, saying: ["results.jsonl", "not a file of the text format, version 4"])
     }
 
     @Test func aFolderWithoutAManifestIsNotAnExport() throws {
@@ -259,7 +259,7 @@ import Testing
         #expect(throws: EvidenceError.self) {
             try StoreImporter(store: store).run(try FolderRecordFiles(folder: folder))
         }
-        try Data("{\"format\":\"evidence-store\",\"version\":4}\n".utf8).write(to: folder.appendingPathComponent("format.json"))
+        try Data("{\"format\":\"evidence-store\",\"version\":5}\n".utf8).write(to: folder.appendingPathComponent("format.json"))
         #expect(throws: EvidenceError.self) {
             try StoreImporter(store: store).run(try FolderRecordFiles(folder: folder))
         }

@@ -42,7 +42,7 @@ import Testing
             current[name] = Data(
                 pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "").utf8)
         }
-        current[TextFormat.manifest] = Data("{\"format\":\"evidence-store\",\"version\":3}\n".utf8)
+        current[TextFormat.manifest] = Data("{\"format\":\"evidence-store\",\"version\":4}\n".utf8)
         #expect(try TextFormatTests.contents(exported) == current)
     }
 
@@ -166,7 +166,7 @@ import Testing
         #expect(throws: EvidenceError.self) {
             try StoreImporter(store: store).run(try FolderRecordFiles(folder: folder))
         }
-        try Data("{\"format\":\"evidence-store\",\"version\":4}\n".utf8).write(to: folder.appendingPathComponent("format.json"))
+        try Data("{\"format\":\"evidence-store\",\"version\":5}\n".utf8).write(to: folder.appendingPathComponent("format.json"))
         #expect(throws: EvidenceError.self) {
             try StoreImporter(store: store).run(try FolderRecordFiles(folder: folder))
         }

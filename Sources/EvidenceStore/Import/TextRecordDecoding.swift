@@ -52,6 +52,9 @@ extension FieldReader {
         record.sources.sort()
         record.needs = try strings("needs").sorted()
         record.models = try models("models")
+        record.owner = try optionalString("owner").map { owner in
+            try checked("owner") { try Validate.owner(owner) }
+        } ?? ""
         for var expected in try objects("expect") {
             let value = ExpectedValue(
                 name: try expected.nonEmpty("name"), value: try expected.number("value"),
@@ -231,6 +234,7 @@ extension FieldReader {
         case header(TextFormat.RunHeader)
         case result(TextFormat.ResultLine)
         case retraction(TextFormat.RetractionLine)
+        case link(TextFormat.LinkLine)
     }
 
     mutating func runFileLine() throws -> RunFileLine {
@@ -238,7 +242,8 @@ extension FieldReader {
         case "run": return .header(try runHeader())
         case "result": return .result(try resultLine())
         case "retraction": return .retraction(try retractionLine())
-        default: throw error(firstKey ?? "", "expected a record that starts with 'run', 'result' or 'retraction'")
+        case "link": return .link(try linkLine())
+        default: throw error(firstKey ?? "", "expected a record that starts with 'run', 'result', 'retraction' or 'link'")
         }
     }
 
@@ -284,6 +289,15 @@ extension FieldReader {
         let record = TextFormat.RetractionLine(
             uuid: try uuid("retraction"), result: try optionalUUID("result"), by: try nonEmpty("by"),
             at: try time("at"), reason: try nonEmpty("reason"))
+        try finish()
+        return record
+    }
+
+    mutating func linkLine() throws -> TextFormat.LinkLine {
+        let url = try string("url")
+        let record = TextFormat.LinkLine(
+            uuid: try uuid("link"), result: try uuid("result"),
+            url: try checked("url") { try Validate.url(url, field: "issue URL") }, by: try nonEmpty("by"), at: try time("at"))
         try finish()
         return record
     }

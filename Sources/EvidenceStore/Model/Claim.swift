@@ -31,12 +31,15 @@ public struct ClaimDraft: Equatable, Sendable {
     public var newDocument: Bool = false
     /// Takes a model close to a known one as new, not as a typo.
     public var newModel: Bool = false
+    /// Who answers for it; empty for no one.
+    public var owner: String = ""
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String? = nil,
         sources: [String] = [], needs: [String] = [], models: [String] = [], newDocument: Bool = false,
-        newModel: Bool = false
+        newModel: Bool = false, owner: String = ""
     ) {
+        self.owner = owner
         self.newDocument = newDocument
         self.newModel = newModel
         self.models = models
@@ -70,6 +73,8 @@ public struct ClaimChanges: Equatable, Sendable {
     public var newDocument: Bool = false
     /// Takes a model close to a known one as new, not as a typo.
     public var newModel: Bool = false
+    /// The new owner; `.some("")` leaves the claim with none.
+    public var owner: String?
 
     public init(
         statement: String? = nil, document: String? = nil, area: String? = nil, asOf: String?? = nil,
@@ -93,7 +98,7 @@ public struct ClaimChanges: Equatable, Sendable {
     public var isEmpty: Bool {
         statement == nil && document == nil && area == nil && asOf == nil && addSources.isEmpty
             && removeSources.isEmpty && addNeeds.isEmpty && removeNeeds.isEmpty && addModels.isEmpty
-            && removeModels.isEmpty
+            && removeModels.isEmpty && owner == nil
     }
 }
 
@@ -174,6 +179,15 @@ public enum Validate {
         }
     }
 
+    /// Who answers for a claim: a name on one line, trimmed, not empty.
+    public static func owner(_ text: String) throws -> String {
+        let owner = try name(text, field: "owner").trimmingCharacters(in: .whitespaces)
+        guard owner.count <= 200 else {
+            throw EvidenceError.invalidValue(field: "owner", value: text, expected: "a name of 200 characters or fewer")
+        }
+        return owner
+    }
+
     /// Text that must say something: not empty, not only spaces.
     public static func nonEmpty(_ text: String, field: String) throws -> String {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
@@ -193,13 +207,13 @@ public enum Validate {
     }
 
     /// An http(s) URL without white space.
-    public static func url(_ text: String) throws -> String {
+    public static func url(_ text: String, field: String = "source URL") throws -> String {
         let lower = text.lowercased()
         let ok = (lower.hasPrefix("https://") && text.count > 8 || lower.hasPrefix("http://") && text.count > 7)
             && !text.unicodeScalars.contains { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
             && text.hasPrefix("http")
         guard ok else {
-            throw EvidenceError.invalidValue(field: "source URL", value: text, expected: "an http:// or https:// URL")
+            throw EvidenceError.invalidValue(field: field, value: text, expected: "an http:// or https:// URL")
         }
         return text
     }

@@ -92,14 +92,17 @@ public struct ComparisonRow: TableRow, Equatable, Sendable {
     public var unit: String?
     public var fromEnvironment: String?
     public var toEnvironment: String?
+    /// For a claim that fails on the later side: the issues known to track its failures.
+    public var known: String?
 
     public static let columns = [
-        "subject", "name", "kind", "change", "from", "to", "delta", "unit", "from_environment", "to_environment",
+        "subject", "name", "kind", "change", "from", "to", "delta", "unit", "from_environment", "to_environment", "known",
     ]
     public var cells: [TableValue] {
         [
             .text(subject.rawValue), .text(name), .text(kind.rawValue), .text(change.rawValue), TableValue(from),
             TableValue(to), TableValue(delta), TableValue(unit), TableValue(fromEnvironment), TableValue(toEnvironment),
+            TableValue(known),
         ]
     }
 }

@@ -45,7 +45,7 @@ public struct ExpectedValue: Equatable, Sendable {
     /// "171 ±2 pt"
     public var summary: String {
         let number = NumberText.format(value) + (tolerance > 0 ? " ±" + NumberText.format(tolerance) : "")
-        return number + (unit == .percent ? "" : " ") + unit.rawValue
+        return number + (unit.isAttached ? "" : " ") + unit.rawValue
     }
 }
 

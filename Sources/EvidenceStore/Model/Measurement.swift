@@ -137,7 +137,7 @@ public struct MeasurementDraft: Equatable, Sendable {
     public static func appendSummary(value: Double, unit: String, baseline: Double?, into out: inout [UInt8]) {
         func quantity(_ number: Double) {
             NumberText.append(number, into: &out)
-            if unit != "%" { out.append(UInt8(ascii: " ")) }
+            if MeasurementUnit(rawValue: unit)?.isAttached != true { out.append(UInt8(ascii: " ")) }
             out.append(contentsOf: unit.utf8)
         }
         if let baseline {

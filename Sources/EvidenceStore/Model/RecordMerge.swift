@@ -161,6 +161,10 @@ public struct RecordIdentity: Equatable, Sendable {
                 "retraction " + text("retraction"), ["2", text("at"), text("retraction")],
                 "retraction \(text("retraction"))"
             )
+        case "link":
+            (key, sortKey, description) = (
+                "link " + text("link"), ["3", text("at"), text("link")], "link \(text("link")) of result \(text("result"))"
+            )
         case "document":
             // A checklist, or (with models, in documents.jsonl) a document's default models.
             let what = fields.contains { $0.0 == "models" } ? "document" : "checklist"

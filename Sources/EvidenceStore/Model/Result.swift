@@ -14,6 +14,8 @@ public struct Observation: Equatable, Sendable {
     /// False when the tester gave no result: the claim's expected values
     /// judge it from the measurements (and `outcome` is not read).
     public var outcomeGiven = true
+    /// Issues (bug URLs) that track what this result shows.
+    public var issues: [String] = []
 
     public init(
         claimKey: String, outcome: Outcome, posture: Posture? = nil, note: String = "",

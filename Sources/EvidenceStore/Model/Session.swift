@@ -7,8 +7,14 @@ public struct SessionSelection: Equatable, Sendable {
     public var states: Set<VerificationState>
     public var document: String?
     public var area: String?
+    /// Only claims this person owns.
+    public var owner: String?
 
-    public init(keys: [String] = [], states: Set<VerificationState> = [], document: String? = nil, area: String? = nil) {
+    public init(
+        keys: [String] = [], states: Set<VerificationState> = [], document: String? = nil, area: String? = nil,
+        owner: String? = nil
+    ) {
+        self.owner = owner
         self.keys = keys
         self.states = states
         self.document = document

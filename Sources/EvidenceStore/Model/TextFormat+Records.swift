@@ -51,6 +51,8 @@ extension TextFormat {
         public var expectations: [ExpectedValue] = []
         /// The models it speaks about, sorted; empty for any model.
         public var models: [String] = []
+        /// Who answers for it (version 4); empty for no one.
+        public var owner: String = ""
         public var changed = Stamp.unknown
     }
 
@@ -187,6 +189,13 @@ extension TextFormat {
         public var results: [ResultLine]
         /// By time, then UUID.
         public var retractions: [RetractionLine]
+        /// Issues linked to its results (version 4), by time, then UUID.
+        public var links: [LinkLine] = []
+    }
+
+    /// A result tied to the issue that tracks it: only ever added, like a retraction.
+    public struct LinkLine: Equatable, Sendable {
+        public var uuid, result, url, by, at: String
     }
 
     // MARK: Version 1

@@ -5,7 +5,7 @@
 public enum TextFormat {
     public static let name = "evidence-store"
     /// The version `export` writes; `import` reads it and every earlier one.
-    public static let version = 3
+    public static let version = 4
     public static let manifest = "format.json"
 
     /// The record files of version 1, in the order an import reads them (each

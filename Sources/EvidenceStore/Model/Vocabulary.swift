@@ -123,8 +123,13 @@ public enum MeasurementUnit: String, Vocabulary {
     case bytes = "B"
     case kilobytes = "KB"
     case megabytes = "MB"
+    /// A ratio, written after its number as in 2.5x.
+    case ratio = "x"
 
     public static let field = "unit"
+
+    /// Written right after the number (71%, 2.5x), not after a space.
+    public var isAttached: Bool { self == .percent || self == .ratio }
 }
 
 /// The derived verification state of a claim (computed by the `claim_state` view).

@@ -183,7 +183,8 @@ public enum DocumentLint {
 
     /// The store's units, as a document writes them after a number ("count" is
     /// a word of its own in prose, not a unit a quantity is written with).
-    private static let units = MeasurementUnit.allCases.filter { $0 != .count }.map(\.rawValue)
+    /// (and "x", which prose uses for more than ratios: "3 x 4").
+    private static let units = MeasurementUnit.allCases.filter { $0 != .count && $0 != .ratio }.map(\.rawValue)
         .joined(separator: "|")
     private static let range = try? NSRegularExpression(
         pattern: #"(?:\bfrom\s+)?(-?\d+(?:\.\d+)?)(?:\s*(?:"# + units + #"))?\s+to\s+(-?\d+(?:\.\d+)?)\s*("# + units + #")(?![A-Za-z])"#)

@@ -423,6 +423,9 @@ private final class Session {
             case .retraction(let retraction):
                 try flushResults()
                 try applyRetraction(retraction, runID: runID, runUUID: uuid, location)
+            case .link(let link):
+                try flushResults()
+                try applyLink(link, runID: runID, runUUID: uuid, location)
             }
         }
     }
@@ -575,6 +578,31 @@ private final class Session {
             uuid: retraction.uuid, resultID: resultID, runID: resultID == nil ? runID : nil, by: retraction.by,
             at: retraction.at, reason: retraction.reason)
         summary.added += 1
+    }
+
+    /// Adds a link the store lacks; one that differs from the stored link of its UUID is a conflict.
+    private func applyLink(_ link: TextFormat.LinkLine, runID: Int64, runUUID: String, _ location: RecordLocation) throws {
+        if let stored = try reader.linkLine(uuid: link.uuid) {
+            if stored == link {
+                summary.unchanged += 1
+            } else {
+                let (field, here, there) = RecordDifference.first(stored.line, link.line)
+                conflict(
+                    location,
+                    "link \(link.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; links are never replaced")
+            }
+            return
+        }
+        try checkDate(link.at, location, field: "at")
+        guard let target = try reader.result(uuid: link.result), target.runID == runID else {
+            throw location.error("result", "run \(runUUID) has no result \(link.result)")
+        }
+        // The same issue linked to the same result on two clones is one link: the first stands.
+        if try writer.insertLink(uuid: link.uuid, resultID: target.id, url: link.url, by: link.by, at: link.at) {
+            summary.added += 1
+        } else {
+            summary.unchanged += 1
+        }
     }
 
     // MARK: - Label history

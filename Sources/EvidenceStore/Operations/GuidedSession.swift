@@ -32,6 +32,9 @@ public final class GuidedSession {
     public let answeredInResumedRun: [String]
     /// The run resumed, when there is one.
     public let resumedRun: RunRecord?
+    /// Why the session has no claim to check, when it has none: which
+    /// filters left out what.
+    public private(set) var emptyReason: String?
     private let store: Store
     private let newModel: Bool
     private let lock: SessionLock
@@ -53,17 +56,26 @@ public final class GuidedSession {
         self.newModel = newModel
         lock = try SessionLock(store: store, environment: environment, tester: tester, day: String(store.clock.timestamp().prefix(10)))
         let reader = store.reader
+        let given = selection
         let selection = selection.withDefaults(for: environment.kind)
         let document = try reader.resolveDocument(selection.document)
+        let owner = try reader.resolveOwner(selection.owner)
+        let owned = try owner.map { Set(try reader.claimList(ClaimFilter(owner: $0)).map(\.key)) }
+        var explanation: String?
         var keys: [String]
         // The claims named by key are read whole once, to filter them and to make their steps.
         var details: [String: ClaimDetail] = [:]
         if selection.keys.isEmpty {
             // Only claims that speak about this model (or any model) are its work.
             let forModel = try reader.claimKeys(speakingAbout: environment.model)
-            keys = try reader.claimList(ClaimFilter(document: document, area: selection.area))
-                .filter { selection.states.contains($0.state) && $0.label != .notPublished && forModel.contains($0.key) }
+            let scope = try reader.claimList(ClaimFilter(document: document, area: selection.area, owner: owner))
+            keys = scope.filter { selection.states.contains($0.state) && $0.label != .notPublished && forModel.contains($0.key) }
                 .map(\.key)
+            if keys.isEmpty {
+                explanation = Self.explain(
+                    scope: scope, selection: selection, given: given, environment: environment, forModel: forModel,
+                    document: document, owner: owner)
+            }
         } else {
             for key in selection.keys where details[key] == nil { details[key] = try reader.claimDetail(key: key) }
             keys = details.values.map(\.claim).filter { claim in
@@ -71,15 +83,48 @@ public final class GuidedSession {
                     && (selection.area.map { $0.lowercased() == claim.area.lowercased() } ?? true)
             }
             .sorted { ($0.document, $0.area, $0.key) < ($1.document, $1.area, $1.key) }.map(\.key)
+            if let owned { keys = keys.filter { owned.contains($0) } }
+            if keys.isEmpty {
+                explanation = "none of the claims named is in the document, area or owner's claims asked for"
+            }
         }
         resumedRun = try reader.resumableRun(environment, tester: tester, day: String(store.clock.timestamp().prefix(10)))
         let answered = try resumedRun.map { try reader.claimsAnswered(inRun: $0.id) } ?? []
         alreadyAnswered = keys.filter { answered.contains($0) }
         answeredInResumedRun = answered.sorted()
         keys.removeAll { answered.contains($0) }
+        if keys.isEmpty, explanation == nil, !alreadyAnswered.isEmpty {
+            explanation = "every claim it would take was answered in today's run already: "
+                + alreadyAnswered.joined(separator: ", ") + " (retract a result to answer it again)"
+        }
+        emptyReason = explanation
         steps = try keys.map { try Self.step(for: details[$0] ?? reader.claimDetail(key: $0), reader: reader) }
         dispositions = Array(repeating: nil, count: steps.count)
         lastRun = resumedRun
+    }
+
+    /// Why a session by state took no claim: the claims in scope by state,
+    /// those about other models, and the default it used.
+    private static func explain(
+        scope: [ClaimListing], selection: SessionSelection, given: SessionSelection, environment: EnvironmentSpec,
+        forModel: Set<String>, document: String?, owner: String?
+    ) -> String {
+        var within = [document.map { "of document \($0)" }, selection.area.map { "of area \($0)" }, owner.map { "owned by \($0)" }]
+            .compactMap { $0 }.joined(separator: " ")
+        if !within.isEmpty { within = " " + within }
+        guard !scope.isEmpty else { return "no claim\(within) is in the store" }
+        let wanted = selection.states.map(\.rawValue).sorted().joined(separator: " or ")
+        let how = given.states.isEmpty
+            ? "a \(environment.kind.rawValue) session takes claims that are \(wanted) by default (give --untested, --needs-device, --stale or claim keys for others)"
+            : "it takes claims that are \(wanted)"
+        var counts: [String: Int] = [:]
+        for claim in scope where claim.label != .notPublished { counts[claim.state.rawValue, default: 0] += 1 }
+        var parts = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        let otherModels = scope.filter { selection.states.contains($0.state) && !forModel.contains($0.key) }.count
+        if otherModels > 0 { parts.append("\(otherModels) of those \(wanted) about other models than \(environment.model)") }
+        let published = scope.filter { $0.label == .notPublished }.count
+        if published > 0 { parts.append("\(published) not published (no QA work)") }
+        return how + "; of the " + NumberText.counted(scope.count, "claim") + within + ": " + parts.joined(separator: ", ")
     }
 
     private static func step(for claim: ClaimDetail, reader: StoreReader) throws -> Step {
@@ -169,7 +214,7 @@ public final class GuidedSession {
             throw EvidenceError.refused(
                 reason: alreadyAnswered.contains(key)
                     ? "\(key) was already answered in today's run; retract that result first to answer it again"
-                    : "\(key) is not among the session's claims")
+                    : "\(key) is not among the session's claims" + (emptyReason.map { ": it has none, as " + $0 } ?? ""))
         }
         return (index, steps[index])
     }

@@ -90,7 +90,8 @@ final class ImportLookups {
         let needs = try record.needs.map { try capabilityID($0, fields, field: "needs") }
         let id = try writer.upsertClaim(
             key: record.key, statement: record.statement, document: record.document, area: record.area,
-            label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil, changed: record.changed)
+            label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil, changed: record.changed,
+            owner: record.owner)
         claimIDs[record.key] = id
         statementIDs[id] = nil
         if existing {

@@ -12,6 +12,7 @@ extension Store {
         let area = try Validate.name(draft.area, field: "area")
         let asOf = try draft.asOf.map { try Timestamp.parseDay($0, field: "as-of date") }
         let models = try Self.distinct(draft.models.map(Validate.model))
+        let owner = draft.owner.isEmpty ? "" : try Validate.owner(draft.owner)
         return try write { writer in
             if try writer.reader.existingClaimID(key: key) != nil {
                 throw EvidenceError.alreadyExists(kind: "claim", value: key)
@@ -20,7 +21,7 @@ extension Store {
             try Self.checkModels(models, newModel: draft.newModel, reader: writer.reader)
             let id = try writer.upsertClaim(
                 key: key, statement: statement, document: document, area: area, label: draft.label, asOf: asOf,
-                statementRecordedAt: clock.timestamp(), changed: stamp(by: author))
+                statementRecordedAt: clock.timestamp(), changed: stamp(by: author), owner: owner)
             for reference in draft.sources {
                 let (sourceID, locator) = try writer.reader.resolveSourceReference(reference)
                 try writer.linkSource(claimID: id, sourceID: sourceID, locator: locator)
@@ -98,7 +99,7 @@ extension Store {
             throw EvidenceError.invalidValue(
                 field: "change", value: "(none)",
                 expected: "at least one of --statement, --document, --area, --as-of, --source, --remove-source, --needs, "
-                    + "--remove-needs, --model, --remove-model")
+                    + "--remove-needs, --model, --remove-model, --owner, --no-owner")
         }
         let statement = try changes.statement.map { try Validate.prose($0, field: "statement") }
         let document = try changes.document.map { try Validate.name($0, field: "document") }
@@ -106,6 +107,7 @@ extension Store {
         let asOf: String?? = try changes.asOf.map { value in try value.map { try Timestamp.parseDay($0, field: "as-of date") } }
         let addModels = try Self.distinct(changes.addModels.map(Validate.model))
         let removeModels = try Self.distinct(changes.removeModels.map(Validate.model))
+        let owner = try changes.owner.map { $0.isEmpty ? "" : try Validate.owner($0) }
         return try write { writer in
             let current = try writer.reader.claim(key: key)
             let id = current.id
@@ -117,11 +119,11 @@ extension Store {
                 edit.statementChanged = true
                 edit.earlierProof = try writer.reader.passingRuns(ofClaim: id)
             }
-            if statement != nil || document != nil || area != nil || asOf != nil {
+            if statement != nil || document != nil || area != nil || asOf != nil || owner != nil {
                 try writer.upsertClaim(
                     key: current.key, statement: statement ?? current.statement, document: document ?? current.document,
                     area: area ?? current.area, label: current.label, asOf: asOf ?? current.asOf,
-                    statementRecordedAt: clock.timestamp(), changed: stamp(by: author))
+                    statementRecordedAt: clock.timestamp(), changed: stamp(by: author), owner: owner)
             }
             try writer.touchClaim(id, stamp(by: author))
             for reference in changes.addSources {

@@ -33,6 +33,11 @@ extension Store {
                     unit: was.unit == now.unit ? now.unit : was.unit + " → " + now.unit, fromEnvironment: was.environment,
                     toEnvironment: now.environment))
             }
+            // A claim failing on the later side names the issues known to track it.
+            let known = try reader.failureLinks()
+            for index in rows.indices where rows[index].subject == .claim && rows[index].to == Outcome.fail.rawValue {
+                rows[index].known = known[rows[index].name].map { $0.joined(separator: ", ") }
+            }
             let order = Dictionary(uniqueKeysWithValues: ComparisonChange.allCases.enumerated().map { ($1, $0) })
             rows.sort {
                 (order[$0.change] ?? 0, $0.subject.rawValue, $0.name, $0.kind.rawValue)

@@ -22,8 +22,19 @@ public struct IngestOptions: Equatable, Sendable {
     /// Where a file's timestamps without a zone are read (xcodebuild writes
     /// the machine's local time); the run's note names it.
     public var timeZone: TimeZone = .gmt
+    /// What the file was read from, named on the run and in the summary
+    /// instead of the file: an `.xcresult` bundle and the command that read it.
+    public var source: String?
+    /// OS builds by device (`deviceKey`), where the file leaves them out:
+    /// from an `.xcresult` bundle's summary.
+    public var deviceOSBuilds: [String: String] = [:]
 
     public static let defaultMaxBytes = 256 << 20
+
+    /// A device's key in `deviceOSBuilds`.
+    public static func deviceKey(model: String, osVersion: String) -> String {
+        model.lowercased() + "\n" + osVersion
+    }
 
     public init(
         format: TestReport.Format? = nil, kind: EnvironmentKind? = nil, model: String? = nil, os: String? = nil,
@@ -98,20 +109,23 @@ extension Store {
     /// writes them. So a file with something wrong is refused for what the
     /// two passes find first, however it was read. `progress` is given how
     /// many results are written, and of how many when that is known.
-    public func ingest(file path: String, options: IngestOptions, progress: ((Int, Int?) -> Void)? = nil) throws
-        -> IngestSummary
-    {
-        try ingest(file: path, options: options, onePass: true, progress: progress)
+    /// `detection` gives a simulator device with no OS build the build of its
+    /// runtime on this machine (and says so in the summary's notes).
+    public func ingest(
+        file path: String, options: IngestOptions, detection: BuildDetection? = nil, progress: ((Int, Int?) -> Void)? = nil
+    ) throws -> IngestSummary {
+        try ingest(file: path, options: options, onePass: true, detection: detection, progress: progress)
     }
 
     /// The same, in two passes from the start when `onePass` is false.
-    func ingest(file path: String, options: IngestOptions, onePass: Bool, progress: ((Int, Int?) -> Void)?) throws
-        -> IngestSummary
-    {
+    func ingest(
+        file path: String, options: IngestOptions, onePass: Bool, detection: BuildDetection? = nil,
+        progress: ((Int, Int?) -> Void)?
+    ) throws -> IngestSummary {
         let twoPasses = { () throws -> IngestSummary in
             try self.ingest(
                 try IngestSource.open(path, maxBytes: options.maxBytes, format: options.format, zone: options.timeZone),
-                file: path, options: options, progress: progress)
+                file: path, options: options, detection: detection, progress: progress)
         }
         guard onePass else { return try twoPasses() }
         do {
@@ -119,7 +133,7 @@ extension Store {
                 try IngestSource.open(
                     path, maxBytes: options.maxBytes, format: options.format, onePass: true,
                     dateLimit: clock.futureLimit(), zone: options.timeZone),
-                file: path, options: options, progress: progress)
+                file: path, options: options, detection: detection, progress: progress)
         } catch is IngestSource.NeedsTwoPasses {
             return try twoPasses()
         } catch EvidenceError.badFile {
@@ -128,9 +142,12 @@ extension Store {
     }
 
     private func ingest(
-        _ source: IngestSource, file path: String, options: IngestOptions, progress: ((Int, Int?) -> Void)?
+        _ source: IngestSource, file: String, options: IngestOptions, detection: BuildDetection?,
+        progress: ((Int, Int?) -> Void)?
     ) throws -> IngestSummary {
         if source.isLarge { try prepareForLargeWrites() }
+        // Errors name the file read; the summary and the run name what it was read from.
+        let path = options.source ?? file
         let name = (path as NSString).lastPathComponent
         if let earlier = try reader.ingestedAt(sha256: source.digest) {
             return IngestSummary(file: path, shape: "", alreadyIngestedAt: earlier)
@@ -139,12 +156,13 @@ extension Store {
         // Every device the file names needs an environment, whether or not a
         // test ran on it: those known now are checked now, those a one-pass
         // reading finds as they come and again at the end.
-        let environments = DeviceEnvironments(devices: source.devices, options: options, file: path, digest: source.digest)
+        let environments = DeviceEnvironments(
+            devices: source.devices, options: options, file: file, digest: source.digest, detection: detection)
         try environments.checkAll()
         let matcher = TestClaimMatcher(rules: try reader.mappingRules(), claimKeys: try reader.claimKeys())
         let limit = clock.futureLimit()
         for (date, location) in report.dates where !limit.allows(date) {
-            throw EvidenceError.badFile(path: path, location: location, reason: limit.reason(date))
+            throw EvidenceError.badFile(path: file, location: location, reason: limit.reason(date))
         }
         let given = try options.date.map { try Timestamp.parse($0, field: "date") }
         try given.map { try limit.check($0, field: "date") }
@@ -173,7 +191,8 @@ extension Store {
                 try Self.vet(
                     device.environment, newModel: options.newModel || source.devices[index].model != nil,
                     reader: writer.reader)
-                let note = (["\(report.shape) from \(name)"] + report.notes).joined(separator: "; ")
+                let from = options.source.map { "\(report.shape) from \($0)" } ?? "\(report.shape) from \(name)"
+                let note = ([from] + report.notes).joined(separator: "; ")
                 let run = try Self.insertRun(
                     RunDraft(environment: device.environment, tester: options.tester, note: note), startedAt: startedAt,
                     uuid: device.runUUID, ingestedFileID: fileID, into: writer)
@@ -192,7 +211,7 @@ extension Store {
             // each test is checked, matched and its rows named (after the run
             // of its device, as run(forDevice:) inserts it) by the preparer,
             // on whichever thread the source has less to do.
-            let preparer = TestPreparer(file: path, matcher: matcher, start: clock.now(), environments: environments)
+            let preparer = TestPreparer(file: file, matcher: matcher, start: clock.now(), environments: environments)
             var number = 0
             try source.forEachTest(preparing: preparer.make) { prepared in
                 defer { number += 1 }
@@ -232,6 +251,7 @@ extension Store {
             try writer.restore(triggers, pairs: touched)
             try environments.checkAll()
             if summary.runs.isEmpty { _ = try run(forDevice: 0) }
+            summary.notes += environments.notes
             for (run, _) in summary.runs { summary.warnings += try writer.reader.countingNotes(runID: run.id) }
             // Counted as they came: one result for each device a test case ran on.
             if source.testCount == nil { try writer.setTestCount(Int64(number), ofIngestedFile: fileID) }
@@ -259,21 +279,39 @@ extension Store {
         private let options: IngestOptions
         private let file: String
         private let digest: String
+        private let detection: BuildDetection?
         private let lock = NSLock()
         private var known: [(environment: EnvironmentSpec, runUUID: String)] = []
+        private var found: [String] = []
 
-        init(devices: DeviceList, options: IngestOptions, file: String, digest: String) {
+        init(devices: DeviceList, options: IngestOptions, file: String, digest: String, detection: BuildDetection? = nil) {
             self.devices = devices
             self.options = options
             self.file = file
             self.digest = digest
+            self.detection = detection
         }
+
+        /// What was read from the machine for the devices, one note each.
+        var notes: [String] { lock.withLock { found } }
 
         /// The environment and run UUID of a device, by its number.
         func of(device index: Int) throws -> (environment: EnvironmentSpec, runUUID: String) {
             try lock.withLock {
                 while known.count <= index {
-                    let environment = try Store.environment(for: devices[known.count], options: options, file: file)
+                    var environment = try Store.environment(for: devices[known.count], options: options, file: file)
+                    if environment.kind == .simulator, environment.osBuild.isEmpty, !environment.osVersion.isEmpty,
+                        let detection
+                    {
+                        var notes: [String] = []
+                        if let (build, note) = detection.osBuild(
+                            osName: environment.osName, osVersion: environment.osVersion, notes: &notes)
+                        {
+                            environment.osBuild = build
+                            notes.append(note)
+                        }
+                        found += notes
+                    }
                     known.append((environment, ResultIdentity.ingestedRunUUID(fileSHA256: digest, environment: environment)))
                 }
                 return known[index]
@@ -379,7 +417,8 @@ extension Store {
             toolVersion = xcode.version
             toolBuild = xcode.build
         }
-        let osBuild = device.osBuild ?? options.osBuild ?? ""
+        let fromSummary = device.osVersion.flatMap { options.deviceOSBuilds[IngestOptions.deviceKey(model: model, osVersion: $0)] }
+        let osBuild = device.osBuild ?? fromSummary ?? options.osBuild ?? ""
         // What the file says is held to what the command line accepts.
         func checked(_ value: String, _ field: String, _ validate: (String, String) throws -> String) throws -> String {
             do {

@@ -43,6 +43,7 @@ extension Store {
         let checkedAt = try observation.checkedAt.map { try Timestamp.parse($0, field: "date") } ?? clock.timestamp()
         try clock.futureLimit().check(checkedAt, field: "date")
         _ = try Validate.freeText(observation.note, field: "note")
+        let issues = try Self.distinct(observation.issues.map { try Validate.url($0, field: "issue URL") })
         for measurement in observation.measurements { try Validate.measurement(measurement) }
         if case .matching(let environment, let tester, _) = choice {
             try Self.validate(RunDraft(environment: environment, tester: tester))
@@ -91,6 +92,11 @@ extension Store {
                 try writer.insertMeasurement(
                     resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit.rawValue,
                     baseline: measurement.baseline, posture: measurement.posture?.rawValue)
+            }
+            for url in issues {
+                try writer.insertLink(
+                    uuid: ResultIdentity.newUUID(), resultID: resultID, url: url,
+                    by: Self.author(run.tester.isEmpty ? "unknown" : run.tester), at: clock.timestamp())
             }
             for file in files {
                 try writer.insertAttachment(

@@ -46,4 +46,19 @@ extension Store {
             return RetractionSummary(target: run.described, results: evidence.results, claims: evidence.claims)
         }
     }
+
+    /// Ties a result to the issue that tracks it (append-only, like a
+    /// retraction): its name, and whether the link is new.
+    @discardableResult
+    public func linkResult(_ reference: String, to url: String, by author: String) throws -> (result: String, added: Bool) {
+        let url = try Validate.url(url, field: "issue URL")
+        return try write { writer in
+            let reader = writer.reader
+            let id = try reader.resultID(reference: reference)
+            let name = ResultIdentity.described("result", uuid: try reader.resultUUID(id: id), local: id)
+            let added = try writer.insertLink(
+                uuid: ResultIdentity.newUUID(), resultID: id, url: url, by: Self.author(author), at: clock.timestamp())
+            return (name, added)
+        }
+    }
 }

@@ -64,6 +64,7 @@ public enum StoreExporter {
                             emit(run.header.line)
                             for result in run.results { emit(result.line) }
                             for retraction in run.retractions { emit(retraction.line) }
+                            for link in run.links { emit(link.line) }
                         }
                     }
                     counts.append((part.name, output.takeCount()))

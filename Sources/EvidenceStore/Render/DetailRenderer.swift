@@ -12,8 +12,9 @@ public enum DetailRenderer {
             ("statement", claim.statement), ("document", claim.document), ("area", claim.area),
             ("label", claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? "")),
             ("models", detail.models.isEmpty ? "any model" : detail.models.joined(separator: ", ")),
-            ("state", "\(detail.state): \(detail.reason)"),
         ]
+        if !detail.owner.isEmpty { fields.append(("owner", detail.owner)) }
+        fields.append(("state", "\(detail.state): \(detail.reason)"))
         for expected in detail.expectations {
             fields.append(("expects", "\(expected.name) = \(expected.summary)"))
         }
@@ -40,7 +41,7 @@ public enum DetailRenderer {
         return .object([
             ("key", .string(claim.key)), ("statement", .string(claim.statement)), ("document", .string(claim.document)),
             ("area", .string(claim.area)), ("label", .string(claim.label.rawValue)), ("as_of", JSONValue(claim.asOf)),
-            ("models", .array(detail.models.map(JSONValue.string))),
+            ("models", .array(detail.models.map(JSONValue.string))), ("owner", detail.owner.isEmpty ? .null : .string(detail.owner)),
             ("state", .string(detail.state)), ("reason", .string(detail.reason)),
             ("flaky", .array(detail.flaky.map(JSONValue.string))),
             ("expected_values", .array(detail.expectations.map { expected in
@@ -149,6 +150,7 @@ public enum DetailRenderer {
             if let message = entry.message, !message.isEmpty { lines.append("    message: " + flat(message)) }
             lines += entry.measurements.map { "    measured: " + flat($0) }
             lines += entry.attachments.map { "    attached: " + flat($0) }
+            lines += entry.issues.map { "    issue: " + flat($0) }
             return lines.joined(separator: "\n")
         })
     }
@@ -164,6 +166,7 @@ public enum DetailRenderer {
             ("duration", JSONValue(entry.duration)), ("message", JSONValue(entry.message)),
             ("measurements", .array(entry.measurements.map(JSONValue.string))),
             ("attachments", .array(entry.attachments.map(JSONValue.string))),
+            ("issues", .array(entry.issues.map(JSONValue.string))),
             ("of_earlier_words", .bool(entry.ofEarlierWords)),
             ("on_other_model", .bool(entry.onOtherModel)),
             ("retracted", retractionJSON(entry.retraction)),

@@ -47,6 +47,7 @@ extension TextFormat.Claim {
         line.add("sources", objects: sources.map(\.line))
         line.add("needs", strings: needs)
         line.add("models", strings: models)
+        line.addNonEmpty("owner", owner)
         if !expectations.isEmpty {
             line.add("expect", objects: expectations.map { expected in
                 var item = JSONLine()
@@ -302,6 +303,18 @@ extension TextFormat.ResultLine {
         line.addResultDetails(
             note: note, testID: testID, duration: duration, message: message, measurements: measurements,
             attachments: attachments)
+        return line
+    }
+}
+
+extension TextFormat.LinkLine {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("link", uuid)
+        line.add("result", result)
+        line.add("url", url)
+        line.add("by", by)
+        line.add("at", at)
         return line
     }
 }

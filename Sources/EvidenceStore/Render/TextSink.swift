@@ -47,6 +47,20 @@ public final class TextSink {
     public var keptText: String { String(decoding: kept ?? [], as: UTF8.self) }
 
     /// Creates `path` (replacing it on close).
+    /// A file a command writes as its --output: its missing parent folders
+    /// are made first, as a person who names `references/evidence.md` expects.
+    public static func output(_ path: String) throws -> TextSink {
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw EvidenceError.io(path: parent, reason: "cannot be created (\(error.localizedDescription))")
+            }
+        }
+        return try TextSink(path: path)
+    }
+
     public init(path: String) throws {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -91,4 +91,10 @@ extension JSONValue {
         if case .string(let text) = self { return text }
         return nil
     }
+
+    /// The value of a boolean, or nil for any other.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
 }

@@ -5,6 +5,9 @@ enum ClaimCommands {
     static let newDocument = OptionSpec(
         name: "new-document", help: "Start a document whose name is close to an existing one, instead of taking it for a typo.")
 
+    static let ownerOption = OptionSpec(
+        name: "owner", valueName: "name", help: "Who answers for it: the person QA asks and leads follow up with.")
+
     static let spec = CommandSpec(
         name: "claim",
         abstract: "Add, list, show, edit and relabel claims.",
@@ -30,6 +33,7 @@ enum ClaimCommands {
                         name: "model", valueName: "model",
                         help: "A device model it speaks about, such as \"iPhone Duo\" (default: its document's; none: any model).",
                         isRepeatable: true),
+                    ownerOption,
                     newDocument,
                     SharedOptions.newModel,
                     SharedOptions.by,
@@ -43,7 +47,7 @@ enum ClaimCommands {
                             label: try Label(parsing: values.required("label")), asOf: values.value("as-of"),
                             sources: values.values("source"), needs: values.values("needs"),
                             models: values.values("model"), newDocument: values.flag("new-document"),
-                            newModel: values.flag("new-model")),
+                            newModel: values.flag("new-model"), owner: values.value("owner") ?? ""),
                         by: SharedOptions.author(values))
                 }
             ),
@@ -58,6 +62,7 @@ enum ClaimCommands {
                         name: "state", valueName: "state",
                         help: "Only claims in this state: \(Choices.list(VerificationState.names)).",
                         choices: VerificationState.names),
+                    OptionSpec(name: "owner", valueName: "name", help: "Only claims this person owns."),
                     CommandTree.formatOption,
                 ],
                 build: { values in
@@ -66,7 +71,8 @@ enum ClaimCommands {
                         filter: ClaimFilter(
                             document: values.value("document"), area: values.value("area"),
                             label: try values.value("label").map(Label.init(parsing:)),
-                            state: try values.value("state").map(VerificationState.init(parsing:))),
+                            state: try values.value("state").map(VerificationState.init(parsing:)),
+                            owner: try values.value("owner").map(Validate.owner)),
                         format: try CommandTree.format(values))
                 }
             ),
@@ -100,6 +106,8 @@ enum ClaimCommands {
                     OptionSpec(
                         name: "remove-model", valueName: "model", help: "A device model it no longer speaks about.",
                         isRepeatable: true),
+                    ownerOption,
+                    OptionSpec(name: "no-owner", help: "Leave it with no owner."),
                     newDocument,
                     SharedOptions.newModel,
                     SharedOptions.by,
@@ -109,16 +117,20 @@ enum ClaimCommands {
                         throw UsageError(message: "Give either --as-of or --clear-as-of, not both.", path: values.path)
                     }
                     let asOf: String?? = values.flag("clear-as-of") ? .some(nil) : values.value("as-of").map { .some($0) }
+                    if values.value("owner") != nil && values.flag("no-owner") {
+                        throw UsageError(message: "Give either --owner or --no-owner, not both.", path: values.path)
+                    }
+                    var changes = ClaimChanges(
+                        statement: values.value("statement"), document: values.value("document"),
+                        area: values.value("area"), asOf: asOf, addSources: values.values("source"),
+                        removeSources: values.values("remove-source"), addNeeds: values.values("needs"),
+                        removeNeeds: values.values("remove-needs"), addModels: values.values("model"),
+                        removeModels: values.values("remove-model"), newDocument: values.flag("new-document"),
+                        newModel: values.flag("new-model"))
+                    changes.owner = values.flag("no-owner") ? "" : values.value("owner")
                     return .claimEdit(
                         store: CommandTree.storePath(values), key: values.required("key"),
-                        changes: ClaimChanges(
-                            statement: values.value("statement"), document: values.value("document"),
-                            area: values.value("area"), asOf: asOf, addSources: values.values("source"),
-                            removeSources: values.values("remove-source"), addNeeds: values.values("needs"),
-                            removeNeeds: values.values("remove-needs"), addModels: values.values("model"),
-                            removeModels: values.values("remove-model"), newDocument: values.flag("new-document"),
-                            newModel: values.flag("new-model")),
-                        by: SharedOptions.author(values))
+                        changes: changes, by: SharedOptions.author(values))
                 }
             ),
             CommandSpec(

@@ -5,9 +5,9 @@ import Foundation
 enum IngestCommands {
     static let ingest = CommandSpec(
         name: "ingest",
-        abstract: "Read test results from JUnit XML or xcresulttool JSON into runs, results and claims.",
-        discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. The device, OS and build come from the file where it gives them, else from the options. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
-        arguments: [ArgumentSpec(name: "file", help: "A result file.", isVariadic: true)],
+        abstract: "Read test results from .xcresult bundles, xcresulttool JSON or JUnit XML into runs, results and claims.",
+        discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. An .xcresult bundle is read with Xcode's 'xcrun xcresulttool get test-results tests' (older bundles: 'get --legacy --format json'), its summary giving each device's OS build; EVIDENCE_XCRUN names another xcrun. The device, OS and build come from the file where it gives them, else from the options, else from Xcode on this machine (xcodebuild -version; a simulator's OS build from xcrun simctl list runtimes) unless --no-detect. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
+        arguments: [ArgumentSpec(name: "file", help: "A result file, or an .xcresult bundle.", isVariadic: true)],
         options: [
             OptionSpec(
                 name: "format", valueName: "format",
@@ -53,7 +53,7 @@ enum IngestCommands {
             if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
             return .ingest(
                 store: CommandTree.storePath(values), files: values.argumentValues("file"), options: options,
-                verbose: values.flag("verbose"))
+                verbose: values.flag("verbose"), detect: SharedOptions.detect(values))
         }
     )
 
@@ -91,18 +91,39 @@ enum IngestCommands {
 }
 
 extension Runner {
-    func ingest(store path: String, files: [String], options: IngestOptions, verbose: Bool) throws -> Int32 {
+    func ingest(store path: String, files: [String], options: IngestOptions, verbose: Bool, detect: Bool) throws -> Int32 {
+        var options = options
+        let detection = detect ? BuildDetection(tools: machine) : nil
+        // The Xcode of this machine, where the options name none: said once, for every file.
+        if let detection, options.xcodeVersionFile == nil, options.xcodeBuild == nil,
+            let (version, build, note) = detection.xcodeValues(given: options.xcodeVersion ?? "")
+        {
+            options.xcodeVersion = version
+            options.xcodeBuild = build
+            output.message(note + " on this machine; give --xcode or --no-detect for files made elsewhere.")
+        }
         let store = try open(path)
         defer { store.close() }
         for file in files {
+            var fileOptions = options
+            var bundle: XCResultBundle?
+            if XCResultBundle.isBundle(Store.absolutePath(file)) {
+                let read = try XCResultBundle.read(file, tools: machine)
+                bundle = read
+                fileOptions.source = read.path
+                fileOptions.deviceOSBuilds = read.osBuilds
+                fileOptions.format = .xcresult
+            }
+            defer { bundle?.remove() }
             let started = Date()
             var shown = false
-            let summary = try store.ingest(file: file, options: options) { done, total in
+            let summary = try store.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
                 guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
                 shown = true
                 output.progress("\(file): \(done)\(total.map { " of \($0)" } ?? "") tests written")
             }
             if shown { output.progress(nil) }
+            if let bundle { output.message("Read \(file) with '\(bundle.command)'.") }
             write(summary, verbose: verbose)
         }
         return ExitCode.ok

@@ -4,8 +4,9 @@ import Foundation
 /// report, checklist, sources, untested, status, verified-line.
 enum ReportCommands {
     static let documentOption = OptionSpec(name: "document", valueName: "document", help: "Only this document.")
+    static let ownerOption = OptionSpec(name: "owner", valueName: "name", help: "Only claims this person owns.")
     static let outputOption = OptionSpec(
-        name: "output", valueName: "file", help: "Write to this file (replaced whole) instead of standard output.")
+        name: "output", valueName: "file", help: "Write to this file (replaced whole; missing folders are made) instead of standard output.")
     static let stampOption = OptionSpec(name: "stamp", help: "Print the generation time (off by default, so the bytes stay stable).")
     static let formatOption = OptionSpec(
         name: "format", valueName: "format",
@@ -84,20 +85,35 @@ enum ReportCommands {
             options: [
                 OptionSpec(name: "needs-device", help: "Only claims that need a device."),
                 OptionSpec(name: "all", help: "Include not-published claims."),
-                documentOption, CommandTree.formatOption,
+                OptionSpec(
+                    name: "failing",
+                    help: "Include failing claims too, each with the issues known to track it (evidence result link)."),
+                ownerOption, documentOption, CommandTree.formatOption,
             ],
             build: {
-                .untested(
+                if $0.flag("needs-device") && $0.flag("failing") {
+                    throw UsageError(message: "Give either --needs-device or --failing, not both.", path: $0.path)
+                }
+                return .untested(
                     store: CommandTree.storePath($0), needsDevice: $0.flag("needs-device"), document: $0.value("document"),
-                    all: $0.flag("all"), format: try CommandTree.format($0))
+                    all: $0.flag("all"), owner: try $0.value("owner").map(Validate.owner), failing: $0.flag("failing"),
+                    format: try CommandTree.format($0))
             }
         ),
         CommandSpec(
             name: "status",
-            abstract: "Count claims by document, label and state.",
-            options: [documentOption, CommandTree.formatOption],
+            abstract: "Count claims by document (or owner), label and state, with the issues known to track failing ones.",
+            options: [
+                OptionSpec(
+                    name: "by", valueName: "grouping", help: "document (the default) or owner (\"\" for claims with none).",
+                    choices: ["document", "owner"]),
+                ownerOption, documentOption, CommandTree.formatOption,
+            ],
             build: {
-                .status(store: CommandTree.storePath($0), document: $0.value("document"), format: try CommandTree.format($0))
+                .status(
+                    store: CommandTree.storePath($0), document: $0.value("document"),
+                    byOwner: $0.value("by")?.lowercased() == "owner", owner: try $0.value("owner").map(Validate.owner),
+                    format: try CommandTree.format($0))
             }
         ),
         CommandSpec(
@@ -120,7 +136,7 @@ extension Runner {
         var options = options
         // The time of writing, read now rather than when the command was parsed.
         if stamp { options.stamp = clock.timestamp() }
-        let sink = try file.map { try TextSink(path: Store.absolutePath($0)) } ?? output.standardOutput
+        let sink = try file.map { try TextSink.output(Store.absolutePath($0)) } ?? output.standardOutput
         try Reports.write(kind, of: store, options: options, into: sink)
         if let file {
             try sink.close()

@@ -19,8 +19,10 @@ enum RunCommands {
                         draft: RunDraft(
                             environment: try SharedOptions.requireEnvironment(values), tester: SharedOptions.tester(values),
                             startedAt: values.value("date"), note: values.value("note") ?? "",
-                            newModel: values.flag("new-model")))
-                }
+                            newModel: values.flag("new-model")),
+                        detect: SharedOptions.detect(values))
+                },
+                environment: .required
             ),
             CommandSpec(
                 name: "list",
@@ -50,8 +52,27 @@ enum RunCommands {
 
     static let result = CommandSpec(
         name: "result",
-        abstract: "Correct a result logged by mistake.",
+        abstract: "Correct a result logged by mistake, or tie it to the issue that tracks it.",
         subcommands: [
+            CommandSpec(
+                name: "link",
+                abstract: "Tie a result to the issue (bug) that tracks it.",
+                discussion: "Links are only ever added, like retractions, and travel through export and import. A failing "
+                    + "claim stays failing; its reason names the issues linked to its failures since its last pass "
+                    + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.",
+                arguments: [
+                    ArgumentSpec(
+                        name: "result",
+                        help: "The result's UUID, or a prefix of it of 6 or more, or its local number (this store's only)."),
+                    ArgumentSpec(name: "url", help: "The issue's http:// or https:// address."),
+                ],
+                options: [SharedOptions.by],
+                build: { values in
+                    .resultLink(
+                        store: CommandTree.storePath(values), reference: values.required("result"), url: values.required("url"),
+                        by: SharedOptions.author(values))
+                }
+            ),
             retract(
                 .result, abstract: "Retract one result: it stays in the store, shown as retracted, and counts for nothing.",
                 id: "The result's UUID, or a prefix of it of 6 or more (as 'claim show' and 'run show' print it), or its "
@@ -80,7 +101,7 @@ enum RunCommands {
     static let log = CommandSpec(
         name: "log",
         abstract: "Log one result for a claim, with its measurements and attachments.",
-        discussion: "Without --run, the result joins the run of the same environment, tester and day, or starts one. Measurements take the form NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'; units: pt, px, mm, ms, s, %, count, fps, B, KB, MB.",
+        discussion: "Without --run, the result joins the run of the same environment, tester and day, or starts one. Measurements take the form NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'; units: pt, px, mm, ms, s, %, count, fps, B, KB, MB, x (a ratio, 2.5x).",
         arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
         options: [
             OptionSpec(
@@ -100,6 +121,11 @@ enum RunCommands {
             OptionSpec(
                 name: "attach", valueName: "file", help: "A file inside the store's folder to attach.", isRepeatable: true),
             OptionSpec(
+                name: "issue", valueName: "url",
+                help: "The issue (bug) that tracks what it shows, such as https://github.com/o/r/issues/12; a failing claim "
+                    + "stays failing and names it as known.",
+                isRepeatable: true),
+            OptionSpec(
                 name: "format", valueName: "format",
                 help: "text (a sentence on standard error) or json (the result on standard output) (default: text).",
                 choices: ["text", "json"]),
@@ -117,7 +143,8 @@ enum RunCommands {
                 throw UsageError(message: "Give either --run or the environment options, not both.", path: values.path)
             case (nil, nil):
                 throw UsageError(
-                    message: "Missing expected argument '--run <id>' or '--device <model>' or '--simulator <model>'.",
+                    message: "Missing expected argument '--run <id>' or '--device <model>' or '--simulator <model>': a result "
+                        + "goes to a run, or to the run of an environment named by --device or --simulator, --os and --xcode.",
                     path: values.path)
             }
             return .log(
@@ -128,11 +155,13 @@ enum RunCommands {
                         posture: try values.value("posture").map(Posture.init(parsing:)), note: values.value("note") ?? "",
                         measurements: try values.values("measure").map(MeasurementDraft.init(parsing:)),
                         attachments: values.values("attach"), checkedAt: values.value("date"))
+                    observation.issues = values.values("issue")
                     observation.outcomeGiven = values.value("result") != nil
                     return observation
                 }(),
-                run: choice, json: values.value("format")?.lowercased() == "json")
-        }
+                run: choice, json: values.value("format")?.lowercased() == "json", detect: SharedOptions.detect(values))
+        },
+        environment: .orRun
     )
 
     static let measurements = CommandSpec(
@@ -173,7 +202,9 @@ enum RunCommands {
 }
 
 extension Runner {
-    func runStart(store path: String, draft: RunDraft) throws -> Int32 {
+    func runStart(store path: String, draft: RunDraft, detect: Bool) throws -> Int32 {
+        var draft = draft
+        draft.environment = try complete(draft.environment, detect: detect)
         let store = try open(path)
         defer { store.close() }
         let run = try store.startRun(draft)
@@ -207,7 +238,11 @@ extension Runner {
         return ExitCode.ok
     }
 
-    func log(store path: String, observation: Observation, run choice: RunChoice, json: Bool) throws -> Int32 {
+    func log(store path: String, observation: Observation, run choice: RunChoice, json: Bool, detect: Bool) throws -> Int32 {
+        var choice = choice
+        if case .matching(let environment, let tester, let newModel) = choice {
+            choice = .matching(try complete(environment, detect: detect), tester: tester, newModel: newModel)
+        }
         let store = try open(path)
         defer { store.close() }
         let logged = try store.log(observation, run: choice)

@@ -34,6 +34,7 @@ enum SessionCommands {
             OptionSpec(name: "stale", help: "Claims whose proof is stale."),
             OptionSpec(name: "document", valueName: "document", help: "Only claims of this document."),
             OptionSpec(name: "area", valueName: "area", help: "Only claims of this area, such as StandBy."),
+            OptionSpec(name: "owner", valueName: "name", help: "Only claims this person owns."),
             OptionSpec(name: "answers", valueName: "file", help: "Read the answers from this file instead of a terminal."),
         ],
         build: { values in
@@ -47,9 +48,10 @@ enum SessionCommands {
                 newModel: values.flag("new-model"),
                 selection: SessionSelection(
                     keys: values.argumentValues("claim"), states: states, document: values.value("document"),
-                    area: values.value("area")),
-                answers: values.value("answers"))
-        }
+                    area: values.value("area"), owner: try values.value("owner").map(Validate.owner)),
+                answers: values.value("answers"), detect: SharedOptions.detect(values))
+        },
+        environment: .required
     )
 }
 
@@ -120,6 +122,7 @@ final class SessionConsole {
             text += session.answeredInResumedRun.isEmpty
                 ? "." : "; already answered today: " + session.answeredInResumedRun.joined(separator: ", ") + "."
         }
+        if let why = session.emptyReason { text += " No claim to check: " + clean(why) + "." }
         say(text + "\n")
     }
 
@@ -162,7 +165,7 @@ final class SessionConsole {
     }
 
     func error(_ error: Error) {
-        say(styled("error", "31") + ": " + clean("\(error)") + "\n")
+        say(styled("Error", "31") + ": " + clean("\(error)") + "\n")
     }
 
     // MARK: - Asking on a terminal

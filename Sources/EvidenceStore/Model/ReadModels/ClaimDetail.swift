@@ -42,6 +42,8 @@ public struct ClaimDetail: Equatable, Sendable {
         public var recordedAt: String = ""
         /// True when it was on a model the claim does not speak about: shown, never counted.
         public var onOtherModel = false
+        /// The issues it is linked to.
+        public var issues: [String] = []
     }
 
     public struct LabelChange: Equatable, Sendable {
@@ -66,4 +68,6 @@ public struct ClaimDetail: Equatable, Sendable {
     public var expectations: [ExpectedValue] = []
     /// The models it speaks about; empty for any model.
     public var models: [String] = []
+    /// Who answers for it; empty for no one.
+    public var owner: String = ""
 }

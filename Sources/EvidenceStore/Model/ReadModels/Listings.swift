@@ -8,8 +8,13 @@ public struct ClaimFilter: Equatable, Sendable {
     public var area: String?
     public var label: Label?
     public var state: VerificationState?
+    /// Only claims this person owns.
+    public var owner: String?
 
-    public init(document: String? = nil, area: String? = nil, label: Label? = nil, state: VerificationState? = nil) {
+    public init(
+        document: String? = nil, area: String? = nil, label: Label? = nil, state: VerificationState? = nil, owner: String? = nil
+    ) {
+        self.owner = owner
         self.document = document
         self.area = area
         self.label = label
@@ -186,12 +191,14 @@ public struct UntestedListing: TableRow, Sendable, Equatable {
     public var reason: String
     /// True when it both passed and failed on one environment within its last results.
     public var flaky = false
+    /// Who answers for it; empty for no one.
+    public var owner = ""
 
-    public static let columns = ["key", "state", "needs", "document", "area", "label", "reason", "flaky"]
+    public static let columns = ["key", "state", "needs", "document", "area", "label", "reason", "flaky", "owner"]
     public var cells: [TableValue] {
         [
             .text(key), .text(state.rawValue), TableValue(needs), .text(document), .text(area), .text(label.rawValue),
-            .text(reason), .text(flaky ? "yes" : ""),
+            .text(reason), .text(flaky ? "yes" : ""), .text(owner),
         ]
     }
 }

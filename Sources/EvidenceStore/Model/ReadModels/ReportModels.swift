@@ -37,6 +37,8 @@ public struct ReportClaim: Sendable {
     /// The latest pass or fail on each environment of a model the claim does
     /// not speak about: shown, never counted.
     public var otherModels: [Evidence] = []
+    /// Who answers for it; empty for no one.
+    public var owner = ""
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
@@ -205,24 +207,35 @@ public struct DeviceNeed: Sendable, Equatable {
 
 /// Claims of one document, label and state: a row of `evidence status`.
 public struct StateCount: Sendable, Equatable, TableRow {
+    /// The document, or with `status --by owner` the owner ("" for none).
     public var document: String
     public var label: Label
     public var state: VerificationState
     public var count: Int
+    /// The issues that track the failures of these claims (failing ones only).
+    public var known: [String] = []
 
-    public init(document: String, label: Label, state: VerificationState, count: Int) {
+    public init(document: String, label: Label, state: VerificationState, count: Int, known: [String] = []) {
         self.document = document
         self.label = label
         self.state = state
         self.count = count
+        self.known = known
     }
 
-    public static let columns = ["document", "qa_work", "label", "state", "claims"]
+    public static let columns = ["document", "qa_work", "label", "state", "claims", "known"]
     public var cells: [TableValue] {
         [
             .text(document), .text(label.isQAWork ? "yes" : "no"), .text(label.rawValue), .text(state.rawValue),
-            .integer(Int64(count)),
+            .integer(Int64(count)), known.isEmpty ? .null : .text(known.joined(separator: ", ")),
         ]
+    }
+
+    /// The counts as a table whose first column names the grouping: document or owner.
+    public static func table(_ rows: [StateCount], by grouping: String) -> Tabular {
+        var table = Tabular(rows)
+        table.columns[0] = grouping
+        return table
     }
 }
 

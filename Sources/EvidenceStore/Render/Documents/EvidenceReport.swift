@@ -144,12 +144,20 @@ public struct EvidenceReport {
                 writer.beginTable(columns: ["claim", "statement", "label", "state", "sources", "evidence"])
             }
             writer.beginRow(anchor: "claim-" + claim.key)
-            writer.cell(claim.key)
+            writer.beginCell()
+            writer.text(claim.key)
+            if !claim.owner.isEmpty {
+                writer.lineBreak()
+                writer.text("owner: " + claim.owner)
+            }
+            writer.endCell()
             writer.beginCell()
             writer.prose(claim.statement)
             writer.endCell()
             writer.cell(claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? ""))
-            writer.cell(claim.state.rawValue + ": " + claim.reason)
+            writer.beginCell()
+            Self.writeReason(claim.state.rawValue + ": " + claim.reason, to: writer)
+            writer.endCell()
             writer.beginCell()
             if claim.sources.isEmpty { writer.text("none") }
             for (index, source) in claim.sources.enumerated() {
@@ -172,6 +180,17 @@ public struct EvidenceReport {
             writer.endRow()
         }
         if area != nil { writer.endTable() }
+    }
+
+    /// A state's reason, the issues known to track a failure as links to them.
+    static func writeReason(_ reason: String, to writer: DocumentWriter) {
+        guard let range = reason.range(of: "; known: ") else { return writer.text(reason) }
+        writer.text(String(reason[..<range.upperBound]))
+        for (index, url) in reason[range.upperBound...].components(separatedBy: ", ").enumerated() {
+            if index > 0 { writer.text(", ") }
+            let shown = url.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: "http://", with: "")
+            writer.link(shown, to: url)
+        }
     }
 
     /// "latest: pass on iPhone Duo simulator…, run 2cee86e8, 2026-10-20, closed"

@@ -95,9 +95,13 @@ public enum HTMLPage {
           if (!form) { return; }
           var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-claim]"));
           var groups = Array.prototype.slice.call(document.querySelectorAll("tr.group"));
-          var names = ["doc", "state", "label", "needs"];
+          var names = ["doc", "owner", "state", "label", "needs"].filter(function (name) { return form.elements.namedItem(name); });
           function field(name) { return form.elements.namedItem(name); }
-          function value(name) { var f = field(name); return f.type === "checkbox" ? (f.checked ? "1" : "") : f.value; }
+          function value(name) {
+            var f = field(name);
+            if (!f) { return ""; }
+            return f.type === "checkbox" ? (f.checked ? "1" : "") : f.value;
+          }
           function decode(text) {
             try { return decodeURIComponent(text); } catch (malformed) { return null; }
           }
@@ -118,10 +122,12 @@ public enum HTMLPage {
             history.replaceState(null, "", chosen.length ? "#filter?" + chosen.join("&") : location.pathname + location.search);
           }
           function apply() {
-            var doc = value("doc"), state = value("state"), label = value("label"), needs = value("needs") === "1";
+            var doc = value("doc"), owner = value("owner"), state = value("state"), label = value("label");
+            var needs = value("needs") === "1";
             var shown = 0;
             rows.forEach(function (row) {
               var keep = (!doc || row.getAttribute("data-document") === doc)
+                && (!owner || row.getAttribute("data-owner") === owner)
                 && (!state || row.getAttribute("data-state") === state)
                 && (!label || row.getAttribute("data-label") === label)
                 && (!needs || row.getAttribute("data-needs-device") === "yes");

@@ -73,9 +73,11 @@ public struct ReportPicturesDocument {
             "<label>\(title) <select name=\"\(name)\"><option value=\"\">all</option>"
                 + values.map { "<option>\(Self.e($0))</option>" }.joined() + "</select></label>\n"
         }
+        let owners = Array(Set(claims.map(\.owner).filter { !$0.isEmpty })).sorted()
         writer.block(
             "<form id=\"filters\" class=\"filters\" hidden>\n"
                 + select("doc", "Document", documents)
+                + (owners.isEmpty ? "" : select("owner", "Owner", owners))
                 + select("state", "State", VerificationState.allCases.map(\.rawValue))
                 + select("label", "Label", Label.allCases.map(\.rawValue))
                 + "<label><input type=\"checkbox\" name=\"needs\"> needs a device</label>\n"
@@ -113,6 +115,7 @@ public struct ReportPicturesDocument {
             let anchor = HTML.anchor(claim.key)
             html += "<tr data-claim=\"\(Self.e(claim.key))\" data-anchor=\"\(anchor)\" data-document=\"\(Self.e(claim.document))\""
             html += " data-state=\"\(claim.state.rawValue)\" data-label=\"\(claim.label.rawValue)\""
+            if !claim.owner.isEmpty { html += " data-owner=\"\(Self.e(claim.owner))\"" }
             html += " data-needs-device=\"\(pictures.needsDevice.contains(claim.key) ? "yes" : "no")\">"
             html += "<th scope=\"row\"><a href=\"#claim-\(anchor)\">\(Self.e(claim.key))</a>"
             html += " <span class=\"state st-\(claim.state.rawValue)\">\(claim.state.rawValue)</span></th>"

@@ -173,7 +173,7 @@ struct TrendChart {
             html += "<th scope=\"col\">\(column)</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
-        let unit = (trend.unit == .percent ? "" : " ") + trend.unit.rawValue
+        let unit = (trend.unit.isAttached ? "" : " ") + trend.unit.rawValue
         for series in trend.series {
             for point in series.points {
                 let change = point.baseline.map { (point.value > $0 ? "+" : "") + NumberText.format(point.value - $0) + unit }

@@ -104,7 +104,8 @@ extension StoreReader {
         return ClaimDetail(
             claim: claim, state: state.rawValue, reason: reason, sources: sources, needs: needs, results: results,
             history: history, checklistItems: items, flaky: try flakyList(claims: [key]).map(\.summary),
-            expectations: try expectations(ofClaim: claim.id), models: try claimSubjects(ofClaim: claim.id))
+            expectations: try expectations(ofClaim: claim.id), models: try claimSubjects(ofClaim: claim.id),
+            owner: try database.query(cached: "SELECT owner FROM claims WHERE id = ?", [id]).first?.text("owner") ?? "")
     }
 
     public func runDetail(reference: String) throws -> RunDetail {
@@ -217,6 +218,13 @@ extension StoreReader {
             if let posture = row.optionalText(5) { text += " at \(posture)" }
             measured[row.int64(0), default: []].append(text)
         }
+        var linked: [Int64: [String]] = [:]
+        try database.cached(
+            """
+            SELECT l.result_id, l.url FROM result_links AS l JOIN results AS r ON r.id = l.result_id
+            WHERE r.claim_id = ?1 OR r.run_id = ?2 ORDER BY l.linked_at, l.url
+            """
+        ).forEachRow(arguments) { linked[$0.int64(0), default: []].append($0.text(1)) }
         var attached: [Int64: [String]] = [:]
         try attachments.forEachRow(arguments) { row in
             attached[row.int64(0), default: []].append(
@@ -225,6 +233,7 @@ extension StoreReader {
         for index in entries.indices {
             entries[index].measurements = measured[entries[index].resultID] ?? []
             entries[index].attachments = attached[entries[index].resultID] ?? []
+            entries[index].issues = linked[entries[index].resultID] ?? []
         }
         return entries
     }

@@ -53,7 +53,31 @@ extension StoreReader {
             file.retractions.append(TextFormat.RetractionLine(
                 uuid: row.text(0), result: row.optionalText(1), by: row.text(2), at: row.text(3), reason: row.text(4)))
         }
+        try database.cached(
+            """
+            SELECT l.uuid, r.uuid, l.url, l.linked_by, l.linked_at
+            FROM result_links AS l JOIN results AS r ON r.id = l.result_id
+            WHERE r.run_id = ? ORDER BY l.linked_at, l.uuid
+            """
+        ).forEachRow([.integer(id)]) { row in
+            file.links.append(TextFormat.LinkLine(
+                uuid: row.text(0), result: row.text(1), url: row.text(2), by: row.text(3), at: row.text(4)))
+        }
         return file
+    }
+
+    /// The link with this UUID, as its run's file writes it, or nil.
+    func linkLine(uuid: String) throws -> TextFormat.LinkLine? {
+        var found: TextFormat.LinkLine?
+        try database.cached(
+            """
+            SELECT l.uuid, r.uuid, l.url, l.linked_by, l.linked_at
+            FROM result_links AS l JOIN results AS r ON r.id = l.result_id WHERE l.uuid = ?
+            """
+        ).forEachRow([.text(uuid)]) { row in
+            found = TextFormat.LinkLine(uuid: row.text(0), result: row.text(1), url: row.text(2), by: row.text(3), at: row.text(4))
+        }
+        return found
     }
 
     /// A run's results by recording time, then UUID, with their measurements and attachments.

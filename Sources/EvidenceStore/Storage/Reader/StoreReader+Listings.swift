@@ -7,11 +7,12 @@ extension StoreReader {
             SELECT s.key, s.label, s.state, s.document, s.area, c.statement
             FROM claim_state AS s JOIN claims AS c ON c.id = s.claim_id
             WHERE (?1 IS NULL OR s.document = ?1 COLLATE NOCASE) AND (?2 IS NULL OR s.area = ?2 COLLATE NOCASE)
-              AND (?3 IS NULL OR s.label = ?3) AND (?4 IS NULL OR s.state = ?4)
+              AND (?3 IS NULL OR s.label = ?3) AND (?4 IS NULL OR s.state = ?4) AND (?5 IS NULL OR c.owner = ?5)
             ORDER BY s.document, s.area, s.key
             """
         ).forEachRow([
             SQLValue(filter.document), SQLValue(filter.area), SQLValue(filter.label?.rawValue), SQLValue(filter.state?.rawValue),
+            SQLValue(filter.owner),
         ]) {
             rows.append(ClaimListing(
                 key: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
@@ -176,10 +177,11 @@ extension StoreReader {
 
     /// Claims still untested or needing a device, with the capabilities a
     /// simulator lacks; not-published claims only with `all`, since they are
-    /// not QA work.
-    public func untestedList(needsDevice: Bool = false, document: String? = nil, all: Bool = false) throws
-        -> [UntestedListing]
-    {
+    /// not QA work; with `failing`, failing claims too (their reason names
+    /// the issues known to track them); `owner` keeps one owner's.
+    public func untestedList(
+        needsDevice: Bool = false, document: String? = nil, all: Bool = false, owner: String? = nil, failing: Bool = false
+    ) throws -> [UntestedListing] {
         var rows: [UntestedListing] = []
         try database.cached(
             """
@@ -187,15 +189,23 @@ extension StoreReader {
                    (SELECT group_concat(capability, ', ') FROM (
                         SELECT DISTINCT n.capability FROM claim_device_needs AS n
                         WHERE n.claim_id = u.claim_id ORDER BY n.capability)) AS needs,
-                   u.document, u.area, u.label, u.reason
-            FROM untested_claims AS u
+                   u.document, u.area, u.label, u.reason, c.owner
+            FROM untested_claims AS u JOIN claims AS c ON c.id = u.claim_id
             WHERE (?1 = 0 OR u.state = 'needs-device') AND (?2 IS NULL OR u.document = ?2) AND (?3 = 1 OR u.qa_work)
-            ORDER BY u.document, u.state, u.area, u.key
+              AND (?4 IS NULL OR c.owner = ?4)
+            UNION ALL
+            SELECT u.key, u.state, NULL, u.document, u.area, u.label, u.reason, c.owner
+            FROM claim_state AS u JOIN claims AS c ON c.id = u.claim_id
+            WHERE ?5 AND ?1 = 0 AND u.state = 'failing' AND (?2 IS NULL OR u.document = ?2) AND (?3 = 1 OR u.qa_work)
+              AND (?4 IS NULL OR c.owner = ?4)
+            ORDER BY 4, 2, 5, 1
             """
-        ).forEachRow([.integer(needsDevice ? 1 : 0), SQLValue(document), .integer(all ? 1 : 0)]) {
-            rows.append(UntestedListing(
+        ).forEachRow([.integer(needsDevice ? 1 : 0), SQLValue(document), .integer(all ? 1 : 0), SQLValue(owner), .integer(failing ? 1 : 0)]) {
+            var row = UntestedListing(
                 key: $0.text(0), state: try VerificationState(parsing: $0.text(1)), needs: $0.optionalText(2),
-                document: $0.text(3), area: $0.text(4), label: try Label(parsing: $0.text(5)), reason: $0.text(6)))
+                document: $0.text(3), area: $0.text(4), label: try Label(parsing: $0.text(5)), reason: $0.text(6))
+            row.owner = $0.text(7)
+            rows.append(row)
         }
         let flaky = Set(try flakyList(claims: rows.map(\.key)).map(\.name))
         for index in rows.indices where flaky.contains(rows[index].key) { rows[index].flaky = true }

@@ -46,7 +46,8 @@ extension StoreReader {
         try database.cached(
             """
             SELECT c.id, c.key, c.document, c.area, c.label, c.as_of, c.statement,
-                   (SELECT max(h.changed_at) FROM label_history AS h WHERE h.claim_id = c.id), c.changed_at, c.changed_by
+                   (SELECT max(h.changed_at) FROM label_history AS h WHERE h.claim_id = c.id), c.changed_at, c.changed_by,
+                   c.owner
             FROM claims AS c
             WHERE c.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY c.key
             """
@@ -54,7 +55,7 @@ extension StoreReader {
             claims.append((row.int64(0), TextFormat.Claim(
                 key: row.text(1), document: row.text(2), area: row.text(3), label: row.text(4),
                 labelledAt: row.optionalText(7), asOf: row.optionalText(5), statement: row.text(6), sources: [],
-                needs: [], changed: Self.stamp(row, from: 8))))
+                needs: [], owner: row.text(10), changed: Self.stamp(row, from: 8))))
         }
         for (id, var claim) in claims {
             try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text(0), locator: $0.text(1))) }

@@ -22,18 +22,62 @@ extension StoreReader {
             kind: "document", value: document, suggestions: Suggestions.closest(to: document, in: known))
     }
 
-    public func stateCounts(document: String? = nil) throws -> [StateCount] {
+    /// Claims counted by document (or owner), label and state, with the
+    /// issues known to track the failing ones; `owner` keeps one owner's.
+    /// The issues linked to each claim's standing failures since its newest
+    /// standing pass (the view failure_links), by claim key.
+    public func failureLinks() throws -> [String: [String]] {
+        var links: [String: [String]] = [:]
+        try database.cached("SELECT claim, url FROM failure_links ORDER BY claim, url").forEachRow {
+            links[$0.text(0), default: []].append($0.text(1))
+        }
+        return links
+    }
+
+    /// The owners claims have, sorted.
+    public func owners() throws -> [String] {
+        var owners: [String] = []
+        try database.cached("SELECT DISTINCT owner FROM claims WHERE owner <> '' ORDER BY owner").forEachRow {
+            owners.append($0.text(0))
+        }
+        return owners
+    }
+
+    /// An owner as the store spells it, for one given in any case; nil for
+    /// nil. Throws for an owner no claim has, suggesting the closest.
+    public func resolveOwner(_ owner: String?) throws -> String? {
+        guard let owner else { return nil }
+        let known = try owners()
+        if known.contains(owner) { return owner }
+        if let same = known.first(where: { $0.lowercased() == owner.lowercased() }) { return same }
+        throw EvidenceError.notFound(kind: "owner", value: owner, suggestions: Suggestions.closest(to: owner, in: known))
+    }
+
+    public func stateCounts(document: String? = nil, byOwner: Bool = false, owner: String? = nil) throws -> [StateCount] {
         var counts: [StateCount] = []
+        var index: [String: Int] = [:]
         try database.cached(
             """
-            SELECT document, label, state, count(*) AS n FROM claim_state
-            WHERE ?1 IS NULL OR document = ?1
-            GROUP BY document, label, state ORDER BY document, label = 'not-published', label, state
+            SELECT CASE WHEN ?2 THEN c.owner ELSE s.document END AS grouping, s.label, s.state,
+                   CASE WHEN s.state = 'failing'
+                        THEN (SELECT group_concat(url, char(10)) FROM failure_links AS f WHERE f.claim_id = s.claim_id)
+                   END AS known
+            FROM claim_state AS s JOIN claims AS c ON c.id = s.claim_id
+            WHERE (?1 IS NULL OR s.document = ?1) AND (?3 IS NULL OR c.owner = ?3)
+            ORDER BY grouping, s.label = 'not-published', s.label, s.state
             """
-        ).forEachRow([SQLValue(document)]) {
-            counts.append(StateCount(
-                document: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
-                count: $0.int(3)))
+        ).forEachRow([SQLValue(document), .integer(byOwner ? 1 : 0), SQLValue(owner)]) {
+            let key = $0.text(0) + "\n" + $0.text(1) + "\n" + $0.text(2)
+            let known = $0.optionalText(3)?.split(separator: "\n").map(String.init) ?? []
+            if let at = index[key] {
+                counts[at].count += 1
+                counts[at].known = Array(Set(counts[at].known + known)).sorted()
+            } else {
+                index[key] = counts.count
+                counts.append(StateCount(
+                    document: $0.text(0), label: try Label(parsing: $0.text(1)),
+                    state: try VerificationState(parsing: $0.text(2)), count: 1, known: Array(Set(known)).sorted()))
+            }
         }
         return counts
     }
@@ -49,7 +93,7 @@ extension StoreReader {
             SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
                    decisive_env.description, decisive.result, decisive_run.uuid, decisive.checked_at, decisive.posture,
                    last_env.description, last.result, last_run.uuid, last.checked_at, last.posture,
-                   (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results
+                   (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results, c.owner
             FROM claims AS c
             JOIN claim_state AS s ON s.claim_id = c.id
             LEFT JOIN results AS decisive ON decisive.id = s.decisive_result_id
@@ -68,11 +112,13 @@ extension StoreReader {
                     environment: row.text(first), result: row.text(first + 1), run: String(row.text(first + 2).prefix(8)),
                     checkedAt: row.optionalText(first + 3), posture: row.optionalText(first + 4))
             }
-            claims.append((row.int64(0), ReportClaim(
+            var claim = ReportClaim(
                 key: row.text(1), statement: row.text(2), document: row.text(3), area: row.text(4),
                 label: try Label(parsing: row.text(5)), asOf: row.optionalText(6),
                 state: try VerificationState(parsing: row.text(7)), reason: row.text(8), sources: [],
-                decidedBy: evidence(9), lastLogged: evidence(14), resultCount: row.int(19))))
+                decidedBy: evidence(9), lastLogged: evidence(14), resultCount: row.int(19))
+            claim.owner = row.text(20)
+            claims.append((row.int64(0), claim))
         }
         // Every claim's sources in one pass, not one query per claim.
         var sources: [Int64: [ClaimDetail.SourceLink]] = [:]

@@ -50,9 +50,10 @@ public struct StoreWriter {
     /// are kept in the claim's statements, recorded at `statementRecordedAt`
     /// (nil for words whose time is not known).
     @discardableResult
+    /// `owner` nil keeps a claim's owner (none for a new claim).
     func upsertClaim(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
-        statementRecordedAt: String?, changed: TextFormat.Stamp
+        statementRecordedAt: String?, changed: TextFormat.Stamp, owner: String? = nil
     ) throws -> Int64 {
         let existing = try reader.existingClaimID(key: key)
         if let existing, try reader.currentStatement(ofClaim: existing)?.statement != statement {
@@ -62,16 +63,16 @@ public struct StoreWriter {
         }
         let id = try returningID(
             """
-            INSERT INTO claims (key, statement, document, area, label, as_of, changed_at, changed_by)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO claims (key, statement, document, area, label, as_of, changed_at, changed_by, owner)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, coalesce(?9, ''))
             ON CONFLICT (key) DO UPDATE SET statement = excluded.statement, document = excluded.document,
                 area = excluded.area, label = excluded.label, as_of = excluded.as_of, changed_at = excluded.changed_at,
-                changed_by = excluded.changed_by
+                changed_by = excluded.changed_by, owner = coalesce(?9, claims.owner)
             RETURNING id
             """,
             [
                 .text(key), .text(statement), .text(document), .text(area), .text(label.rawValue), SQLValue(asOf),
-                SQLValue(changed.at), SQLValue(changed.by),
+                SQLValue(changed.at), SQLValue(changed.by), SQLValue(owner),
             ])
         if existing == nil {
             // The trigger recorded the first words with SQLite's clock; they take this writer's.
@@ -353,6 +354,18 @@ public struct StoreWriter {
                 VALUES (?, ?, ?, ?, ?, ?)
                 """,
             [.text(uuid), SQLValue(resultID), SQLValue(runID), .text(author), .text(time), .text(reason)])
+    }
+
+    /// Links a result to the issue that tracks it; false when it is linked to that URL already.
+    @discardableResult
+    func insertLink(uuid: String, resultID: Int64, url: String, by author: String, at time: String) throws -> Bool {
+        try database.execute(
+            cached: """
+                INSERT INTO result_links (uuid, result_id, url, linked_by, linked_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (result_id, url) DO NOTHING
+                """,
+            [.text(uuid), .integer(resultID), .text(url), .text(author), .text(time)])
+        return database.changes > 0
     }
 
     /// Inserts a measurement; with no id, SQLite gives it the next one.

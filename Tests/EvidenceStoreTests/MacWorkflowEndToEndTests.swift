@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+/// The work of a tester on a Mac with Xcode, on this Linux machine: fake
+/// `xcrun` and `xcodebuild` scripts on PATH (Fixtures/fake-xcode) print real
+/// outputs of Apple's tools and record how they were called.
+@Suite struct MacWorkflowEndToEndTests {
+    let folder: TemporaryFolder
+    let store: String
+    /// What the fakes print, and where they record their calls.
+    let fixtures: String
+    let calls: String
+    static let fakes = Fixtures.folder.appendingPathComponent("fake-xcode").path
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = folder.path("evidence.sqlite")
+        fixtures = folder.path("xcode-outputs")
+        calls = folder.path("calls.log")
+        try FileManager.default.createDirectory(atPath: fixtures, withIntermediateDirectories: true)
+        try evidence(["init"])
+        try evidence(["seed"])
+        _ = try folder.write("Build.xcresult/Info.plist", "<plist/>\n")
+    }
+
+    /// Gives the fakes a real output to print under the name they look for.
+    private func fake(_ name: String, from fixture: String) throws {
+        let target = fixtures + "/" + name
+        try? FileManager.default.removeItem(atPath: target)
+        try FileManager.default.copyItem(atPath: Fixtures.apple(fixture).path, toPath: target)
+    }
+
+    /// Runs the binary with the fakes first on PATH (or without them).
+    @discardableResult
+    func evidence(
+        _ arguments: [String], fakes: Bool = true, expect status: Int32 = 0, environment extra: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ProcessResult {
+        let path = (fakes ? Self.fakes + ":" : "") + "/usr/bin:/bin"
+        var environment = [
+            "EVIDENCE_STORE": store, "USER": "qa", "PATH": path, "FAKE_XCODE_FIXTURES": fixtures, "FAKE_XCODE_LOG": calls,
+        ]
+        for (key, value) in extra { environment[key] = value }
+        let result = try EvidenceBinary.run(arguments, environment: environment, in: folder.url)
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    private func rows(_ store: String) throws -> String {
+        try evidence([
+            "query", "--store", store, "--format", "csv",
+            """
+            SELECT r.test_id, r.result, r.duration, r.message, e.kind, e.model, e.os_name, e.os_version, e.os_build,
+                   e.tool_version, e.tool_build
+            FROM results AS r JOIN environments AS e ON e.id = r.environment_id ORDER BY r.test_id, r.result
+            """,
+        ]).stdout
+    }
+
+    private func loggedCalls() throws -> [String] {
+        ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    // MARK: - xcresult bundles
+
+    @Test func aBundleIngestsAsItsJSONDoes() throws {
+        try fake("tests.json", from: "xcresult-tests-3.json")
+        try fake("xcodebuild-version.txt", from: "xcodebuild-version-1.txt")
+        try evidence(["init", "--store", "json.sqlite"])
+        try evidence(["seed", "--store", "json.sqlite"])
+        try evidence(["ingest", Fixtures.apple("xcresult-tests-3.json").path, "--store", "json.sqlite", "--no-detect"])
+        let bundle = try evidence(["ingest", "Build.xcresult", "--no-detect"])
+        #expect(bundle.stderr.contains("Read Build.xcresult with 'xcrun xcresulttool get test-results tests'"), "\(bundle.stderr)")
+        #expect(bundle.stdout.contains(folder.path("Build.xcresult") + ": read"), "\(bundle.stdout)")
+        #expect(try rows(store) == rows(folder.path("json.sqlite")))
+        #expect(!(try rows(store)).split(separator: "\n").dropFirst().isEmpty)
+        let absolute = folder.url.appendingPathComponent("Build.xcresult").path
+        let called = try loggedCalls()
+        #expect(called.contains("xcrun xcresulttool get test-results tests --path \(absolute)"), "\(called)")
+        // The run names the bundle it was read from.
+        let note = try evidence(["query", "--format", "csv", "SELECT note FROM runs WHERE note LIKE '%xcresult%'"]).stdout
+        #expect(note.contains("from \(absolute)"), "\(note)")
+        // Nothing is left in the temporary folder.
+        let temporary = FileManager.default.temporaryDirectory.path
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: temporary)).contains { $0.hasPrefix("evidence-xcresult-") })
+    }
+
+    @Test func anOlderBundleIsReadAsTheLegacyRecordAndTheSummaryGivesTheOSBuild() throws {
+        // No test-results: Xcode before 16 or a bundle it cannot read that way.
+        try fake("legacy.json", from: "xcresult-legacy-1.json")
+        let legacy = try evidence(["ingest", "Build.xcresult", "--no-detect"])
+        #expect(legacy.stderr.contains("'xcrun xcresulttool get --legacy --format json'"), "\(legacy.stderr)")
+        #expect(legacy.stdout.contains("iPhone 11 simulator, iOS 14.4 (18D46)"), "\(legacy.stdout)")
+
+        // Tests that leave the OS build out (Xcode 16.2) take it from the summary of the same device.
+        try FileManager.default.removeItem(atPath: fixtures + "/legacy.json")
+        try fake("tests.json", from: "xcresult-tests-1.json")
+        let summary = try String(contentsOf: Fixtures.apple("xcresult-summary-1.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"iPhone 17 Pro\"", with: "\"iPhone 16 Pro\"").replacingOccurrences(of: "\"26.2\"", with: "\"18.2\"")
+        try summary.write(toFile: fixtures + "/summary.json", atomically: true, encoding: .utf8)
+        _ = try folder.write("Second.xcresult/Info.plist", "<plist/>\n")
+        let read = try evidence(["ingest", "Second.xcresult", "--no-detect", "--xcode", "16.2"])
+        #expect(read.stdout.contains("iPhone 16 Pro simulator, iOS 18.2 (23C54), Xcode 16.2"), "\(read.stdout)")
+    }
+
+    @Test func withoutXcrunABundleIsRefusedSayingHowToPassTheJSON() throws {
+        let before = try fileDigest(store)
+        let refused = try evidence(["ingest", "Build.xcresult"], fakes: false, expect: 64)
+        #expect(refused.stderr.contains("there is no xcrun on this machine"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("xcrun xcresulttool get test-results tests --path Build.xcresult > tests.json"))
+        #expect(try fileDigest(store) == before)
+        // EVIDENCE_XCRUN names another one.
+        try fake("tests.json", from: "xcresult-tests-3.json")
+        try evidence(["ingest", "Build.xcresult", "--no-detect"], fakes: false, environment: ["EVIDENCE_XCRUN": Self.fakes + "/xcrun"])
+        // A bundle xcresulttool cannot read: what it said, and nothing written.
+        _ = try folder.write("Broken.xcresult/Info.plist", "<plist/>\n")
+        try FileManager.default.removeItem(atPath: fixtures + "/tests.json")
+        let after = try fileDigest(store)
+        let broken = try evidence(["ingest", "Broken.xcresult", "--no-detect"], expect: 65)
+        #expect(broken.stderr.contains("xcresulttool could not read it"), "\(broken.stderr)")
+        #expect(try fileDigest(store) == after)
+    }
+
+    // MARK: - Builds read from the machine
+
+    @Test func logReadsXcodeAndTheSimulatorRuntimeFromTheMachineAndSaysSo() throws {
+        try fake("xcodebuild-version.txt", from: "xcodebuild-version-1.txt")
+        try fake("simctl.json", from: "simctl-1.json")
+        let logged = try evidence(["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 17.2"])
+        #expect(logged.stderr.contains("Xcode 13.2.1 (13C100), from xcodebuild -version."), "\(logged.stderr)")
+        #expect(logged.stderr.contains("OS build 21C5046b of the iOS 17.2 simulator runtime, from xcrun simctl list runtimes."))
+        let environments = try evidence(["query", "--format", "csv", "SELECT os_build, tool_version, tool_build FROM environments WHERE os_version = '17.2'"]).stdout
+        #expect(environments == "os_build,tool_version,tool_build\n21C5046b,13.2.1,13C100\n", "\(environments)")
+        #expect(try loggedCalls() == ["xcodebuild -version", "xcrun simctl list runtimes -j"])
+
+        // Two runtimes answer to iOS 17.0 with two builds: none is taken, and it says why.
+        let ambiguous = try evidence(["run", "start", "--simulator", "iPhone Duo", "--os", "iOS 17.0"])
+        #expect(ambiguous.stderr.contains("Several simulator runtimes answer to iOS 17.0 (21A328, 21A342): no OS build read; give --os-build"), "\(ambiguous.stderr)")
+        // A version given that is not the installed Xcode's takes no build from it.
+        let other = try evidence(["run", "start", "--device", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1"])
+        #expect(other.stderr.contains("xcodebuild -version says Xcode 13.2.1, not the 27.1 given: no Xcode build read"), "\(other.stderr)")
+        #expect(!other.stderr.contains("simctl"))
+
+        // --no-detect reads nothing, and the rules are as they were.
+        let calledBefore = try loggedCalls().count
+        let refused = try evidence(["log", "bars.other-app-activity", "--simulator", "iPhone Duo", "--os", "iOS 17.2", "--no-detect"], expect: 64)
+        #expect(refused.stderr.contains("Missing expected argument '--xcode <version>' (--no-detect reads nothing from this machine)"), "\(refused.stderr)")
+        try evidence(["log", "bars.other-app-activity", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 17.2", "--xcode", "13.2.1", "--no-detect"])
+        #expect(try loggedCalls().count == calledBefore)
+        let plain = try evidence(["query", "--format", "csv", "SELECT count(*) AS n FROM environments WHERE os_version = '17.2' AND os_build = '' AND tool_build = ''"]).stdout
+        #expect(plain == "n\n1\n")
+    }
+
+    @Test func withoutXcodeTheRulesStayAndTheErrorNamesTheOptions() throws {
+        let refused = try evidence(["log", "bars.other-app-activity", "--simulator", "iPhone Duo", "--os", "iOS 27.1"], fakes: false, expect: 64)
+        #expect(refused.stderr.contains("Missing expected argument '--xcode <version>' (no xcodebuild on this machine to read it from)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("an environment is named by --device or --simulator, --os and --xcode"))
+        let noOS = try evidence(["run", "start", "--simulator", "iPhone Duo", "--xcode", "27.1"], fakes: false, expect: 64)
+        #expect(noOS.stderr.contains("Missing expected argument '--os <os>'"), "\(noOS.stderr)")
+    }
+
+    @Test func ingestAndTheSessionReadTheMachineToo() throws {
+        try fake("xcodebuild-version.txt", from: "xcodebuild-version-1.txt")
+        try fake("simctl.json", from: "simctl-1.json")
+        // A JUnit file names no build: Xcode from xcodebuild, the simulator's OS build from its runtime.
+        let ingested = try evidence([
+            "ingest", Fixtures.apple("junit-xcresultparser-1.xml").path, "--simulator", "iPhone Duo", "--os", "iOS 16.1",
+        ])
+        #expect(ingested.stderr.contains("Xcode 13.2.1 (13C100), from xcodebuild -version on this machine"), "\(ingested.stderr)")
+        #expect(ingested.stdout.contains("iPhone Duo simulator, iOS 16.1 (20B72), Xcode 13.2.1 (13C100)"), "\(ingested.stdout)")
+        #expect(ingested.stdout.contains("note: OS build 20B72 of the iOS 16.1 simulator runtime"), "\(ingested.stdout)")
+        _ = try folder.write("empty.txt", "")
+        let session = try evidence(["session", "--simulator", "iPhone Duo", "--os", "iOS 16.1", "--answers", "empty.txt"])
+        #expect(session.stdout.contains("iPhone Duo simulator, iOS 16.1 (20B72), Xcode 13.2.1 (13C100)"), "\(session.stdout)")
+    }
+}
