@@ -834,7 +834,7 @@ LEFT JOIN newest AS n ON n.environment_id = e.id AND n.rank = 1;
 CREATE VIEW failure_links AS
 SELECT r.claim_id, c.key AS claim, l.url, min(l.linked_at) AS linked_at, count(*) AS failures
 FROM result_links AS l
-JOIN results AS r ON r.id = l.result_id
+CROSS JOIN results AS r ON r.id = l.result_id
 JOIN claims AS c ON c.id = r.claim_id
 WHERE r.result = 'fail'
   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)

@@ -302,11 +302,12 @@ JOIN s ON s.claim_id = p.claim_id;
 
 
 -- The links of each claim's standing failures recorded after its newest
--- standing pass: what tracks the failure it has now.
+-- standing pass: what tracks the failure it has now. Read from the links,
+-- which are few (CROSS JOIN keeps them first), never from a claim's results.
 CREATE VIEW failure_links AS
 SELECT r.claim_id, c.key AS claim, l.url, min(l.linked_at) AS linked_at, count(*) AS failures
 FROM result_links AS l
-JOIN results AS r ON r.id = l.result_id
+CROSS JOIN results AS r ON r.id = l.result_id
 JOIN claims AS c ON c.id = r.claim_id
 WHERE r.result = 'fail'
   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)

@@ -182,7 +182,7 @@ final class ConcurrentResults: @unchecked Sendable {
         10: "8c2658193136636f0c4ddcee5509c37c2d51830decc13e417de1a7c13c380d3f",
         11: "f34eb8845fec222c94190398b889f4f9c99b7084a6b31784f030e1df8cd517ca",
         12: "16889fe68291402faf4060b3d15b7d1fc1004ad2579fda46002ad0838ede42ec",
-        13: "154f015c88bc2335daaa8c05d7aac563862de1d36c1aa0ba7759643ed1f147d0",
+        13: "68085db8a5b9edc85e18410589b19990cf689f8e37a3408c0c315351a1bab171",
     ]
 
     @Test func landedMigrationsAreFrozen() {
