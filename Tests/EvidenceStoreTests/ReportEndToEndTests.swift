@@ -40,6 +40,37 @@ import Testing
             == "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no\n")
     }
 
+    /// Every claim once: its state, the result it rests on, and its
+    /// measurements against what it expects; the newest runs only.
+    @Test func theReportShowsEachClaimOnceWithItsMeasurementsAgainstWhatItExpects() throws {
+        try run(["claim", "expect", "island.clock-offset.closed", "status-bar clock y=171pt ±2pt"])
+        try run(["claim", "expect", "island.clock-offset.open-wide", "status-bar clock y=128pt ±2pt"])
+        let simulator = ["--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+        try run(["log", "island.clock-offset.open-wide", "--result", "pass", "--posture", "open-wide",
+                 "--measure", "status-bar clock y=131pt from 34pt"] + simulator)
+        try run(["log", "island.clock-offset.closed", "--result", "pass", "--posture", "closed"] + simulator)
+        let report = try run(["report"]).stdout
+        let claims = try #require(report.components(separatedBy: "\n## Claims\n").last?.components(separatedBy: "\n## Run log\n").first)
+        let keys = try run(["query", "SELECT key FROM claims", "--format", "csv"]).stdout.split(separator: "\n").dropFirst()
+        for key in keys {
+            #expect(claims.components(separatedBy: "\n| \(key) |").count == 2, "\(key) once")
+        }
+        #expect(claims.contains("measured status-bar clock y: 34 pt → 131 pt (Δ +97 pt); expected 128 ±2 pt, outside"), "\(claims)")
+        #expect(claims.contains("expected status-bar clock y: 171 ±2 pt, not measured in the result it rests on"))
+
+        // The run log: the newest runs only, and the command that lists them all.
+        let two = try run(["report", "--runs", "2"]).stdout
+        #expect(two.components(separatedBy: "\n### Run ").count == 3)
+        #expect(two.contains("older runs left out: evidence run list lists every run, and evidence report --runs all writes them all."))
+        let all = try run(["report", "--runs", "all"]).stdout
+        #expect(!all.contains("left out"))
+        #expect(all.components(separatedBy: "\n### Run ").count > 3)
+        for bad in ["-1", "some", "2.5"] {
+            let refused = try run(["report", "--runs", bad], expect: 64)
+            #expect(refused.stderr.contains("'\(bad)'") && refused.stderr.contains("or 'all'"), "\(refused.stderr)")
+        }
+    }
+
     @Test func anUnknownDocumentIsNamed() throws {
         for command in [["report"], ["checklist"], ["sources"], ["untested"], ["status"], ["verified-line"]] {
             let result = try run(command + ["--document", "duo-sytem-surfaces"], expect: 65)

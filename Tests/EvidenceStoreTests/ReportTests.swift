@@ -92,17 +92,29 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
 
     @Test func theStreamedRunLogHoldsEveryRunAndResultInOrder() throws {
         let other = try syntheticStore()
-        let report = try render { try Reports.markdown(.report, of: other, into: $0) }
+        var every = Reports.Options()
+        every.runs = nil
+        let report = try render { try Reports.markdown(.report, of: other, options: every, into: $0) }
         for _ in 0..<3 {
-            #expect(try render { try Reports.markdown(.report, of: other, into: $0) } == report)
+            #expect(try render { try Reports.markdown(.report, of: other, options: every, into: $0) } == report)
         }
-        let runLog = try #require(report.components(separatedBy: "\n## Run log\n").last?
-            .components(separatedBy: "\n## Still needs a device\n").first)
-        let headings = runLog.split(separator: "\n").filter { $0.hasPrefix("### Run ") }
+        func runLog(_ report: String) throws -> String {
+            try #require(report.components(separatedBy: "\n## Run log\n").last?.components(separatedBy: "\n## Still needs a device\n").first)
+        }
+        let all = try runLog(report)
+        let headings = all.split(separator: "\n").filter { $0.hasPrefix("### Run ") }
         #expect(headings.count == 120)
         let dates = headings.map { $0.split(separator: ",").last.map(String.init) ?? "" }
         #expect(dates == dates.sorted(), "runs in date order")
-        #expect(runLog.split(separator: "\n").filter { $0.hasPrefix("| synthetic.claim-") }.count == 6_000)
+        #expect(all.split(separator: "\n").filter { $0.hasPrefix("| synthetic.claim-") }.count == 6_000)
+        #expect(!all.contains("left out"))
+
+        // By default the newest 20, still oldest first, and a sentence says what was left out and where it is.
+        let newest = try runLog(try render { try Reports.markdown(.report, of: other, into: $0) })
+        let shown = newest.split(separator: "\n").filter { $0.hasPrefix("### Run ") }
+        #expect(shown.map(String.init) == headings.suffix(20).map(String.init))
+        #expect(newest.contains("The newest 20 runs, oldest first; 100 older runs left out: evidence run list lists every run"))
+        #expect(newest.split(separator: "\n").filter { $0.hasPrefix("| synthetic.claim-") }.count == 1_000)
     }
 
     @Test func twoConnectionsWriteTheSameReportAsOne() throws {

@@ -96,7 +96,9 @@ import Testing
             }
         }
         // Round steps where there is room for them.
-        #expect(TrendChart.Scale(values: [87, 171]).ticks == [50, 100, 150, 200])
+        #expect(TrendChart.Scale(values: [87, 171]).ticks == [80, 100, 120, 140, 160, 180])
+        // A small move is not flattened against zero: the axis fits the data.
+        #expect(TrendChart.Scale(values: [169, 171, 173, 176]).ticks == [168, 170, 172, 174, 176])
     }
 
     // MARK: - Finding 5: control characters

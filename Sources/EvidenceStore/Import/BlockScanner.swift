@@ -10,7 +10,7 @@ struct BlockScanner {
         case code
         /// Inside an HTML comment opened on an earlier line (its closing line included).
         case comment
-        case heading(String)
+        case heading(level: Int, text: String)
         /// A thematic break or a setext underline: no words.
         case rule
         case prose
@@ -66,7 +66,7 @@ struct BlockScanner {
         }
         if let heading = Self.heading(rest) {
             paragraph = false
-            return .heading(heading)
+            return .heading(level: rest.prefix { $0 == UInt8(ascii: "#") }.count, text: heading)
         }
         if let content = Self.listItemContent(rest, indent: indent) {
             items.append(content)

@@ -35,6 +35,8 @@ public struct MarkedDocument: Sendable {
         public var endLine: Int
         /// The text between them, line breaks included.
         public var content: String
+        /// The level of the heading of the section it sits in; 0 before any heading.
+        public var sectionLevel = 0
     }
 
     public struct Problem: Sendable, Equatable {
@@ -96,6 +98,7 @@ public struct MarkedDocument: Sendable {
         }
         var scanner = BlockScanner()
         var section = ""
+        var sectionLevel = 0
         var open: (kind: String, line: Int, content: [String])?
         // The block of text being read: its words so far.
         var words = ""
@@ -120,6 +123,7 @@ public struct MarkedDocument: Sendable {
                 skippedLines.insert(number - 1)
                 endBlock()
                 readBlockDelimiter(closing: closing, kind: name, line: number, open: &open)
+                if let last = blocks.last, last.endLine == number { blocks[blocks.count - 1].sectionLevel = sectionLevel }
                 continue
             }
             if var block = open {
@@ -131,8 +135,9 @@ public struct MarkedDocument: Sendable {
             case .blank, .rule:
                 endBlock()
                 continue
-            case .heading(let title):
+            case .heading(let level, let title):
                 section = title
+                sectionLevel = level
                 endBlock()
                 continue
             default: break

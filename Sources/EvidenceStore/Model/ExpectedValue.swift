@@ -39,7 +39,12 @@ public struct ExpectedValue: Equatable, Sendable {
     /// Whether a measurement of this name is within the tolerance; one in
     /// another unit is not.
     public func accepts(_ measurement: MeasurementDraft) -> Bool {
-        measurement.unit == unit && abs(measurement.value - value) <= tolerance * (1 + 1e-12) + 1e-9
+        accepts(value: measurement.value, unit: measurement.unit.rawValue)
+    }
+
+    /// The same for a value and the name of its unit, as the store holds them.
+    public func accepts(value measured: Double, unit measuredUnit: String) -> Bool {
+        measuredUnit == unit.rawValue && abs(measured - value) <= tolerance * (1 + 1e-12) + 1e-9
     }
 
     /// "171 ±2 pt"

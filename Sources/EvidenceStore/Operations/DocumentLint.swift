@@ -16,7 +16,8 @@ public enum DocumentLint {
         var provenOnOlderBuilds: Set<String>
         var measurements: [String: [DecisiveMeasurement]]
         var verifiedLine: String
-        var blocks: [String: String]
+        /// The text of each generated block the document holds, by its place.
+        var blocks: [BlockPlace: String]
     }
 
     /// The document's name: `--document`, else the front matter's `name:`, else the file's name.
@@ -24,7 +25,18 @@ public enum DocumentLint {
         override ?? parsed.name ?? URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
     }
 
-    static func facts(_ store: Store, document name: String, blocks wanted: Set<String> = Set(MarkedDocument.blockKinds)) throws -> Facts {
+    /// A generated block's place: its kind, and the level of the section it sits in.
+    struct BlockPlace: Hashable {
+        var kind: String
+        var sectionLevel: Int
+
+        init(_ block: MarkedDocument.Block) {
+            kind = block.kind
+            sectionLevel = block.sectionLevel
+        }
+    }
+
+    static func facts(_ store: Store, document name: String, blocks wanted: Set<BlockPlace> = []) throws -> Facts {
         let (document, claims, documents, mismatches, older, measurements) = try store.read { reader in
             let document = try reader.resolveDocument(name) ?? name
             return (
@@ -35,27 +47,34 @@ public enum DocumentLint {
                 try reader.decisiveMeasurements(document: document)
             )
         }
-        // Only the blocks the document holds are made; a document with no
-        // checklist in the store can hold no checklist block.
-        var blocks: [String: String] = [:]
-        if wanted.contains("checklist") {
-            blocks["checklist"] = try markdown {
-                try Reports.markdown(.checklist, of: store, options: Reports.Options(document: document), into: $0)
+        // Only the blocks the document holds are made, each with its headings
+        // below the section it sits in (its title left out); a document with
+        // no checklist in the store can hold no checklist block.
+        var blocks: [BlockPlace: String] = [:]
+        for place in wanted {
+            var options = Reports.Options(document: document)
+            options.headingBase = place.sectionLevel + 1
+            switch place.kind {
+            case "checklist":
+                blocks[place] = try markdown { try Reports.markdown(.checklist, of: store, options: options, into: $0) }
+            case "sources":
+                blocks[place] = try markdown { try Reports.markdown(.sources, of: store, options: options, into: $0) }
+            case "untested":
+                blocks[place] = try markdown { sink in
+                    let writer = MarkdownWriter(into: sink)
+                    let untested = claims.filter { $0.label.isQAWork && ($0.state == .untested || $0.state == .needsDevice) }
+                    if untested.isEmpty {
+                        writer.paragraph("Every claim has a pass or a fail.")
+                    } else {
+                        writer.table(
+                            columns: ["claim", "label", "state", "reason"], rows: untested.map { [$0.key, $0.label.rawValue, $0.state.rawValue, $0.reason] })
+                    }
+                    try writer.finish()
+                }
+            default:
+                continue
             }
         }
-        if wanted.contains("sources") {
-            blocks["sources"] = try markdown { try Reports.markdown(.sources, of: store, options: Reports.Options(document: document), into: $0) }
-        }
-        if wanted.contains("untested") { blocks["untested"] = try markdown { sink in
-            let writer = MarkdownWriter(into: sink)
-            let untested = claims.filter { $0.label.isQAWork && ($0.state == .untested || $0.state == .needsDevice) }
-            if untested.isEmpty {
-                writer.paragraph("Every claim has a pass or a fail.")
-            } else {
-                writer.table(columns: ["claim", "label", "state", "reason"], rows: untested.map { [$0.key, $0.label.rawValue, $0.state.rawValue, $0.reason] })
-            }
-            try writer.finish()
-        } }
         return Facts(
             document: document, claims: Dictionary(claims.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }),
             order: claims.map(\.key), documents: documents, mismatches: mismatches,
@@ -79,7 +98,7 @@ public enum DocumentLint {
     /// The findings of one document, in line order.
     public static func lint(file: String, text: String, store: Store, document override: String?) throws -> [LintFinding] {
         let parsed = MarkedDocument(text: text)
-        let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(\.kind)))
+        let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(BlockPlace.init)))
         return findings(parsed, file: file, facts: facts)
     }
 
@@ -144,7 +163,7 @@ public enum DocumentLint {
                 add(verified.line, verified.column, .verified, "verified: is not valid YAML (\(invalid)); evidence lint --write writes it quoted")
             }
         }
-        for block in parsed.blocks where facts.blocks[block.kind].map(blockText) != block.content {
+        for block in parsed.blocks where facts.blocks[BlockPlace(block)].map(blockText) != block.content {
             add(block.startLine, 1, .block, "the \(block.kind) block is out of date (evidence lint --write rewrites it)")
         }
         return findings.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
@@ -262,13 +281,13 @@ extension DocumentLint {
         let original = try UserFile.read(file)
         let parsed = MarkedDocument(text: try original.text())
         try refuseProblems(parsed, file: file, command: "lint --write")
-        let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(\.kind)))
+        let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(BlockPlace.init)))
         var lines = parsed.lines
         var changes: [DocumentChange] = []
         // Blocks from the last, so the lines above keep their numbers; the
         // front matter, above every block, last of all.
         for block in parsed.blocks.reversed() {
-            guard let generated = facts.blocks[block.kind], blockText(generated) != block.content else { continue }
+            guard let generated = facts.blocks[BlockPlace(block)], blockText(generated) != block.content else { continue }
             var fresh = blockText(generated).components(separatedBy: "\n")
             fresh.removeLast()
             lines.replaceSubrange(block.startLine..<(block.endLine - 1), with: fresh)

@@ -19,6 +19,12 @@ public enum Reports {
         public var format = DocumentFormat.markdown
         /// Whether the HTML report embeds the images attached to results.
         public var images = true
+        /// For a block inside a document: its title is left out and its
+        /// headings start at this level (`MarkdownWriter.headingBase`).
+        public var headingBase: Int?
+        /// The report's run log shows the newest this many runs; nil for every run.
+        public var runs: Int? = Options.defaultRuns
+        public static let defaultRuns = 20
         /// From this many results up (by the largest result id), a second
         /// connection writes part of the run log on the other core; tests lower
         /// it to cover that path on small stores.
@@ -34,7 +40,11 @@ public enum Reports {
 
     /// Writes a document of the store as Markdown into a sink.
     public static func markdown(_ kind: Kind, of store: Store, options: Options = Options(), into sink: TextSink) throws {
-        try write(kind, of: store, options: options, to: MarkdownWriter(into: sink))
+        let writer = MarkdownWriter(into: sink)
+        writer.headingBase = options.headingBase
+        // The report cites the same pages for many claims: each address once, at its end.
+        writer.referenceLinks = kind == .report
+        try write(kind, of: store, options: options, to: writer)
     }
 
     /// Writes a document of the store, in the options' format, into a sink.
@@ -87,10 +97,13 @@ public enum Reports {
     ) throws {
         let document = try reader.resolveDocument(options.document)
         let runLog = try reader.runLog(document: document)
+        runLog.keepNewest(options.runs)
         let queue = RunQueue(count: runLog.runCount)
         var helper: BackHalf?
         if let partner, runLog.runCount > 1, try reader.resultIDBound() >= options.parallelFrom {
-            helper = try BackHalf(runLog: try partner.runLog(document: document), queue: queue, writer: writer)
+            let partnerLog = try partner.runLog(document: document)
+            partnerLog.keepNewest(options.runs)
+            helper = try BackHalf(runLog: partnerLog, queue: queue, writer: writer)
         }
         helper?.start()
         defer {
@@ -102,14 +115,19 @@ public enum Reports {
             documents: try document.map { [$0] } ?? reader.documents(), stamp: options.stamp,
             claims: claims, runLog: runLog,
             deviceNeeds: try reader.deviceNeeds(document: document), notPublished: try reader.notPublished(document: document),
-            mismatches: try reader.mismatches(document: document), flaky: try reader.flakyList(claims: claims.map(\.key)))
+            mismatches: try reader.mismatches(document: document), flaky: try reader.flakyList(claims: claims.map(\.key)),
+            runsLeftOut: runLog.totalRunCount - runLog.runCount)
         var pictures: ReportPicturesDocument?
         if options.format == .html {
             let (coverage, trends) = try reader.coverageAndTrends(document: document)
-            pictures = ReportPicturesDocument(claims: claims, pictures: ReportPictures(
+            var drawn = ReportPictures(
                 coverage: coverage, trends: trends,
                 images: ReportImages.load(try reader.resultAttachments(document: document), folder: folder, embed: options.images),
-                needsDevice: try reader.claimsNeedingDevice(document: document)))
+                needsDevice: try reader.claimsNeedingDevice(document: document))
+            drawn.documentTrends = try reader.documentTrends(document: document)
+            (drawn.needs, drawn.models) = try reader.claimNeedsAndModels(document: document)
+            drawn.shownRuns = runLog.shownRunUUIDs
+            pictures = ReportPicturesDocument(claims: claims, pictures: drawn)
         }
         report.writeOpening(to: writer) { writer in
             if let pictures, let html = writer as? HTMLWriter { pictures.write(to: html) }

@@ -15,6 +15,18 @@ public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
     private var cellStart = 0
     /// Where the current heading's text starts in the buffer.
     private var headingStart = 0
+    /// Set for a block inside another document: its title (level 1) is left
+    /// out and its other headings start at this level, below the section it
+    /// sits in.
+    public var headingBase: Int?
+    /// Where a left-out heading started, with whether a block was written before it.
+    private var dropped: (start: Int, wroteBlock: Bool)?
+    /// Set for a long document that cites the same pages many times: each
+    /// link is written `[text][n]` and each destination defined once, at the
+    /// end (`[n]: URL`), numbered in the order they first appear.
+    public var referenceLinks = false
+    private var references: [String: Int] = [:]
+    private var referenceOrder: [String] = []
     public override init(into sink: TextSink) {
         super.init(into: sink)
     }
@@ -33,6 +45,16 @@ public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
     }
 
     public func beginHeading(level: Int, anchor: String?) {
+        var level = level
+        if let base = headingBase {
+            if level <= 1 {
+                dropped = (buffer.count, wroteBlock)
+                place = .heading
+                headingStart = buffer.count
+                return
+            }
+            level = base + level - 2
+        }
         startBlock()
         buffer.append(contentsOf: repeatElement(UInt8(ascii: "#"), count: max(1, min(level, 6))))
         write(" ")
@@ -42,6 +64,13 @@ public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
 
     /// A heading's own closing "#"s would be taken off: each is escaped.
     public func endHeading() {
+        if let left = dropped {
+            buffer.removeLast(buffer.count - left.start)
+            wroteBlock = left.wroteBlock
+            dropped = nil
+            place = .outside
+            return
+        }
         var index = buffer.count - 1
         while index >= headingStart, buffer[index] == UInt8(ascii: "#") { index -= 1 }
         if index < buffer.count - 1, index < headingStart || buffer[index] == UInt8(ascii: " ") {
@@ -137,9 +166,20 @@ public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
         atLineStart = false
         write("[")
         Markdown.escape(text, into: &buffer)
-        write("](")
-        buffer.append(contentsOf: Markdown.encodeURL(url).utf8)
-        write(")")
+        guard referenceLinks else {
+            write("](")
+            buffer.append(contentsOf: Markdown.encodeURL(url).utf8)
+            return write(")")
+        }
+        let encoded = Markdown.encodeURL(url)
+        let number = references[encoded] ?? {
+            referenceOrder.append(encoded)
+            references[encoded] = referenceOrder.count
+            return referenceOrder.count
+        }()
+        write("][")
+        buffer.append(contentsOf: String(number).utf8)
+        write("]")
     }
 
     public func code(_ text: String) {
@@ -163,6 +203,18 @@ public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
     }
 
     public func finish() throws {
+        if !referenceOrder.isEmpty {
+            // Link reference definitions: a block of their own, shown by no renderer.
+            startBlock()
+            for (index, url) in referenceOrder.enumerated() {
+                flushIfFull()
+                write("[")
+                buffer.append(contentsOf: (String(index + 1) + "]: " + url).utf8)
+                write("\n")
+            }
+            referenceOrder = []
+            references = [:]
+        }
         try flushAll()
     }
 }

@@ -19,18 +19,32 @@ enum ReportCommands {
         if values.flag("no-images") && format != .html {
             throw UsageError(message: "--no-images goes with --format html.", path: values.path)
         }
-        return .document(
-            kind, store: CommandTree.storePath(values), output: values.value("output"),
-            options: Reports.Options(document: values.value("document"), format: format, images: !values.flag("no-images")),
-            stamp: values.flag("stamp"))
+        var options = Reports.Options(document: values.value("document"), format: format, images: !values.flag("no-images"))
+        if let runs = values.value("runs") {
+            if runs.lowercased() == "all" {
+                options.runs = nil
+            } else if let count = Int(runs), count >= 0 {
+                options.runs = count
+            } else {
+                throw EvidenceError.invalidValue(field: "--runs", value: runs, expected: "a number of runs, 0 or more, or 'all'")
+            }
+        }
+        return .document(kind, store: CommandTree.storePath(values), output: values.value("output"), options: options, stamp: values.flag("stamp"))
     }
 
     static let specs: [CommandSpec] = [
         CommandSpec(
             name: "report",
             abstract: "Write the evidence report as GitHub-flavoured Markdown or one HTML page.",
-            discussion: "A legend of labels and states, claims by label and state, every claim with its state and reason, sources and evidence, the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support. The HTML page also draws each document's claims by state, a coverage matrix of claims by environment, each measurement's values by build and the images attached to results; it makes no network request, reads whole without JavaScript, and follows the reader's light or dark setting.",
-            options: [documentOption, outputOption, formatOption, noImagesOption, stampOption],
+            discussion: "A legend of labels and states, claims by label and state, every claim once with its state and reason, sources, the result it rests on and its measurements against what it expects, the newest runs of the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support. The HTML page also draws each document's claims by state and by build, a coverage matrix of claims by environment (each kind and model's current build, every build a click away), each measurement's values by build with the expected band, and screenshots side by side across builds; its filters take an address (#filter?document=NAME&state=STATE&label=LABEL&needs=CAPABILITY&model=MODEL&owner=NAME). It makes no network request, reads whole without JavaScript, and follows the reader's light or dark setting.",
+            options: [
+                documentOption,
+                OptionSpec(
+                    name: "runs", valueName: "count",
+                    help: "Show the newest this many runs in the run log, or 'all' (default: \(Reports.Options.defaultRuns)); "
+                        + "the report says how many it leaves out."),
+                outputOption, formatOption, noImagesOption, stampOption,
+            ],
             build: { try document(.report, $0) }
         ),
         CommandSpec(

@@ -7,12 +7,53 @@ public struct ReportPictures: Sendable {
     public var images: [ReportImage]
     /// Claims that need a capability the simulator lacks, by key.
     public var needsDevice: Set<String>
+    /// Each document's claims by outcome on each build, oldest build first.
+    public var documentTrends: [DocumentTrend] = []
+    /// The capabilities each claim needs, and the models it speaks about (none: any), by key.
+    public var needs: [String: [String]] = [:]
+    public var models: [String: [String]] = [:]
+    /// The runs the report's run log shows, by UUID: links go only to them.
+    public var shownRuns: Set<String>?
 
     public init(coverage: CoverageMatrix, trends: [MeasurementTrend], images: [ReportImage], needsDevice: Set<String>) {
         self.coverage = coverage
         self.trends = trends
         self.images = images
         self.needsDevice = needsDevice
+    }
+}
+
+// MARK: - Documents by build
+
+/// A document's claims (its QA work) on each OS build, oldest first: how many
+/// passed there, how many failed, and how many have no pass or fail there.
+/// Each claim counts by its latest pass or fail on that build's environments
+/// of the models it speaks about; a pass where a needed capability is missing
+/// proves nothing there.
+public struct DocumentTrend: Sendable, Equatable {
+    public struct Build: Sendable, Equatable {
+        /// "iOS 27.1 (23B85)"
+        public var label: String
+        public var passing: Int
+        public var failing: Int
+        public var untested: Int
+
+        public init(label: String, passing: Int, failing: Int, untested: Int) {
+            self.label = label
+            self.passing = passing
+            self.failing = failing
+            self.untested = untested
+        }
+    }
+
+    public var document: String
+    public var claims: Int
+    public var builds: [Build]
+
+    public init(document: String, claims: Int, builds: [Build]) {
+        self.document = document
+        self.claims = claims
+        self.builds = builds
     }
 }
 
@@ -169,9 +210,9 @@ public struct MeasurementTrend: Sendable, Equatable {
             self.points = points
         }
 
-        /// "iPhone Duo simulator, closed"
+        /// "iPhone Duo simulator, closed"; results logged without a posture are "no posture".
         public var name: String {
-            "\(model) \(kind.rawValue)" + (posture.map { ", " + $0.rawValue } ?? "")
+            "\(model) \(kind.rawValue), " + (posture?.rawValue ?? "no posture")
         }
     }
 
@@ -181,6 +222,8 @@ public struct MeasurementTrend: Sendable, Equatable {
     /// empty string, for results with no build recorded, comes first.
     public var builds: [String]
     public var series: [Series]
+    /// What the claims of its points expect of it, each once: drawn as a band.
+    public var expected: [ExpectedValue] = []
 
     public init(name: String, unit: MeasurementUnit, builds: [String], series: [Series]) {
         self.name = name
@@ -223,6 +266,9 @@ public struct ResultAttachment: Sendable, Equatable {
     public var sha256: String
     public var size: Int64
     public var mediaType: String
+    /// The OS build it was taken on, as the report names it, and where that build sorts.
+    public var build = ""
+    public var buildOrder = ""
 
     public init(
         claim: String, result: Outcome, retracted: Bool, run: String, environment: String, checkedAt: String?,

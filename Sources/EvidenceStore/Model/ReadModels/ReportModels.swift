@@ -39,6 +39,11 @@ public struct ReportClaim: Sendable {
     public var otherModels: [Evidence] = []
     /// Who answers for it; empty for no one.
     public var owner = ""
+    /// The measurements of the result the state rests on, each with the
+    /// claim's expected value of that name when it has one.
+    public var measured: [MeasurementValue] = []
+    /// Expected values no measurement of that result answers.
+    public var unmeasured: [ExpectedValue] = []
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
@@ -122,7 +127,7 @@ public struct MeasurementValue: Sendable, Equatable {
     public var summary: String {
         var text = MeasurementDraft.summary(value: value, unit: unit.rawValue, baseline: baseline)
         if let expected {
-            let within = expected.accepts(MeasurementDraft(name: name, value: value, unit: unit))
+            let within = expected.accepts(value: value, unit: unit.rawValue)
             text += "; expected " + expected.summary + (within ? "" : ", outside")
         }
         return text
@@ -245,6 +250,13 @@ public struct Mismatch: Sendable, Equatable {
     public var label: Label
     public var state: VerificationState
     public var problem: String
+
+    /// The problem without the state's reason that `claim_mismatches` ends
+    /// it with ("its latest decisive result failed"): the report gives the
+    /// reason once, in the claim's own row.
+    public var headline: String {
+        problem.range(of: ": ").map { String(problem[..<$0.lowerBound]) } ?? problem
+    }
 
     public init(claim: String, label: Label, state: VerificationState, problem: String) {
         self.claim = claim

@@ -14,11 +14,14 @@ public struct EvidenceReport {
     public var mismatches: [Mismatch]
     /// Claims that both passed and failed on one environment within their last results.
     public var flaky: [FlakyListing]
+    /// The older runs the run log leaves out.
+    public var runsLeftOut: Int
 
     public init(
         documents: [String], stamp: String?, claims: [ReportClaim], runLog: any RunLogSource, deviceNeeds: [DeviceNeed],
-        notPublished: [NotPublishedClaim], mismatches: [Mismatch], flaky: [FlakyListing] = []
+        notPublished: [NotPublishedClaim], mismatches: [Mismatch], flaky: [FlakyListing] = [], runsLeftOut: Int = 0
     ) {
+        self.runsLeftOut = runsLeftOut
         self.flaky = flaky
         self.documents = documents
         self.stamp = stamp
@@ -64,7 +67,12 @@ public struct EvidenceReport {
         beforeClaims(writer)
         writeClaims(to: writer)
         writer.heading(2, "Run log")
-        if runLog.runCount == 0 { writer.paragraph("No runs yet.") }
+        if runLog.runCount == 0 && runsLeftOut == 0 { writer.paragraph("No runs yet.") }
+        if runsLeftOut > 0 {
+            writer.paragraph(
+                "The newest \(NumberText.counted(runLog.runCount, "run")), oldest first; \(NumberText.counted(runsLeftOut, "older run")) "
+                    + "left out: evidence run list lists every run, and evidence report --runs all writes them all.")
+        }
     }
 
     /// Everything after the runs of the run log: what still needs a device,
@@ -74,10 +82,7 @@ public struct EvidenceReport {
         writeStale(to: writer)
         writeNotPublished(to: writer)
         writeMismatches(to: writer)
-        Self.section(
-            "Flaky", none: "None: no claim both passed and failed on one environment within its last "
-                + "\(FlakyListing.defaultWindow) results there.", columns: ["claim", "environment", "passes", "fails", "of the last"],
-            rows: flaky.map { [$0.name, $0.environment, String($0.passes), String($0.fails), String($0.results)] }, to: writer)
+        writeFlaky(to: writer)
         try writer.finish()
     }
 
@@ -128,6 +133,9 @@ public struct EvidenceReport {
 
     private func writeClaims(to writer: DocumentWriter) {
         writer.heading(2, "Claims")
+        writer.paragraph(
+            "Each claim once: its state and why, the result it rests on and that result's measurements against what the claim "
+                + "expects. evidence history KEY lists every result of a claim, evidence claim show KEY everything about it.")
         var document: String?
         var area: String?
         for claim in claims {
@@ -166,11 +174,28 @@ public struct EvidenceReport {
             }
             writer.endCell()
             writer.beginCell()
-            var lines = [
-                claim.decidedBy.map { Self.evidence("decided by: ", $0) }, claim.lastLogged.map { Self.evidence("last logged: ", $0) },
-            ].compactMap { $0 }
-            lines += claim.otherModels.map { Self.evidence("on other models (not counted): ", $0) }
-            if claim.resultCount > 1 { lines.append("\(claim.resultCount) results in all, in the run log") }
+            // The state's reason names the result it rests on when it is a pass
+            // or fail of this run; then only its posture is added.
+            var lines: [String] = []
+            if let decided = claim.decidedBy {
+                if claim.reason.contains("in run \(decided.run) on ") {
+                    if let posture = decided.posture { lines.append("posture: " + posture) }
+                } else {
+                    lines.append(Self.evidence("decided by: ", decided))
+                }
+            }
+            // A later result that decides nothing is shown when it could matter:
+            // a fail, skip, block or inconclusive; a pass that decides nothing is in the history.
+            if let last = claim.lastLogged, last.result != "pass" { lines.append(Self.evidence("last logged: ", last)) }
+            lines += claim.measured.map { "measured " + $0.name + ": " + $0.summary + ($0.posture.map { ", " + $0.rawValue } ?? "") }
+            lines += claim.unmeasured.map { "expected \($0.name): \($0.summary), not measured in the result it rests on" }
+            // Results on other models count for nothing: the first few, failures first, then how many more.
+            let others = claim.otherModels.filter { $0.result == "fail" } + claim.otherModels.filter { $0.result != "fail" }
+            lines += others.prefix(Self.otherModelsShown).map { Self.evidence("on other models (not counted): ", $0) }
+            if others.count > Self.otherModelsShown {
+                lines.append("and \(others.count - Self.otherModelsShown) more on other models (not counted): evidence claim show \(claim.key)")
+            }
+            if claim.resultCount > 1 { lines.append("\(claim.resultCount) results") }
             if lines.isEmpty { writer.text("none") }
             for (index, line) in lines.enumerated() {
                 if index > 0 { writer.lineBreak() }
@@ -181,6 +206,9 @@ public struct EvidenceReport {
         }
         if area != nil { writer.endTable() }
     }
+
+    /// How many results on other models a claim's row names before it counts the rest.
+    static let otherModelsShown = 3
 
     /// A state's reason, the issues known to track a failure as links to them.
     static func writeReason(_ reason: String, to writer: DocumentWriter) {
@@ -373,30 +401,63 @@ public struct EvidenceReport {
         writer.endTable()
     }
 
+    /// The claims are named; why each is stale is its reason in Claims.
     private func writeStale(to writer: DocumentWriter) {
-        Self.section("Stale", none: "None.", columns: ["claim", "last verified"], rows: stale.map { [$0.key, $0.reason] }, to: writer)
+        writer.heading(2, "Stale")
+        let keys = stale.map(\.key)
+        guard !keys.isEmpty else { return writer.paragraph("None.") }
+        writer.paragraph(
+            "Verified only on builds older than the newest recorded for their model, or on words the claim no longer has "
+                + "(\(NumberText.counted(keys.count, "claim"))): " + keys.joined(separator: ", ") + ".")
     }
 
+    /// The claims are named, their words are in Claims.
     private func writeNotPublished(to writer: DocumentWriter) {
         writer.heading(2, "Not published")
         guard !notPublished.isEmpty else { return writer.paragraph("None.") }
-        writer.beginTable(columns: ["claim", "as of", "statement"])
-        for claim in notPublished {
-            writer.beginRow(anchor: nil)
-            writer.cell(claim.claim)
-            writer.cell(claim.asOf ?? "not recorded")
-            writer.beginCell()
-            writer.prose(claim.statement)
-            writer.endCell()
-            writer.endRow()
-        }
-        writer.endTable()
+        writer.paragraph("What the vendor had not published as of the date given; each claim's words are in Claims.")
+        writer.table(columns: ["claim", "as of"], rows: notPublished.map { [$0.claim, $0.asOf ?? "not recorded"] })
     }
 
+    /// Each problem once with the claims that have it; their labels, states
+    /// and reasons are in their rows in Claims.
     private func writeMismatches(to writer: DocumentWriter) {
-        Self.section(
-            "Mismatches", none: "None: every label agrees with its evidence.", columns: ["claim", "label", "state", "problem"],
-            rows: mismatches.map { [$0.claim, $0.label.rawValue, $0.state.rawValue, $0.problem] }, to: writer)
+        writer.heading(2, "Mismatches")
+        guard !mismatches.isEmpty else { return writer.paragraph("None: every label agrees with its evidence.") }
+        var problems: [String] = []
+        var claims: [String: [String]] = [:]
+        for mismatch in mismatches {
+            if claims[mismatch.headline] == nil { problems.append(mismatch.headline) }
+            claims[mismatch.headline, default: []].append(mismatch.claim)
+        }
+        writer.table(
+            columns: ["problem", "claims"],
+            rows: problems.sorted().map { problem in
+                let keys = claims[problem] ?? []
+                return [problem + " (\(keys.count))", keys.joined(separator: ", ")]
+            })
+    }
+
+    /// Flaky claims by environment, each environment named once.
+    private func writeFlaky(to writer: DocumentWriter) {
+        writer.heading(2, "Flaky")
+        guard !flaky.isEmpty else {
+            return writer.paragraph(
+                "None: no claim both passed and failed on one environment within its last \(FlakyListing.defaultWindow) results there.")
+        }
+        writer.paragraph(
+            "Claims that both passed and failed on one environment within their last \(FlakyListing.defaultWindow) results there.")
+        var environments: [String] = []
+        var rows: [String: [[String]]] = [:]
+        for listing in flaky {
+            if rows[listing.environment] == nil { environments.append(listing.environment) }
+            rows[listing.environment, default: []].append(
+                [listing.name, String(listing.passes), String(listing.fails), String(listing.results)])
+        }
+        for environment in environments.sorted() {
+            writer.heading(3, environment)
+            writer.table(columns: ["claim", "passes", "fails", "of the last"], rows: rows[environment] ?? [])
+        }
     }
 
     /// A section that is a table of plain text, or a sentence when it has no rows.

@@ -39,14 +39,29 @@ public enum HTMLPage {
         .st-needs-device { fill: var(--needs); background: var(--needs); }
         .st-failing { fill: var(--fail); background: var(--fail); }
         .st-untested { fill: var(--untested); background: var(--untested); }
-        span.state { font-weight: normal; font-size: 0.85em; color: var(--bg); padding: 0 4px; border-radius: 3px; }
+        span.state { font-weight: normal; font-size: 0.85em; color: var(--bg); padding: 0 4px; border-radius: 3px;
+          white-space: nowrap; }
         .filters { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; padding: 8px;
           border: 1px solid var(--line); background: var(--head); margin: 1em 0; }
         .filters[hidden] { display: none; }
+        .filter-help { flex-basis: 100%; margin: 0; font-size: 0.85em; color: var(--muted); }
+        .filter-notice { flex-basis: 100%; margin: 0; color: var(--fail); font-weight: 600; }
+        .filter-notice[hidden] { display: none; }
+        .matrix-box { overflow: auto; max-width: 100%; max-height: 85vh; margin: 0.5em 0 1em;
+          border: 1px solid var(--line); }
+        .matrix { border-collapse: separate; border-spacing: 0; }
+        .matrix th, .matrix td { border-width: 0 1px 1px 0; }
         .matrix td { text-align: center; white-space: nowrap; font-size: 1.1em; }
         .matrix td a { text-decoration: none; color: inherit; }
-        .matrix th.env { font-weight: normal; font-size: 0.85em; min-width: 9em; }
-        .matrix tr.group th { background: var(--head); }
+        .matrix thead th { position: sticky; top: 0; z-index: 2; background: var(--head); }
+        .matrix th.env { font-weight: normal; font-size: 0.85em; min-width: 9em; white-space: nowrap; }
+        .matrix th .group { font-weight: 600; }
+        .matrix .group-start { border-left: 2px solid var(--muted); }
+        .matrix tbody th[scope="row"] { position: sticky; left: 0; z-index: 1; background: var(--bg); white-space: nowrap; }
+        .matrix thead th.corner { left: 0; z-index: 3; }
+        .matrix tr.group th { background: var(--head); text-align: left; }
+        .matrix tr.group th span { position: sticky; left: 8px; }
+        details.older > summary { cursor: pointer; margin: 0.5em 0; }
         .m-pass { color: var(--pass); } .m-fail { color: var(--fail); font-weight: bold; }
         .matrix td.m-fail { background: color-mix(in srgb, var(--fail) 14%, transparent); }
         .matrix td.m-pass { background: color-mix(in srgb, var(--pass) 12%, transparent); }
@@ -69,13 +84,24 @@ public enum HTMLPage {
         .series-2 { stroke: var(--s2); fill: var(--s2); } .series-3 { stroke: var(--s3); fill: var(--s3); }
         .series-4 { stroke: var(--s4); fill: var(--s4); } .series-5 { stroke: var(--s5); fill: var(--s5); }
         .series .line, .series .baseline { fill: none; }
+        .tr-passing { fill: var(--pass); background: var(--pass); }
+        .tr-failing { fill: var(--fail); background: var(--fail); }
+        .tr-none { fill: var(--untested); background: var(--untested); }
+        figure.state-trend { max-width: 700px; }
+        .chart .expected rect { fill: var(--pass); opacity: 0.14; }
+        .chart .expected line { stroke: var(--pass); stroke-width: 1; stroke-dasharray: 6 3; }
+        .key.expected { background: color-mix(in srgb, var(--pass) 30%, transparent); border: 1px dashed var(--pass); }
+        .across-builds .builds { display: flex; flex-wrap: wrap; gap: 12px; }
+        .across-builds figcaption { font-size: 0.85em; max-width: 240px; }
+        figure.shot .name { display: block; font-size: 0.85em; overflow-wrap: anywhere; }
         figure.shot { margin: 0; }
         figure.shot img { display: block; max-width: 240px; max-height: 320px; height: auto; border: 1px solid var(--line); }
         @media (max-width: 600px) { main { padding: 8px; } body { font-size: 14px; } th, td { padding: 3px 5px; } }
         @media print {
           :root { --bg: #ffffff; --fg: #000000; }
           .filters { display: none; }
-          .table { overflow: visible; }
+          .table, .matrix-box { overflow: visible; max-height: none; }
+          .matrix thead th, .matrix tbody th[scope="row"] { position: static; }
           thead th { position: static; }
           tr, figure { break-inside: avoid; }
           details > div { display: block; }
@@ -85,9 +111,12 @@ public enum HTMLPage {
         """
 
     /// Shows the filters, then hides the claims (their matrix rows and their
-    /// rows in the claims' tables) that the chosen document, state, label and
-    /// need leave out, and the groups left empty. The choice lives in the
-    /// address (`#filter?state=failing&needs=1`), so a filtered view is a link.
+    /// rows in the claims' tables) that the chosen document, state, label,
+    /// needed capability, model and owner leave out, and the groups left
+    /// empty. The choice lives in the address
+    /// (`#filter?document=duo-system-surfaces&state=failing&needs=standby`), so
+    /// a filtered view is a link; a name or value the page does not know shows
+    /// a notice saying which, and a fragment that cannot be read is passed over.
     public static let script = """
         (function () {
           "use strict";
@@ -95,25 +124,40 @@ public enum HTMLPage {
           if (!form) { return; }
           var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-claim]"));
           var groups = Array.prototype.slice.call(document.querySelectorAll("tr.group"));
-          var names = ["doc", "owner", "state", "label", "needs"].filter(function (name) { return form.elements.namedItem(name); });
+          var notice = form.querySelector(".filter-notice");
+          var aliases = { doc: "document" };
+          var names = ["document", "state", "label", "needs", "model", "owner"].filter(function (name) {
+            return form.elements.namedItem(name);
+          });
           function field(name) { return form.elements.namedItem(name); }
-          function value(name) {
-            var f = field(name);
-            if (!f) { return ""; }
-            return f.type === "checkbox" ? (f.checked ? "1" : "") : f.value;
-          }
+          function value(name) { var f = field(name); return f ? f.value : ""; }
           function decode(text) {
-            try { return decodeURIComponent(text); } catch (malformed) { return null; }
+            try { return decodeURIComponent(text.split("+").join(" ")); } catch (malformed) { return null; }
           }
+          function list(row, name) {
+            try { var items = JSON.parse(row.getAttribute(name) || "[]"); return Array.isArray(items) ? items : []; }
+            catch (malformed) { return []; }
+          }
+          function choices(f) { return Array.prototype.map.call(f.options, function (option) { return option.value; }); }
           function fromAddress() {
-            if (location.hash.indexOf("#filter?") !== 0) { return; }
-            location.hash.slice(8).split("&").forEach(function (pair) {
-              var at = pair.indexOf("="), name = decode(at < 0 ? pair : pair.slice(0, at));
-              var given = at < 0 ? "" : decode(pair.slice(at + 1));
-              if (name === null || given === null || names.indexOf(name) < 0) { return; }
-              var f = field(name);
-              if (f.type === "checkbox") { f.checked = given === "1"; } else { f.value = given; }
-            });
+            var problems = [];
+            // The address says the whole choice: what it leaves out is not filtered.
+            names.forEach(function (name) { field(name).value = ""; });
+            if (location.hash.indexOf("#filter?") === 0) {
+              location.hash.slice(8).split("&").forEach(function (pair) {
+                if (!pair) { return; }
+                var at = pair.indexOf("="), name = decode(at < 0 ? pair : pair.slice(0, at));
+                var given = at < 0 ? "" : decode(pair.slice(at + 1));
+                if (name === null || given === null) { problems.push("'" + pair + "' cannot be read"); return; }
+                name = aliases[name] || name;
+                var f = names.indexOf(name) < 0 ? null : field(name);
+                if (!f) { problems.push("no filter named '" + name + "' (the filters are " + names.join(", ") + ")"); return; }
+                if (choices(f).indexOf(given) < 0) { problems.push("no " + name + " '" + given + "' in this report"); return; }
+                f.value = given;
+              });
+            }
+            notice.textContent = problems.length ? "Not applied: " + problems.join("; ") + "." : "";
+            notice.hidden = problems.length === 0;
           }
           function toAddress() {
             var chosen = names.filter(function (name) { return value(name) !== ""; }).map(function (name) {
@@ -122,17 +166,20 @@ public enum HTMLPage {
             history.replaceState(null, "", chosen.length ? "#filter?" + chosen.join("&") : location.pathname + location.search);
           }
           function apply() {
-            var doc = value("doc"), owner = value("owner"), state = value("state"), label = value("label");
-            var needs = value("needs") === "1";
-            var shown = 0;
+            var wanted = {};
+            names.forEach(function (name) { wanted[name] = value(name); });
+            var all = {}, shown = {};
             rows.forEach(function (row) {
-              var keep = (!doc || row.getAttribute("data-document") === doc)
-                && (!owner || row.getAttribute("data-owner") === owner)
-                && (!state || row.getAttribute("data-state") === state)
-                && (!label || row.getAttribute("data-label") === label)
-                && (!needs || row.getAttribute("data-needs-device") === "yes");
+              var models = list(row, "data-models");
+              var keep = (!wanted.document || row.getAttribute("data-document") === wanted.document)
+                && (!wanted.state || row.getAttribute("data-state") === wanted.state)
+                && (!wanted.label || row.getAttribute("data-label") === wanted.label)
+                && (!wanted.needs || list(row, "data-needs").indexOf(wanted.needs) >= 0)
+                && (!wanted.model || models.length === 0 || models.indexOf(wanted.model) >= 0)
+                && (!wanted.owner || row.getAttribute("data-owner") === wanted.owner);
               row.hidden = !keep;
-              if (keep) { shown += 1; }
+              all[row.getAttribute("data-claim")] = true;
+              if (keep) { shown[row.getAttribute("data-claim")] = true; }
               var detail = document.getElementById("claim-" + row.getAttribute("data-anchor"));
               if (detail) { detail.hidden = !keep; }
             });
@@ -144,10 +191,11 @@ public enum HTMLPage {
               }
               group.hidden = !any;
             });
-            field("shown").value = shown + " of " + rows.length + " claims shown";
+            field("shown").value = Object.keys(shown).length + " of " + Object.keys(all).length + " claims shown";
           }
           form.hidden = false;
-          form.addEventListener("change", function () { apply(); toAddress(); });
+          form.addEventListener("change", function () { notice.hidden = true; apply(); toAddress(); });
+          window.addEventListener("hashchange", function () { fromAddress(); apply(); });
           fromAddress();
           apply();
         })();

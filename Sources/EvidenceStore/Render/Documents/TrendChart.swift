@@ -7,12 +7,14 @@ import Foundation
 struct TrendChart {
     var trend: MeasurementTrend
 
-    private static let width = 640.0
+    static let width = 640.0
     private static let height = 260.0
-    private static let left = 56.0
     private static let right = 16.0
     private static let top = 14.0
     private static let bottom = 44.0
+
+    /// About how wide 11 px text is, to keep every label inside the picture.
+    static func textWidth(_ text: String) -> Double { Double(text.count) * 6.6 + 4 }
 
     var html: String {
         let id = "trend-" + HTML.anchor(trend.name + "-" + trend.unit.rawValue)
@@ -22,12 +24,16 @@ struct TrendChart {
         html += "<svg class=\"chart\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\""
         html += " aria-label=\"\(HTML.escape(title)) by build, \(NumberText.counted(trend.series.count, "series", plural: "series"))\">"
         let scale = Scale(trend: trend)
+        html += bands(scale)
         html += axes(scale)
         for (index, series) in trend.series.enumerated() { html += draw(series, index: index, scale: scale) }
         html += "</svg>\n<ul class=\"series-legend\">"
         for (index, series) in trend.series.enumerated() {
             html += "<li><svg class=\"swatch\" viewBox=\"-6 -6 12 12\" aria-hidden=\"true\"><g class=\"series-\(index % 6)\">"
             html += Self.marker(index: index, x: 0, y: 0, attributes: "", title: nil) + "</g></svg> \(HTML.escape(series.name))</li>"
+        }
+        for expected in trend.expected {
+            html += "<li><span class=\"key expected\"></span>expected \(HTML.escape(expected.summary))</li>"
         }
         html += "</ul>\n" + table() + "</figure>\n"
         return html
@@ -42,14 +48,19 @@ struct TrendChart {
         var high: Double
         var ticks: [Double]
         var x: [String: Double] = [:]
+        /// The plot's left edge: room for the widest tick label.
+        var left = 56.0
 
         init(trend: MeasurementTrend) {
             let values = trend.series.flatMap { $0.points.flatMap { [$0.value] + ($0.baseline.map { [$0] } ?? []) } }
-            self.init(values: values.filter(\.isFinite))
-            let plot = TrendChart.width - TrendChart.left - TrendChart.right
+            // The expected values' bands are drawn whole.
+            let bands = trend.expected.flatMap { [$0.value - $0.tolerance, $0.value + $0.tolerance] }
+            self.init(values: (values + bands).filter(\.isFinite))
+            left = max(40, (ticks.map { TrendChart.textWidth(NumberText.format($0)) }.max() ?? 0) + 10)
+            let plot = TrendChart.width - left - TrendChart.right
             for (index, build) in trend.builds.enumerated() {
                 x[build] = trend.builds.count == 1
-                    ? TrendChart.left + plot / 2 : TrendChart.left + plot * Double(index) / Double(trend.builds.count - 1)
+                    ? left + plot / 2 : left + plot * Double(index) / Double(trend.builds.count - 1)
             }
         }
 
@@ -60,14 +71,15 @@ struct TrendChart {
                 let room = Swift.max(abs(low) / 10, 1)
                 (low, high) = (low - room, high + room)
             }
-            // A quarter of the range, measured on halves so that ±1e308 stays finite.
-            let raw = (high / 2 - low / 2) / 2
+            // A fifth of the range (about five intervals), measured on halves so
+            // that ±1e308 stays finite, rounded up to 1, 2, 2.5 or 5 times a power of ten.
+            let raw = (high / 2 - low / 2) / 2.5
             let magnitude = pow(10, floor(log10(raw)))
-            let step = magnitude * ([1.0, 2, 5].first { raw / magnitude <= $0 * 1.0000001 } ?? 10)
+            let step = magnitude * ([1.0, 2, 2.5, 5].first { raw / magnitude <= $0 * 1.0000001 } ?? 10)
             let roundLow = floor(low / step) * step
             let roundHigh = ceil(high / step) * step
             let count = ((roundHigh / 2 - roundLow / 2) / step * 2).rounded()
-            guard step.isFinite, step > 0, roundLow.isFinite, roundHigh.isFinite, roundLow < roundHigh, count.isFinite, count <= 12,
+            guard step.isFinite, step > 0, roundLow.isFinite, roundHigh.isFinite, roundLow < roundHigh, count.isFinite, count <= 14,
                 roundLow + step > roundLow
             else {
                 // Too wide or too narrow for round steps: the two ends.
@@ -94,18 +106,36 @@ struct TrendChart {
         var svg = "<g class=\"axes\">"
         for tick in scale.ticks {
             let y = Self.number(scale.y(tick))
-            svg += "<line class=\"grid\" x1=\"\(Int(Self.left))\" y1=\"\(y)\" x2=\"\(Int(Self.width - Self.right))\" y2=\"\(y)\"/>"
-            svg += "<text x=\"\(Int(Self.left) - 6)\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
+            svg += "<line class=\"grid\" x1=\"\(Self.number(scale.left))\" y1=\"\(y)\" x2=\"\(Int(Self.width - Self.right))\" y2=\"\(y)\"/>"
+            svg += "<text x=\"\(Self.number(scale.left - 6))\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
             svg += NumberText.format(tick) + "</text>"
         }
-        // At most about eight build labels, so that they never overlap.
-        let every = max(1, (trend.builds.count + 7) / 8)
+        // As many build labels as fit side by side, each whole and inside the picture.
+        let widest = trend.builds.map(Self.textWidth).max() ?? 0
+        let fit = max(1, Int((Self.width - 4) / (widest + 8)))
+        let every = max(1, (trend.builds.count + fit - 1) / fit)
         for (index, build) in trend.builds.enumerated() where index % every == 0 {
-            let x = Self.number(scale.x[build] ?? Self.left)
-            svg += "<text x=\"\(x)\" y=\"\(Self.number(baseY + 18))\" text-anchor=\"middle\">\(HTML.escape(build))</text>"
+            let half = Self.textWidth(build) / 2
+            let x = min(max(scale.x[build] ?? scale.left, 2 + half), Self.width - 2 - half)
+            svg += "<text x=\"\(Self.number(x))\" y=\"\(Self.number(baseY + 18))\" text-anchor=\"middle\">\(HTML.escape(build))</text>"
         }
-        svg += "<text x=\"\(Self.number((Self.width + Self.left) / 2))\" y=\"\(Int(Self.height) - 4)\" text-anchor=\"middle\">"
+        svg += "<text x=\"\(Self.number((Self.width + scale.left) / 2))\" y=\"\(Int(Self.height) - 4)\" text-anchor=\"middle\">"
         svg += "OS build</text></g>"
+        return svg
+    }
+
+    /// Each value the claims expect, with its tolerance, as a band across the plot.
+    private func bands(_ scale: Scale) -> String {
+        var svg = ""
+        for expected in trend.expected where expected.value.isFinite && expected.tolerance.isFinite {
+            let top = scale.y(expected.value + expected.tolerance)
+            let bottom = scale.y(expected.value - expected.tolerance)
+            let middle = Self.number(scale.y(expected.value))
+            svg += "<g class=\"expected\"><rect x=\"\(Self.number(scale.left))\" y=\"\(Self.number(top))\""
+            svg += " width=\"\(Self.number(Self.width - Self.right - scale.left))\" height=\"\(Self.number(max(bottom - top, 1)))\">"
+            svg += "<title>expected \(HTML.escape(expected.summary))</title></rect>"
+            svg += "<line x1=\"\(Self.number(scale.left))\" y1=\"\(middle)\" x2=\"\(Int(Self.width - Self.right))\" y2=\"\(middle)\"/></g>"
+        }
         return svg
     }
 

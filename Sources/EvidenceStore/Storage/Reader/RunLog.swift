@@ -12,6 +12,8 @@ public final class RunLog: RunLogSource {
     private let database: Database
     private let document: String?
     private let headers: [Header]
+    /// How many of the oldest runs are left out (`keepNewest`).
+    private var offset = 0
     private var keys: ClaimKeys?
     /// Every claim's expected values, by claim id and name: few, read once.
     private let expectations: [Int64: [String: ExpectedValue]]
@@ -47,10 +49,21 @@ public final class RunLog: RunLogSource {
         self.expectations = expectations
     }
 
-    public var runCount: Int { headers.count }
+    public var runCount: Int { headers.count - offset }
+
+    /// Every run of the log, those left out included.
+    public var totalRunCount: Int { headers.count }
+
+    /// The UUIDs of the runs it shows.
+    public var shownRunUUIDs: Set<String> { Set(headers[offset...].map(\.run.uuid)) }
+
+    /// Shows only the newest `count` runs (all when nil or more than there are).
+    public func keepNewest(_ count: Int?) {
+        offset = count.map { max(0, headers.count - $0) } ?? 0
+    }
 
     public func forEachEvent(ofRun index: Int, _ body: (RunLogEvent) throws -> Void) throws {
-        let header = headers[index]
+        let header = headers[offset + index]
         if keys == nil {
             var pairs: [(Int64, String)] = []
             try database.cached("SELECT id, key FROM claims WHERE ?1 IS NULL OR document = ?1")

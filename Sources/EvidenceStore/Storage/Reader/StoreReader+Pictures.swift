@@ -123,7 +123,108 @@ extension StoreReader {
                 environments[id].map { CoverageMatrix.Column(environment: $0.spec, isCurrent: $0.isCurrent) }
             },
             cells: rows)
-        return (coverage, trends.trends())
+        let expected = try expectedValues(document: document)
+        let drawn = trends.trends().map { trend in
+            var trend = trend
+            trend.expected = expected[trend.name + "\u{0}" + trend.unit.rawValue] ?? []
+            return trend
+        }
+        return (coverage, drawn)
+    }
+
+    /// An OS build as the report names it: "iOS 27.1 (23B85)", "iOS 27.1, build not recorded".
+    static func buildLabel(_ spec: EnvironmentSpec) -> String {
+        let os = [spec.osName, spec.osVersion].filter { !$0.isEmpty }.joined(separator: " ")
+        if spec.osBuild.isEmpty { return unnumberedBuild(osName: spec.osName, osVersion: spec.osVersion) }
+        return os.isEmpty ? spec.osBuild : os + " (" + spec.osBuild + ")"
+    }
+
+    /// The capabilities each claim (of `document`, or all) needs, and the models it speaks about.
+    public func claimNeedsAndModels(document: String?) throws -> (needs: [String: [String]], models: [String: [String]]) {
+        var needs: [String: [String]] = [:]
+        var models: [String: [String]] = [:]
+        try database.cached(
+            """
+            SELECT c.key, k.name FROM claim_capabilities AS x JOIN capabilities AS k ON k.id = x.capability_id
+            JOIN claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1 ORDER BY c.key, k.name
+            """
+        ).forEachRow([SQLValue(document)]) { needs[$0.text(0), default: []].append($0.text(1)) }
+        try database.cached(
+            """
+            SELECT c.key, m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1 ORDER BY c.key, m.model
+            """
+        ).forEachRow([SQLValue(document)]) { models[$0.text(0), default: []].append($0.text(1)) }
+        return (needs, models)
+    }
+
+    /// Each document's claims (its QA work) by outcome on each OS build,
+    /// oldest build first (see `DocumentTrend`).
+    public func documentTrends(document: String?) throws -> [DocumentTrend] {
+        var totals: [String: Int] = [:]
+        try database.cached(
+            """
+            SELECT document, count(*) FROM claims WHERE label <> 'not-published' AND (?1 IS NULL OR document = ?1)
+            GROUP BY document ORDER BY document
+            """
+        ).forEachRow([SQLValue(document)]) { totals[$0.text(0)] = $0.int(1) }
+        // Per document and build, each claim's latest pass or fail there.
+        struct Key: Hashable { var document: String; var build: String }
+        var latest: [Key: [Int64: (String, Bool)]] = [:]
+        var builds: [String: (label: String, order: String)] = [:]
+        try database.cached(
+            """
+            SELECT c.document, e.os_name, e.os_version, e.os_build, e.os_version_order || ' ' || e.os_build_order,
+                   c.id, r.recorded_at || ' ' || printf('%019d', r.id),
+                   r.result = 'pass' AND NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                                      WHERE g.claim_id = c.id AND g.environment_id = e.id)
+            FROM latest_decisive_results AS l
+            JOIN results AS r ON r.id = l.result_id
+            JOIN environments AS e ON e.id = l.environment_id
+            JOIN claims AS c ON c.id = l.claim_id
+            WHERE c.label <> 'not-published' AND (?1 IS NULL OR c.document = ?1)
+              AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
+                   OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model))
+              AND (r.result = 'fail' OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                                    WHERE g.claim_id = c.id AND g.environment_id = e.id))
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            let spec = EnvironmentSpec(kind: .simulator, model: "", osName: row.text(1), osVersion: row.text(2), osBuild: row.text(3))
+            let label = Self.buildLabel(spec)
+            builds[label] = (label, row.text(4))
+            let key = Key(document: row.text(0), build: label)
+            let when = row.text(6)
+            if let known = latest[key]?[row.int64(5)], known.0 >= when { return }
+            latest[key, default: [:]][row.int64(5)] = (when, row.int(7) != 0)
+        }
+        let ordered = builds.values.sorted { ($0.order, $0.label) < ($1.order, $1.label) }.map(\.label)
+        return totals.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
+            let total = totals[name] ?? 0
+            let rows = ordered.compactMap { label -> DocumentTrend.Build? in
+                guard let outcomes = latest[Key(document: name, build: label)] else { return nil }
+                let passing = outcomes.values.count { $0.1 }
+                let failing = outcomes.count - passing
+                return DocumentTrend.Build(label: label, passing: passing, failing: failing, untested: total - outcomes.count)
+            }
+            return rows.isEmpty ? nil : DocumentTrend(document: name, claims: total, builds: rows)
+        }
+    }
+
+    /// What the claims (of `document`, or all) expect of each measurement, by name and unit, each once.
+    func expectedValues(document: String?) throws -> [String: [ExpectedValue]] {
+        var found: [String: [ExpectedValue]] = [:]
+        try database.cached(
+            """
+            SELECT DISTINCT x.name, x.value, x.unit, x.tolerance FROM claim_expectations AS x
+            JOIN claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1
+            ORDER BY x.name, x.value, x.tolerance
+            """
+        ).forEachRow([SQLValue(document)]) { row in
+            guard let unit = row.vocabulary(2, MeasurementUnit.self) else { return }
+            found[row.text(0) + "\u{0}" + unit.rawValue, default: []].append(
+                ExpectedValue(name: row.text(0), value: row.double(1), unit: unit, tolerance: row.double(3)))
+        }
+        return found
     }
 
     /// The x-axis label of results whose OS build nobody recorded.
@@ -141,7 +242,8 @@ extension StoreReader {
             SELECT c.key, r.result,
                    EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id),
                    u.uuid, r.checked_at, a.path, a.sha256, a.size, a.media_type,
-                   e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
+                   e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
+                   e.os_version_order || ' ' || e.os_build_order
             FROM attachments AS a
             CROSS JOIN results AS r ON r.id = a.result_id
             CROSS JOIN claims AS c ON c.id = r.claim_id
@@ -152,10 +254,14 @@ extension StoreReader {
             """
         ).forEachRow([SQLValue(document)]) { row in
             guard let outcome = row.vocabulary(1, Outcome.self) else { return }
-            attachments.append(ResultAttachment(
+            let environment = try StoreReader.environment(row, from: 9)
+            var attachment = ResultAttachment(
                 claim: row.text(0), result: outcome, retracted: row.int(2) != 0, run: row.text(3),
-                environment: try StoreReader.environment(row, from: 9).description, checkedAt: row.optionalText(4),
-                path: row.text(5), sha256: row.text(6), size: row.int64(7), mediaType: row.text(8)))
+                environment: environment.description, checkedAt: row.optionalText(4),
+                path: row.text(5), sha256: row.text(6), size: row.int64(7), mediaType: row.text(8))
+            attachment.build = Self.buildLabel(environment)
+            attachment.buildOrder = row.text(17)
+            attachments.append(attachment)
         }
         return attachments
     }

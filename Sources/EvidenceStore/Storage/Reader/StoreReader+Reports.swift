@@ -87,13 +87,14 @@ extension StoreReader {
     /// how many results it has.
     public func reportClaims(document: String? = nil) throws -> [ReportClaim] {
         var claims: [(Int64, ReportClaim)] = []
+        var decisive: [Int64: Int64] = [:]
         try database.cached(
             """
             WITH env AS MATERIALIZED (SELECT environment_id, description FROM environment_status)
             SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
                    decisive_env.description, decisive.result, decisive_run.uuid, decisive.checked_at, decisive.posture,
                    last_env.description, last.result, last_run.uuid, last.checked_at, last.posture,
-                   (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results, c.owner
+                   (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results, c.owner, s.decisive_result_id
             FROM claims AS c
             JOIN claim_state AS s ON s.claim_id = c.id
             LEFT JOIN results AS decisive ON decisive.id = s.decisive_result_id
@@ -118,6 +119,7 @@ extension StoreReader {
                 state: try VerificationState(parsing: row.text(7)), reason: row.text(8), sources: [],
                 decidedBy: evidence(9), lastLogged: evidence(14), resultCount: row.int(19))
             claim.owner = row.text(20)
+            if !row.isNull(21) { decisive[row.int64(0)] = row.int64(21) }
             claims.append((row.int64(0), claim))
         }
         // Every claim's sources in one pass, not one query per claim.
@@ -154,10 +156,26 @@ extension StoreReader {
                 environment: row.text(1), result: row.text(2), run: String(row.text(3).prefix(8)),
                 checkedAt: row.optionalText(4), posture: row.optionalText(5)))
         }
-        return claims.map { id, claim in
+        // What the claims expect, and what the result each state rests on measured.
+        var expected: [Int64: [ExpectedValue]] = [:]
+        try forEachExpectation { expected[$0, default: []].append($1) }
+        let measurements = try database.cached(
+            "SELECT name, value, unit, baseline, posture FROM measurements WHERE result_id = ? ORDER BY id")
+        return try claims.map { id, claim in
             var claim = claim
             claim.sources = sources[id] ?? []
             claim.otherModels = others[id] ?? []
+            let expectations = expected[id] ?? []
+            if let result = decisive[id] {
+                try measurements.forEachRow([.integer(result)]) { row in
+                    guard let unit = row.vocabulary(2, MeasurementUnit.self) else { return }
+                    let name = row.text(0)
+                    claim.measured.append(MeasurementValue(
+                        name: name, value: row.double(1), unit: unit, baseline: row.optionalDouble(3), posture: row.vocabulary(4),
+                        expected: expectations.first { $0.name == name }))
+                }
+            }
+            claim.unmeasured = expectations.filter { value in !claim.measured.contains { $0.name == value.name } }
             return claim
         }
     }

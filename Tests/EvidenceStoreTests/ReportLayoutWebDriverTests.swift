@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The HTML report of a lead's store after a year, laid out by Debian's
+/// chromium through chromedriver at 1400 px: 30 environments (three models,
+/// device and simulator, five OS builds), measurements with expectations,
+/// screenshots on two builds. What a reader sees is measured in the page.
+@Suite(.serialized) struct ReportLayoutWebDriverTests {
+    /// The store and its report, made once for the suite: ninety results to log.
+    final class Fixture: BinarySession, @unchecked Sendable {
+        let folder: TemporaryFolder
+        let store: String
+        let user = "lead"
+        let page: String
+
+        init() throws {
+            folder = try TemporaryFolder()
+            store = folder.path("evidence.sqlite")
+            page = folder.path("report.html")
+            try run(["init"])
+            try run(["seed"])
+            try run(["claim", "expect", "island.clock-offset.closed", "status-bar clock y=171pt ±2pt"])
+            // A tiny PNG, attached on two builds.
+            let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!
+            _ = try folder.write("shots/closed.png", png)
+            for (index, build) in ReportLayoutWebDriverTests.builds.enumerated() {
+                for model in ReportLayoutWebDriverTests.models {
+                    for kind in ["--device", "--simulator"] {
+                        let os = (model.hasPrefix("iPad") ? "iPadOS " : "iOS ") + build.0
+                        let environment = [
+                            kind, model, "--os", os, "--os-build", build.1, "--xcode", build.2, "--xcode-build", build.3, "--new-model",
+                        ]
+                        let date = String(format: "2026-%02d-10", 6 + index)
+                        try run(["log", "bars.other-app-activity", "--result", index % 2 == 0 ? "pass" : "fail", "--date", date] + environment)
+                        var measured = ["log", "island.clock-offset.closed", "--date", date, "--posture", "closed",
+                                        "--measure", "status-bar clock y=\(171 + index)pt from 87pt"] + environment
+                        if model == "iPhone Duo" && kind == "--simulator" && index >= 3 { measured += ["--attach", "shots/closed.png"] }
+                        try run(measured)
+                        try run(["log", "island.clock-offset.open-wide", "--result", "pass", "--date", date,
+                                 "--measure", "status-bar clock y=\(128 + index)pt from 34pt"] + environment)
+                    }
+                }
+            }
+            try run(["claim", "edit", "standby.presentation", "--owner", "Ana"])
+            try run(["report", "--format", "html", "--output", "report.html"])
+        }
+    }
+
+    static let builds = [
+        ("27.0", "23A300", "27.0", "27A5100"), ("27.0.1", "23A320", "27.0", "27A5100"), ("27.1", "23B85", "27.1", "27A9275"),
+        ("27.2", "24C5050a", "27.2", "27C5032a"), ("27.2", "24C60", "27.2", "27C5040"),
+    ]
+    static let models = ["iPhone Duo", "iPhone 18 Pro Max", "iPad Pro 13"]
+    nonisolated(unsafe) static var made: Result<Fixture, any Error>?
+    static let lock = NSLock()
+
+    let fixture: Fixture
+    var folder: TemporaryFolder { fixture.folder }
+    var page: String { fixture.page }
+
+    init() throws {
+        fixture = try Self.lock.withLock {
+            if Self.made == nil { Self.made = Result { try Fixture() } }
+            return try Self.made!.get()
+        }
+    }
+
+    private func browser(width: Int = 1400) throws -> WebDriver {
+        let driver = try WebDriver(folder: folder, width: width, height: 1000)
+        try driver.open(page)
+        return driver
+    }
+
+    @Test(.enabled(if: WebDriver.shouldRun)) func thirtyEnvironmentsNeverScrollThePageSideways() throws {
+        let driver = try browser()
+        // Every build: the 30 made here and the seed's 5.
+        #expect(try driver.number("return document.querySelectorAll('details.older table.matrix thead th.env').length") == 35)
+        let pageScroll = "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        #expect(try driver.number(pageScroll) <= 0)
+        // The every-build matrix open: still no sideways scroll of the page; the matrix scrolls in its box.
+        _ = try driver.run("document.querySelector('details.older').open = true")
+        #expect(try driver.number(pageScroll) <= 0)
+        let box = "document.querySelector('details.older .matrix-box')"
+        #expect(try driver.number("var b = \(box); return b.scrollWidth - b.clientWidth") > 0)
+    }
+
+    @Test(.enabled(if: WebDriver.shouldRun)) func theClaimColumnAndHeaderStayInViewWhileTheMatrixScrolls() throws {
+        let driver = try browser()
+        _ = try driver.run("document.querySelector('details.older').open = true")
+        let box = "document.querySelector('details.older .matrix-box')"
+        _ = try driver.run("var b = \(box); b.scrollLeft = b.scrollWidth; b.scrollTop = 400;")
+        let offsets = try #require(try driver.run(
+            """
+            var b = \(box), box = b.getBoundingClientRect();
+            var row = b.querySelector('tbody tr[data-claim] th').getBoundingClientRect();
+            var head = b.querySelector('thead th.env').getBoundingClientRect();
+            return [row.left - box.left, head.top - box.top, b.scrollLeft];
+            """) as? [NSNumber])
+        #expect(abs(offsets[0].doubleValue) <= 2, "claim column left of the box: \(offsets)")
+        #expect(abs(offsets[1].doubleValue) <= 2, "header row at the top of the box: \(offsets)")
+        #expect(offsets[2].doubleValue > 0)
+    }
+
+    @Test(.enabled(if: WebDriver.shouldRun)) func keysAndBadgesNeverBreakMidWord() throws {
+        let driver = try browser()
+        let broken = try driver.number(
+            """
+            var count = 0;
+            document.querySelectorAll('table.matrix tbody th[scope=row] a, table.matrix span.state').forEach(function (e) {
+              if (e.getClientRects().length > 1) { count += 1; }
+            });
+            return count;
+            """)
+        #expect(broken == 0)
+    }
+
+    @Test(.enabled(if: WebDriver.shouldRun)) func everyChartLabelIsInsideItsPicture() throws {
+        let driver = try browser()
+        let outside = try #require(try driver.run(
+            """
+            var out = [];
+            document.querySelectorAll('svg.chart').forEach(function (svg) {
+              var box = svg.getBoundingClientRect();
+              svg.querySelectorAll('text').forEach(function (t) {
+                var r = t.getBoundingClientRect();
+                if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
+                  out.push(t.textContent);
+                }
+              });
+            });
+            return out;
+            """) as? [String])
+        #expect(outside.isEmpty, "labels outside their chart: \(outside)")
+        // The expected value is drawn, and a posture-less series is named.
+        #expect(try driver.number("return document.querySelectorAll('svg.chart g.expected rect').length") >= 1)
+        #expect(try driver.string("return document.getElementById('measurements').parentNode.textContent").contains("no posture"))
+    }
+
+    @Test(.enabled(if: WebDriver.shouldRun)) func everyFilterNameNarrowsTheClaimsAndAnUnknownOneSaysSo() throws {
+        let driver = try browser()
+        let shown = "return document.querySelector('#filters output').value"
+        let total = try driver.string(shown)
+        for fragment in [
+            "filter?document=duo-system-surfaces", "filter?doc=shell-by-window-width", "filter?state=failing",
+            "filter?label=measured", "filter?needs=standby", "filter?owner=Ana",
+        ] {
+            try driver.open(page, fragment: fragment)
+            let now = try driver.string(shown)
+            #expect(now != total, "\(fragment): \(now)")
+            #expect(try driver.number("return document.querySelector('.filter-notice').hidden ? 0 : 1") == 0, "\(fragment)")
+        }
+        // A model narrows to claims about it or about any model.
+        try driver.open(page, fragment: "filter?model=iPad%20Pro%2013")
+        #expect(try driver.string(shown) != total)
+        for (fragment, said) in [
+            ("filter?need=standby", "no filter named 'need'"), ("filter?state=flaky", "no state 'flaky' in this report"),
+            ("filter?state=%E0%A4%A", "cannot be read"),
+        ] {
+            try driver.open(page, fragment: fragment)
+            #expect(try driver.number("return document.querySelector('.filter-notice').hidden ? 0 : 1") == 1, "\(fragment)")
+            #expect(try driver.string("return document.querySelector('.filter-notice').textContent").contains(said), "\(fragment)")
+            #expect(try driver.string(shown) == total)
+        }
+    }
+
+    @Test(.enabled(if: WebDriver.shouldRun)) func sectionsAreLinkableAndScreenshotsCompareBuilds() throws {
+        let driver = try browser()
+        for id in ["summary", "matrix", "trends", "measurements", "screenshots", "claims", "claim-island.clock-offset.closed"] {
+            #expect(try driver.number("return document.getElementById('\(id)') ? 1 : 0") == 1, "#\(id)")
+        }
+        let builds = try #require(try driver.run(
+            "return Array.prototype.map.call(document.querySelectorAll('.across-builds figure.shot figcaption strong'), function (e) { return e.textContent; })")
+            as? [String])
+        #expect(builds == ["iOS 27.2 (24C60)", "iOS 27.2 (24C5050a)"], "\(builds)")
+        // Each document's claims by build, oldest first, with its numbers in a table.
+        let rows = try driver.number("return document.querySelectorAll('figure.state-trend table tbody tr').length")
+        #expect(rows >= 5)
+    }
+
+    @Test(.enabled(if: WebDriver.shouldRun)) func darkModeAndPrintStillWork() throws {
+        let driver = try browser()
+        let light = try driver.string("return getComputedStyle(document.body).backgroundColor")
+        #expect(light == "rgb(255, 255, 255)")
+        // Printed: a PDF of some pages, the filters left out.
+        let printed = try driver.run("return window.matchMedia('print').matches") as? Bool
+        #expect(printed == false)
+        let css = try driver.string("return document.querySelector('style').textContent")
+        #expect(css.contains("@media print") && css.contains("prefers-color-scheme: dark"))
+        let dark = try WebDriver(folder: folder, width: 1400, height: 1000, dark: true)
+        try dark.open(page)
+        #expect(try dark.string("return getComputedStyle(document.body).backgroundColor") == "rgb(13, 17, 23)")
+        let pdf = try driver.printPDF()
+        #expect(pdf.starts(with: Data("%PDF".utf8)) && pdf.count > 10_000)
+    }
+}
