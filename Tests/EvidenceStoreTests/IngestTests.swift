@@ -298,6 +298,52 @@ import Testing
             saying: "DOCTYPE")
     }
 
+    /// A failure message that holds an HTML page (a 502 from a server) is
+    /// text: a DOCTYPE inside CDATA or a comment is no declaration.
+    @Test func aDoctypeInsideCDATAOrACommentIsText() throws {
+        // After a section ends, a declaration is one again (refused first: a refusal leaves the store empty).
+        try expectRejected(
+            "after.xml", "<testsuites><![CDATA[]]>\n<!DOCTYPE x></testsuites>", saying: ":2: the file has a <!DOCTYPE")
+        let page = "<!DOCTYPE html><html><body>502 Bad Gateway <!ENTITY x></body></html>"
+        let file = try fixture.folder.write(
+            "cdata.xml",
+            """
+            <?xml version="1.0"?>
+            <!-- <!DOCTYPE a comment's words -->
+            <testsuites><testsuite name="Gateway" tests="1" failures="1">
+            <testcase classname="Gateway" name="testFetch"><failure message="bad gateway"><![CDATA[\(page)]]></failure></testcase>
+            </testsuite></testsuites>
+
+            """)
+        let summary = try store.ingest(file: file, options: IngestOptions(kind: .simulator, model: "iPhone Duo", os: "iOS 27.1"))
+        #expect(summary.runs.count == 1)
+        let message = try store.database.scalar("SELECT message FROM results").description
+        #expect(message.contains("<!DOCTYPE html>"), "\(message)")
+    }
+
+    /// The scanner keeps its place across chunks split at every byte.
+    @Test func theDeclarationScannerReadsTheSameAtEverySplit() throws {
+        let cases: [(String, Int?)] = [
+            ("<a><![CDATA[<!DOCTYPE html>]]></a>", nil), ("<a><!-- <!doctype --></a>", nil), ("<a>\n<!doctype x></a>", 2),
+            ("<a><![CDATA[]]]]><!ENTITY y></a>", 1), ("<a><!-- -- --><!DOCTYPE z></a>", 1), ("<a><![CDATA[x]]></a>\n\n<!Doctype q>", 3),
+        ]
+        for (text, line) in cases {
+            let bytes = Array(text.utf8)
+            for split in 0...bytes.count {
+                var scanner = DeclarationScanner(path: "t.xml")
+                var found: Int?
+                do {
+                    let first = Array(bytes[..<split]), second = Array(bytes[split...])
+                    try first.withUnsafeBytes { try scanner.check($0, firstLine: 1) }
+                    try second.withUnsafeBytes { try scanner.check($0, firstLine: 1 + first.filter { $0 == 10 }.count) }
+                } catch EvidenceError.badFile(_, let location, _) {
+                    found = location.flatMap { Int($0) }
+                }
+                #expect(found == line, "\(text) split at \(split)")
+            }
+        }
+    }
+
     @Test func truncatedAndMisNestedXMLIsRefused() throws {
         let good = try String(contentsOf: Fixtures.apple("junit-fastlane-trainer-1.xml"), encoding: .utf8)
         try expectRejected("truncated.xml", String(good.prefix(good.count / 2)), saying: "never closed")

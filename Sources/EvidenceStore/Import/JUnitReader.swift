@@ -578,49 +578,91 @@ public enum JUnitReader {
 }
 
 /// Refuses a document type or entity declaration in any case ("<!doctype"),
-/// which XML itself spells only in capitals, by line, across chunk boundaries.
+/// which XML itself spells only in capitals, by line, across chunk
+/// boundaries, before libxml2 reads it. Text inside CDATA sections and
+/// comments is text: a failure message that holds an HTML page's
+/// `<!DOCTYPE html>` is not a declaration.
 struct DeclarationScanner {
     let path: String
-    /// The last bytes of the chunk before, in case a declaration starts there.
-    private var tail: [UInt8] = []
-    private static let needles = ["<!doctype", "<!entity"].map { Array($0.utf8) }
+    private enum Place { case markup, cdata, comment }
+    private var place = Place.markup
+    /// The bytes at the end of the chunk before that may start a marker the next chunk finishes.
+    private var carry: [UInt8] = []
+    private static let declarations = ["<!doctype", "<!entity"].map { Array($0.utf8) }
+    private static let cdataStart = Array("<![CDATA[".utf8)
+    private static let commentStart = Array("<!--".utf8)
+    private static let cdataEnd = Array("]]>".utf8)
+    private static let commentEnd = Array("-->".utf8)
 
     init(path: String) {
         self.path = path
     }
 
     mutating func check(_ chunk: UnsafeRawBufferPointer, firstLine: Int) throws {
-        if !tail.isEmpty {
-            let joined = tail + Array(chunk.prefix(16))
-            try joined.withUnsafeBytes { try scan($0, line: firstLine - tail.withUnsafeBytes(Newlines.count)) }
-        }
-        try scan(chunk, line: firstLine)
-        tail = Array(chunk.suffix(8))
+        guard !carry.isEmpty else { return try scan(chunk, line: firstLine) }
+        let joined = carry + Array(chunk)
+        let line = firstLine - carry.withUnsafeBytes(Newlines.count)
+        carry = []
+        try joined.withUnsafeBytes { try scan($0, line: line) }
     }
 
-    /// Finds "<!" with memchr, rare in a result file, and reads what follows.
-    private func scan(_ bytes: UnsafeRawBufferPointer, line firstLine: Int) throws {
+    private enum Match { case yes, no, cut }
+
+    /// Whether `needle` starts at `index` (letters in any case when `caseless`),
+    /// or the bytes end before it can tell.
+    private static func match(_ bytes: UnsafeRawBufferPointer, at index: Int, _ needle: [UInt8], caseless: Bool) -> Match {
+        for (position, expected) in needle.enumerated() {
+            guard index + position < bytes.count else { return .cut }
+            var byte = bytes[index + position]
+            if caseless && byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+            if byte != expected { return .no }
+        }
+        return .yes
+    }
+
+    /// Walks the markup from "<" to "<" (memchr: rare in a result file), and
+    /// a CDATA section or comment to its end.
+    private mutating func scan(_ bytes: UnsafeRawBufferPointer, line firstLine: Int) throws {
         guard let base = bytes.baseAddress else { return }
         var offset = 0
-        while offset < bytes.count, let found = memchr(base + offset, 0x3C, bytes.count - offset) {
+        while offset < bytes.count {
+            let wanted: UInt8 = place == .markup ? 0x3C : place == .cdata ? 0x5D : 0x2D
+            guard let found = memchr(base + offset, Int32(wanted), bytes.count - offset) else { return }
             let index = base.distance(to: found)
             offset = index + 1
-            guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "!") else { continue }
-            for needle in Self.needles where index + needle.count <= bytes.count {
-                var matches = true
-                for (position, expected) in needle.enumerated() {
-                    var byte = bytes[index + position]
-                    if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
-                    if byte != expected {
-                        matches = false
-                        break
+            switch place {
+            case .markup:
+                var cut = false
+                for needle in Self.declarations {
+                    switch Self.match(bytes, at: index, needle, caseless: true) {
+                    case .yes:
+                        let line = firstLine + Newlines.count(in: UnsafeRawBufferPointer(rebasing: bytes[0..<index]))
+                        throw EvidenceError.badFile(
+                            path: path, location: String(line),
+                            reason: "the file has a \(String(decoding: needle, as: UTF8.self).uppercased()) declaration; "
+                                + "result files with DTDs or entities are refused")
+                    case .cut: cut = true
+                    case .no: break
                     }
                 }
-                if matches {
-                    let line = firstLine + Newlines.count(in: UnsafeRawBufferPointer(rebasing: bytes[0..<index]))
-                    throw EvidenceError.badFile(
-                        path: path, location: String(line),
-                        reason: "the file has a \(String(decoding: needle, as: UTF8.self).uppercased()) declaration; result files with DTDs or entities are refused")
+                for (needle, next) in [(Self.cdataStart, Place.cdata), (Self.commentStart, Place.comment)] {
+                    switch Self.match(bytes, at: index, needle, caseless: false) {
+                    case .yes:
+                        place = next
+                        offset = index + needle.count
+                    case .cut: cut = true
+                    case .no: break
+                    }
+                }
+                if cut && place == .markup { return carry = Array(bytes[index...]) }
+            case .cdata, .comment:
+                let end = place == .cdata ? Self.cdataEnd : Self.commentEnd
+                switch Self.match(bytes, at: index, end, caseless: false) {
+                case .yes:
+                    place = .markup
+                    offset = index + end.count
+                case .cut: return carry = Array(bytes[index...])
+                case .no: break
                 }
             }
         }

@@ -90,20 +90,27 @@ extension StoreReader {
         var decisive: [Int64: Int64] = [:]
         try database.cached(
             """
-            WITH env AS MATERIALIZED (SELECT environment_id, description FROM environment_status)
+            WITH env AS MATERIALIZED (SELECT environment_id, description FROM environment_status),
+            -- The state once per claim (a view flattened into the joins below would work out its ids for each of them).
+            s AS MATERIALIZED (
+                SELECT claim_id, state, reason, decisive_result_id, last_result_id FROM claim_state
+                WHERE ?1 IS NULL OR document = ?1),
+            counted AS MATERIALIZED (
+                SELECT r.claim_id, count(*) AS results FROM results AS r JOIN claims AS c ON c.id = r.claim_id
+                WHERE ?1 IS NULL OR c.document = ?1 GROUP BY r.claim_id)
             SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
                    decisive_env.description, decisive.result, decisive_run.uuid, decisive.checked_at, decisive.posture,
                    last_env.description, last.result, last_run.uuid, last.checked_at, last.posture,
-                   (SELECT count(*) FROM results AS r WHERE r.claim_id = c.id) AS results, c.owner, s.decisive_result_id
-            FROM claims AS c
-            JOIN claim_state AS s ON s.claim_id = c.id
+                   coalesce(counted.results, 0), c.owner, s.decisive_result_id
+            FROM s
+            JOIN claims AS c ON c.id = s.claim_id
+            LEFT JOIN counted ON counted.claim_id = c.id
             LEFT JOIN results AS decisive ON decisive.id = s.decisive_result_id
             LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
             LEFT JOIN env AS decisive_env ON decisive_env.environment_id = decisive.environment_id
             LEFT JOIN results AS last ON last.id = s.last_result_id AND last.id IS NOT decisive.id
             LEFT JOIN runs AS last_run ON last_run.id = last.run_id
             LEFT JOIN env AS last_env ON last_env.environment_id = last.environment_id
-            WHERE ?1 IS NULL OR c.document = ?1
             ORDER BY c.document, c.area, c.key
             """
         ).forEachRow([SQLValue(document)]) { row in
