@@ -36,24 +36,14 @@ let package = Package(
         .target(
             name: "EvidenceStore",
             dependencies: ["CSQLite", "CCrypto", "CLibXML2"],
-            // Exclusivity is still checked at compile time; in release builds the
-            // run-time checks on every access to a class's buffer (a tenth of a
-            // large report's time) are left out.
-            swiftSettings: [
-                .unsafeFlags(["-enforce-exclusivity=unchecked", "-static-stdlib"], .when(configuration: .release))
-            ],
             plugins: ["EmbedResources"]
         ),
         .executableTarget(
             name: "evidence",
-            dependencies: ["EvidenceStore"],
-            // A release binary carries the Swift runtime and Foundation instead
-            // of loading them (as `swift build --static-swift-stdlib` builds it):
-            // a command starts in 4 ms, not 10 spent by the dynamic loader on
-            // their symbols, which a `log` or a small ingest feels. The system's
-            // SQLite, libxml2 and libcrypto stay shared.
-            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            dependencies: ["EvidenceStore"]
+            // No unsafe flags, so that EvidenceStore can be a versioned
+            // dependency: scripts/release.sh links the Swift runtime in
+            // (--static-swift-stdlib) for the binary people install.
         ),
         .testTarget(
             name: "EvidenceStoreTests",

@@ -66,6 +66,20 @@ import Testing
         #expect(seen == Array(0..<20))
     }
 
+    /// A CancellationError the producer throws of its own accord (the consumer
+    /// did not stop) is an error like any other: it reaches the consumer,
+    /// which would otherwise wait for the end forever.
+    @Test func aProducersOwnCancellationReachesTheConsumer() {
+        var seen: [Int] = []
+        #expect(throws: CancellationError.self) {
+            try Handoff.run(batchSize: 8, produce: { emit in
+                for number in 0..<3 { try emit(Tracked(number)) }
+                throw CancellationError()
+            }, consume: { seen.append($0.number) })
+        }
+        #expect(seen == [0, 1, 2])
+    }
+
     @Test func whatTheConsumerLeavesIsReleased() {
         #expect(throws: Failure(after: 10)) {
             try Handoff.run(batchSize: 8, produce: { emit in

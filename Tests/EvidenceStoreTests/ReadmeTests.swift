@@ -15,7 +15,7 @@ import Testing
         }
         let current = String(text[start.lowerBound..<end.upperBound])
         let expected = HelpReference.markdown()
-        if current != expected, ProcessInfo.processInfo.environment["EVIDENCE_UPDATE_GOLDEN"] == "1" {
+        if current != expected, try Golden.updating() {
             try Data(text.replacingCharacters(in: start.lowerBound..<end.upperBound, with: expected).utf8)
                 .write(to: Self.readme)
             return

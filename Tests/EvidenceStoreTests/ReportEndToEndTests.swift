@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The publishing workflow through the binary: demo, seed, export, import and the reports.
 @Suite struct ReportEndToEndTests: BinarySession {
     let folder: TemporaryFolder
@@ -69,6 +73,25 @@ import Testing
             let refused = try run(["report", "--runs", bad], expect: 64)
             #expect(refused.stderr.contains("'\(bad)'") && refused.stderr.contains("or 'all'"), "\(refused.stderr)")
         }
+    }
+
+    /// A pipe (or a device such as /dev/null) given as --output is written
+    /// into; a file renamed over it would take its place.
+    @Test func anOutputThatIsNotAFileIsWrittenIntoNotReplaced() throws {
+        let fifo = folder.path("pipe")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo, folder.path("read.md")]
+        try reader.run()
+        try run(["report", "--output", fifo])
+        var status = stat()
+        let stillAPipe = stat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO
+        #expect(stillAPipe, "the pipe is still a pipe")
+        // Replaced, the pipe would never be opened for writing: its reader is stopped, not waited for forever.
+        if !stillAPipe { reader.terminate() }
+        reader.waitUntilExit()
+        #expect(try String(contentsOfFile: folder.path("read.md"), encoding: .utf8) == run(["report"]).stdout)
     }
 
     @Test func anUnknownDocumentIsNamed() throws {

@@ -25,6 +25,16 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         try rendered(fixture.folder, body)
     }
 
+    /// Update mode rewrites golden files, except where CI is set: there it fails.
+    @Test func updatingGoldenFilesIsRefusedInCI() throws {
+        #expect(try Golden.updating(environment: ["EVIDENCE_UPDATE_GOLDEN": "1"]))
+        #expect(try !Golden.updating(environment: ["CI": "true"]))
+        #expect(try Golden.updating(environment: ["EVIDENCE_UPDATE_GOLDEN": "1", "CI": "false"]))
+        for ci in ["true", "1", "yes", "github-actions"] {
+            #expect(throws: Golden.UpdateRefused.self) { try Golden.updating(environment: ["EVIDENCE_UPDATE_GOLDEN": "1", "CI": ci]) }
+        }
+    }
+
     @Test func theEvidenceReportOfTheSeed() throws {
         let report = try render { try Reports.markdown(.report, of: store, into: $0) }
         try Golden.check(report, against: "report-seed.md")

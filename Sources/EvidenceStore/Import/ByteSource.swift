@@ -5,11 +5,15 @@ enum ByteSource {
     case data(Data)
     /// A file, refused when it turns out longer than `limit` bytes.
     case file(String, limit: Int)
+    /// Data handed over in pieces of these sizes, in turn, whatever size is
+    /// asked for: how the tests and the fuzz target reach every path where a
+    /// reader meets the end of a chunk (a tag, a UTF-8 sequence or a marker cut in two).
+    case pieces(Data, sizes: [Int])
 
     /// The last `count` bytes, or all of them where there are fewer.
     func tail(_ count: Int) throws -> Data {
         switch self {
-        case .data(let data):
+        case .data(let data), .pieces(let data, _):
             return data.suffix(count)
         case .file(let path, _):
             let handle = try InputFile.open(path)
@@ -33,6 +37,18 @@ enum ByteSource {
             }
         case .file(let path, let limit):
             try FileChunks(path: path, limit: limit).forEach(size: size, body)
+        case .pieces(let data, let sizes):
+            try data.withUnsafeBytes { raw in
+                var start = 0
+                var turn = 0
+                repeat {
+                    let piece = max(1, sizes.isEmpty ? size : sizes[turn % sizes.count])
+                    turn += 1
+                    let end = min(start + piece, raw.count)
+                    try body(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+                    start = end
+                } while start < raw.count
+            }
         }
     }
 }

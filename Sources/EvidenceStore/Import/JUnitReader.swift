@@ -46,7 +46,11 @@ public enum JUnitReader {
     /// Reads a file held in memory, test cases and all; timestamps without a
     /// zone are read in `zone`.
     public static func read(_ data: Data, path: String, zone: TimeZone = .gmt) throws -> TestReport {
-        let source = ByteSource.data(data)
+        try read(ByteSource.data(data), path: path, zone: zone)
+    }
+
+    /// The same, from any source of bytes.
+    static func read(_ source: ByteSource, path: String, zone: TimeZone = .gmt) throws -> TestReport {
         let outline = try self.outline(source, path: path, zone: zone)
         var report = outline.report
         try forEachTest(source, path: path, outline: outline) { report.tests.append($0) }

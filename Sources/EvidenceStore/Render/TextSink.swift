@@ -62,6 +62,22 @@ public final class TextSink {
     }
 
     public init(path: String) throws {
+        // A device, pipe or socket (`--output /dev/null`, `--output >(gzip)`) is
+        // written into as it is: renaming a file over it would replace it.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+            }
+            descriptor = fd
+            ownsDescriptor = true
+            finalPath = nil
+            temporaryPath = nil
+            name = path
+            buffer.reserveCapacity(limit)
+            return
+        }
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {

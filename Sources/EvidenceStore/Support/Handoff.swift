@@ -10,7 +10,7 @@ import Foundation
 /// consumer, which writes, is the busier thread.
 enum Handoff {
     /// `produce` calls `emit` with each element; `consume` gets them in order.
-    static func run<Element>(
+    static func run<Element: Sendable>(
         batchSize: Int, produce: @escaping @Sendable (_ emit: (Element) throws -> Void) throws -> Void,
         consume: (Element) throws -> Void
     ) throws {
@@ -22,7 +22,7 @@ enum Handoff {
     /// A producer started on a thread of its own, to be consumed once, now or
     /// later: up to `batches` batches are made ahead while no one consumes.
     /// It is stopped (cancelled and waited for) by `stop()`, or when let go.
-    final class Running<Element>: @unchecked Sendable {
+    final class Running<Element: Sendable>: @unchecked Sendable {
         private let queue: BatchQueue<Element>
         private let finished = DispatchSemaphore(value: 0)
         private var stopped = false
@@ -48,9 +48,12 @@ enum Handoff {
                     }
                     queue.put(.items(batch))
                     queue.put(.end)
-                } catch is CancellationError {
+                } catch is CancellationError where queue.isCancelled {
+                    // The consumer stopped: no one is waiting.
                     return
                 } catch {
+                    // Any other error, a CancellationError of the producer's own included,
+                    // reaches the consumer, which would otherwise wait for it forever.
                     // What was made before the error is consumed before it is thrown.
                     queue.put(.items(batch))
                     queue.put(.failure(error))
@@ -93,8 +96,10 @@ enum Handoff {
     }
 }
 
-/// A bounded queue between one producer and one consumer.
-final class BatchQueue<Element>: @unchecked Sendable {
+/// A bounded queue between one producer and one consumer. Its lock orders
+/// every access to its state: `@unchecked Sendable` for that, and its
+/// elements are Sendable themselves.
+final class BatchQueue<Element: Sendable>: @unchecked Sendable {
     enum Message {
         case items(HandoffBatch<Element>)
         case end
@@ -165,7 +170,7 @@ final class BatchQueue<Element>: @unchecked Sendable {
 /// Elements handed from one thread to the other: filled by one, then, once
 /// passed through the queue's lock, lent by the other element by element,
 /// and given back for the first to free them as it fills the batch again.
-final class HandoffBatch<Element>: @unchecked Sendable {
+final class HandoffBatch<Element: Sendable>: @unchecked Sendable {
     private let base: UnsafeMutablePointer<Element>
     private let capacity: Int
     private var count = 0

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import EvidenceStore
+
+/// Differential reading: each fixture, and damaged copies of it, read whole
+/// and read in small pieces of random sizes (so that every tag, UTF-8
+/// sequence, string, number and marker is cut somewhere), through each path:
+/// JUnit's two passes and one pass, xcresult's two passes and one pass. The
+/// pieces must give the same test cases, or the same error, as the whole.
+/// scripts/fuzz.sh runs the same comparison on inputs libFuzzer makes.
+@Suite struct ChunkDifferentialTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// A fixed seed: a failure names the sizes that found it, and the run repeats.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// The file as it is, cut short at a few places, and with a byte changed.
+    static func variants(of data: Data, random: inout Seeded) -> [(String, Data)] {
+        var out: [(String, Data)] = [("whole", data)]
+        for _ in 0..<3 {
+            let cut = Int.random(in: 0..<max(data.count, 1), using: &random)
+            out.append(("cut at \(cut)", data.prefix(cut)))
+        }
+        if !data.isEmpty {
+            var changed = data
+            let at = Int.random(in: 0..<data.count, using: &random)
+            changed[changed.startIndex + at] = [UInt8(ascii: "<"), UInt8(ascii: "\""), 0xC3, UInt8(ascii: "}")]
+                .randomElement(using: &random) ?? 0
+            out.append(("byte \(at) changed", changed))
+        }
+        return out
+    }
+
+    static func sizes(_ random: inout Seeded) -> [Int] {
+        (0..<16).map { _ in Int.random(in: 1...48, using: &random) }
+    }
+
+    /// The test cases as lines, or the error as its text.
+    static func outcome(_ body: () throws -> [String]) -> String {
+        do {
+            return try body().joined(separator: "\n")
+        } catch {
+            return "error: \(error)"
+        }
+    }
+
+    static let junit = [
+        "junit-fastlane-trainer-1.xml", "junit-fastlane-trainer-3.xml", "junit-swiftpm-1.xml", "junit-xcbeautify-1.xml",
+        "junit-xcbeautify-4.xml", "junit-xcresultparser-1.xml",
+    ]
+
+    @Test(arguments: junit)
+    func junitReadsTheSameInAnyPieces(name: String) throws {
+        var random = Seeded(state: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
+        let original = try Data(contentsOf: Fixtures.apple(name))
+        for (what, data) in Self.variants(of: original, random: &random) {
+            let whole = Self.outcome {
+                let report = try JUnitReader.read(.data(data), path: name)
+                return JUnitOnePassTests.lines(report.tests, devices: report.devices)
+            }
+            for _ in 0..<4 {
+                let sizes = Self.sizes(&random)
+                let source = ByteSource.pieces(data, sizes: sizes)
+                let pieces = Self.outcome {
+                    let report = try JUnitReader.read(source, path: name)
+                    return JUnitOnePassTests.lines(report.tests, devices: report.devices)
+                }
+                #expect(pieces == whole, "\(name), \(what), pieces \(sizes)")
+                // The one pass gives the same cases, or hands the file to the two passes.
+                guard let lead = JUnitReader.lead(source, path: name) else { continue }
+                let devices = DeviceList()
+                var tests: [TestReport.TestCase] = []
+                do {
+                    try JUnitReader.forEachTestInOnePass(
+                        source, path: name, lead: lead, limit: JUnitOnePassTests.limit, devices: devices,
+                        holding: JUnitReader.endsWithProperties(source), maxHeld: JUnitReader.maxHeld
+                    ) { tests.append($0) }
+                    let onePass = JUnitOnePassTests.lines(tests, devices: devices.all).joined(separator: "\n")
+                    #expect(onePass == whole, "\(name), \(what), one pass in pieces \(sizes)")
+                } catch is IngestSource.NeedsTwoPasses {
+                    // The two passes above said what they say.
+                } catch {
+                    #expect(whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(error)")
+                }
+            }
+        }
+    }
+
+    static let xcresult = ["xcresult-tests-1.json", "xcresult-tests-3.json"]
+
+    /// The lines of a tests document read through a stream, in two passes.
+    static func twoPasses(_ stream: () throws -> JSONStream, file: String) throws -> [String] {
+        guard let outline = try XCResultTests.outline(stream(), file: file) else { return ["not a tests document"] }
+        var tests: [TestReport.TestCase] = []
+        try XCResultTests.forEachTest(stream(), outline: outline, file: file) { tests.append($0) }
+        return JUnitOnePassTests.lines(tests, devices: outline.report.devices)
+    }
+
+    @Test(arguments: xcresult)
+    func xcresultReadsTheSameInAnyPieces(name: String) throws {
+        var random = Seeded(state: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
+        let original = try Data(contentsOf: Fixtures.apple(name))
+        for (index, (what, data)) in Self.variants(of: original, random: &random).enumerated() {
+            let path = folder.path("variant-\(index).json")
+            try data.write(to: URL(fileURLWithPath: path))
+            // Whole, as XCResultReader reads data: its text checked first, then streamed.
+            let whole = Self.outcome {
+                try UntrustedText.check(data, path: path, what: "JSON")
+                return try Self.twoPasses({ JSONStream(checked: data, path: path) }, file: path)
+            }
+            for _ in 0..<4 {
+                let size = Int.random(in: 1...48, using: &random)
+                let pieces = Self.outcome {
+                    try Self.twoPasses({ try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: size) }, file: path)
+                }
+                #expect(pieces == whole, "\(name), \(what), chunks of \(size)")
+                // The one pass, in chunks of that size: the same cases, or the two passes' turn.
+                do {
+                    guard let devices = try XCResultOnePass.devices(
+                        JSONStream(path: path, limit: .max, hasher: nil, chunkSize: size), file: path)
+                    else { continue }
+                    var tests: [TestReport.TestCase] = []
+                    try XCResultOnePass.forEachTest(
+                        JSONStream(path: path, limit: .max, hasher: nil, chunkSize: size), devices: devices, file: path
+                    ) { tests.append($0) }
+                    let onePass = JUnitOnePassTests.lines(tests, devices: devices).joined(separator: "\n")
+                    #expect(onePass == whole, "\(name), \(what), one pass in chunks of \(size)")
+                } catch is IngestSource.NeedsTwoPasses {
+                    // Handed to the two passes, which said what they say above.
+                } catch {
+                    #expect(whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(error)")
+                }
+            }
+        }
+    }
+}
