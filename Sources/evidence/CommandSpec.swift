@@ -79,9 +79,14 @@ struct ParsedValues: Sendable {
     func argument(_ name: String) -> String? { arguments[name]?.first }
     func argumentValues(_ name: String) -> [String] { arguments[name] ?? [] }
 
-    /// A required argument or option value; the parser has already checked presence.
-    func required(_ name: String) -> String {
-        argument(name) ?? value(name) ?? ""
+    /// A required argument or option value. The parser checks that what a
+    /// spec requires is given; a name no spec declares (a slip in a command's
+    /// code) is an error that names it, never an empty value.
+    func required(_ name: String) throws -> String {
+        guard let given = argument(name) ?? value(name) else {
+            throw UsageError(message: "Missing <\(name)>.", path: path)
+        }
+        return given
     }
 }
 

@@ -336,6 +336,11 @@ import Testing
 
 /// How lint reads quantities in a document's words, and when a measured number reads as a written one.
 @Suite struct LintQuantityTests {
+    /// Each lint pattern compiled (one that did not would switch its rule off silently).
+    @Test func everyPatternCompiles() {
+        #expect(DocumentLint.everyPatternCompiles)
+    }
+
     @Test func rangesApproximationsAndPlainQuantities() {
         let found = DocumentLint.quantities(in: "moved down from 87 to 171 pt closed (about 84 pt); 867pt instead of 951 pt, on iOS 27.1 in 2 s")
         #expect(found.map(\.written) == ["from 87 to 171 pt", "about 84 pt", "867pt", "951 pt", "2 s"])

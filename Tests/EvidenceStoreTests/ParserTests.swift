@@ -29,6 +29,14 @@ import Testing
         #expect(try parse(["query", "-h"]) == .help(text))
     }
 
+    /// A value the parser did not check (a name no spec declares) is an error
+    /// that names it, never an empty string that reaches the store.
+    @Test func aRequiredValueNoSpecDeclaresIsAnError() throws {
+        let values = ParsedValues(path: ["claim", "show"], arguments: ["key": ["a.b"]])
+        #expect(try values.required("key") == "a.b")
+        #expect(throws: UsageError(message: "Missing <kye>.", path: ["claim", "show"])) { try values.required("kye") }
+    }
+
     @Test func versionIsPrinted() throws {
         #expect(try parse(["--version"]) == .version)
     }
@@ -139,6 +147,14 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("OVERVIEW: Run one read-only SQL statement"))
         #expect(result.stderr.isEmpty)
+    }
+
+    /// A value the parser did not check (a name no spec declares) is an error
+    /// that names it, never an empty string that reaches the store.
+    @Test func aRequiredValueNoSpecDeclaresIsAnError() throws {
+        let values = ParsedValues(path: ["claim", "show"], arguments: ["key": ["a.b"]])
+        #expect(try values.required("key") == "a.b")
+        #expect(throws: UsageError(message: "Missing <kye>.", path: ["claim", "show"])) { try values.required("kye") }
     }
 
     @Test func versionIsPrinted() throws {

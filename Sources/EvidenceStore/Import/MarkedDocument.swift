@@ -84,6 +84,12 @@ public struct MarkedDocument: Sendable {
     /// A generated block's opening or closing comment, spaces aside: `<!-- evidence:checklist -->`, `<!-- /evidence:checklist -->`.
     private static let blockComment = try? NSRegularExpression(pattern: #"^<!--\s*(/?)\s*evidence\s*:\s*([A-Za-z0-9_.-]*)\s*-->$"#)
 
+    /// Whether every pattern above compiled: a pattern that did not would
+    /// switch its rule off without a word, so the tests require this.
+    static var everyPatternCompiles: Bool {
+        [marker, anyMarker, listItem, blockComment].allSatisfy { $0 != nil } && normalizing.count == 6
+    }
+
     private mutating func parse() {
         var index = 0
         if let front = FrontMatter(lines) {

@@ -42,9 +42,9 @@ enum ClaimCommands {
                     .claimAdd(
                         store: CommandTree.storePath(values),
                         draft: ClaimDraft(
-                            key: values.required("key"), statement: values.required("statement"),
-                            document: values.required("document"), area: values.required("area"),
-                            label: try Label(parsing: values.required("label")), asOf: values.value("as-of"),
+                            key: try values.required("key"), statement: try values.required("statement"),
+                            document: try values.required("document"), area: try values.required("area"),
+                            label: try Label(parsing: try values.required("label")), asOf: values.value("as-of"),
                             sources: values.values("source"), needs: values.values("needs"),
                             models: values.values("model"), newDocument: values.flag("new-document"),
                             newModel: values.flag("new-model"), owner: values.value("owner") ?? ""),
@@ -83,7 +83,7 @@ enum ClaimCommands {
                 options: [CommandTree.detailFormatOption],
                 build: { values in
                     .claimShow(
-                        store: CommandTree.storePath(values), key: values.required("key"),
+                        store: CommandTree.storePath(values), key: try values.required("key"),
                         format: try CommandTree.detailFormat(values))
                 }
             ),
@@ -129,7 +129,7 @@ enum ClaimCommands {
                         newModel: values.flag("new-model"))
                     changes.owner = values.flag("no-owner") ? "" : values.value("owner")
                     return .claimEdit(
-                        store: CommandTree.storePath(values), key: values.required("key"),
+                        store: CommandTree.storePath(values), key: try values.required("key"),
                         changes: changes, by: SharedOptions.author(values))
                 }
             ),
@@ -147,9 +147,9 @@ enum ClaimCommands {
                 ],
                 build: { values in
                     .claimLabel(
-                        store: CommandTree.storePath(values), key: values.required("key"),
+                        store: CommandTree.storePath(values), key: try values.required("key"),
                         label: try Label(parsing: values.argument("label") ?? ""),
-                        reason: values.required("reason"), by: SharedOptions.author(values))
+                        reason: try values.required("reason"), by: SharedOptions.author(values))
                 }
             ),
             CommandSpec(
@@ -167,8 +167,8 @@ enum ClaimCommands {
                     OptionSpec(name: "remove", help: "Drop the expected value of the measurement named instead."), SharedOptions.by,
                 ],
                 build: { values in
-                    let key = values.required("key")
-                    let value = values.required("value")
+                    let key = try values.required("key")
+                    let value = try values.required("value")
                     let author = SharedOptions.author(values)
                     if values.flag("remove") {
                         return .claimUnexpect(store: CommandTree.storePath(values), key: key, name: value, by: author)

@@ -49,7 +49,7 @@ enum CompareCommands {
                 throw UsageError(message: "--kind needs --model.", path: values.path)
             }
             func side(_ name: String) throws -> ComparisonSide {
-                let value = values.required(name)
+                let value = try values.required(name)
                 guard let model else { return .run(value) }
                 return .build(model: model, kind: try values.value("kind").map(EnvironmentKind.init(parsing:)), version: value)
             }
@@ -71,7 +71,7 @@ extension CompareCommands {
             + "the order they were recorded in when any has only a date. Retracted results are listed and marked.",
         arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
         options: [CommandTree.formatOption],
-        build: { .history(store: CommandTree.storePath($0), claim: $0.required("claim"), format: try CommandTree.format($0)) }
+        build: { .history(store: CommandTree.storePath($0), claim: try $0.required("claim"), format: try CommandTree.format($0)) }
     )
 
     static let flaky = CommandSpec(

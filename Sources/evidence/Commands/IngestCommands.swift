@@ -69,7 +69,7 @@ enum IngestCommands {
                     ArgumentSpec(name: "pattern", help: "The test identifier pattern."),
                     ArgumentSpec(name: "claim", help: "The claim's key."),
                 ],
-                build: { .mapAdd(store: CommandTree.storePath($0), pattern: $0.required("pattern"), claim: $0.argumentValues("claim").first ?? "") }
+                build: { .mapAdd(store: CommandTree.storePath($0), pattern: try $0.required("pattern"), claim: $0.argumentValues("claim").first ?? "") }
             ),
             CommandSpec(
                 name: "list",
@@ -84,7 +84,7 @@ enum IngestCommands {
                     ArgumentSpec(name: "pattern", help: "The pattern of the rule."),
                     ArgumentSpec(name: "claim", help: "The claim's key.", isOptional: true),
                 ],
-                build: { .mapRemove(store: CommandTree.storePath($0), pattern: $0.required("pattern"), claim: $0.argument("claim")) }
+                build: { .mapRemove(store: CommandTree.storePath($0), pattern: try $0.required("pattern"), claim: $0.argument("claim")) }
             ),
         ]
     )

@@ -52,7 +52,7 @@ enum LintCommands {
             + "Running it again changes nothing.",
         arguments: [ArgumentSpec(name: "file", help: "The Markdown document.")],
         options: [OptionSpec(name: "document", valueName: "name", help: "The document's name in the store.", isRequired: true)],
-        build: { .annotate(store: CommandTree.storePath($0), file: $0.required("file"), document: $0.required("document")) }
+        build: { .annotate(store: CommandTree.storePath($0), file: try $0.required("file"), document: try $0.required("document")) }
     )
 }
 

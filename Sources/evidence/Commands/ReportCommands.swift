@@ -79,7 +79,7 @@ enum ReportCommands {
                             throw UsageError(message: "--reason goes with --untested or --checked, not --clear.", path: values.path)
                         }
                         return .checklistMark(
-                            store: CommandTree.storePath(values), item: values.required("item"), mark: kind,
+                            store: CommandTree.storePath(values), item: try values.required("item"), mark: kind,
                             reason: values.value("reason"), by: SharedOptions.author(values))
                     }
                 )

@@ -39,7 +39,7 @@ enum RunCommands {
                 options: [CommandTree.detailFormatOption],
                 build: {
                     .runShow(
-                        store: CommandTree.storePath($0), reference: $0.required("id"),
+                        store: CommandTree.storePath($0), reference: try $0.required("id"),
                         format: try CommandTree.detailFormat($0))
                 }
             ),
@@ -69,7 +69,7 @@ enum RunCommands {
                 options: [SharedOptions.by],
                 build: { values in
                     .resultLink(
-                        store: CommandTree.storePath(values), reference: values.required("result"), url: values.required("url"),
+                        store: CommandTree.storePath(values), reference: try values.required("result"), url: try values.required("url"),
                         by: SharedOptions.author(values))
                 }
             ),
@@ -92,8 +92,8 @@ enum RunCommands {
             ],
             build: { values in
                 .retract(
-                    target, store: CommandTree.storePath(values), reference: values.required("id"),
-                    reason: values.required("reason"), by: SharedOptions.author(values))
+                    target, store: CommandTree.storePath(values), reference: try values.required("id"),
+                    reason: try values.required("reason"), by: SharedOptions.author(values))
             }
         )
     }
@@ -151,7 +151,7 @@ enum RunCommands {
                 store: CommandTree.storePath(values),
                 observation: try {
                     var observation = Observation(
-                        claimKey: values.required("claim"), outcome: try Outcome(parsing: values.value("result") ?? "pass"),
+                        claimKey: try values.required("claim"), outcome: try Outcome(parsing: values.value("result") ?? "pass"),
                         posture: try values.value("posture").map(Posture.init(parsing:)), note: values.value("note") ?? "",
                         measurements: try values.values("measure").map(MeasurementDraft.init(parsing:)),
                         attachments: values.values("attach"), checkedAt: values.value("date"))

@@ -25,8 +25,8 @@ enum SourceCommands {
                     .sourceAdd(
                         store: CommandTree.storePath(values),
                         draft: SourceDraft(
-                            url: values.required("url"), title: values.required("title"),
-                            publisher: values.required("publisher"), kind: try SourceKind(parsing: values.required("kind")),
+                            url: try values.required("url"), title: try values.required("title"),
+                            publisher: try values.required("publisher"), kind: try SourceKind(parsing: try values.required("kind")),
                             published: values.value("published"), updated: values.value("updated"),
                             retrieved: values.value("retrieved")),
                         by: SharedOptions.author(values))
@@ -45,7 +45,7 @@ enum SourceCommands {
                 options: [CommandTree.detailFormatOption],
                 build: {
                     .sourceShow(
-                        store: CommandTree.storePath($0), url: $0.required("url"), format: try CommandTree.detailFormat($0))
+                        store: CommandTree.storePath($0), url: try $0.required("url"), format: try CommandTree.detailFormat($0))
                 }
             ),
         ]
@@ -62,7 +62,7 @@ enum SourceCommands {
                 options: [OptionSpec(name: "description", valueName: "text", help: "What it is.", isRequired: true), SharedOptions.by],
                 build: {
                     .capabilityAdd(
-                        store: CommandTree.storePath($0), name: $0.required("name"), description: $0.required("description"),
+                        store: CommandTree.storePath($0), name: try $0.required("name"), description: try $0.required("description"),
                         by: SharedOptions.author($0))
                 }
             ),
@@ -127,7 +127,7 @@ enum SourceCommands {
                     store: CommandTree.storePath(values),
                     draft: LackDraft(
                         kind: kind, model: simulator ?? device ?? LackDraft.everyModel,
-                        toolBuild: values.value("xcode-build") ?? "", capability: values.required("capability"),
+                        toolBuild: values.value("xcode-build") ?? "", capability: try values.required("capability"),
                         evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
                         note: values.value("note") ?? "", status: status, newModel: values.flag("new-model")),
                     by: SharedOptions.author(values))
@@ -168,7 +168,7 @@ enum SourceCommands {
                 ],
                 build: { values in
                     .documentSubjects(
-                        store: CommandTree.storePath(values), document: values.required("document"),
+                        store: CommandTree.storePath(values), document: try values.required("document"),
                         add: values.values("model"), remove: values.values("remove-model"), newModel: values.flag("new-model"))
                 }
             ),

@@ -59,7 +59,7 @@ enum StoreCommands {
                     limits.seconds = seconds == 0 ? nil : seconds
                 }
                 return .query(
-                    store: CommandTree.storePath(values), sql: values.required("sql"), format: try CommandTree.format(values),
+                    store: CommandTree.storePath(values), sql: try values.required("sql"), format: try CommandTree.format(values),
                     limits: limits)
             }
         ),
@@ -71,7 +71,7 @@ enum StoreCommands {
             arguments: [ArgumentSpec(name: "destination", help: "The new file; it must not exist unless --force.")],
             options: [OptionSpec(name: "force", help: "Replace an existing destination (never the store itself).")],
             build: {
-                .backup(store: CommandTree.storePath($0), destination: $0.required("destination"), force: $0.flag("force"))
+                .backup(store: CommandTree.storePath($0), destination: try $0.required("destination"), force: $0.flag("force"))
             }
         ),
         CommandSpec(

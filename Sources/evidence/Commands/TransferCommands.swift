@@ -10,7 +10,7 @@ enum TransferCommands {
             discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Only the format's own files are written or removed: .git, a README or anything else in the folder stays, even when the export is killed (the next export, import or sync finishes a killed one). Records in the folder this store has not imported (a teammate's run, their edit) stop the export: run 'evidence sync' to merge them, or give --replace. The format (version 3) is described in docs/text-format.md.",
             arguments: [ArgumentSpec(name: "folder", help: "The folder to write; created if missing.")],
             options: [OptionSpec(name: "replace", help: "Write over records in the folder that this store has not imported.")],
-            build: { .export(store: CommandTree.storePath($0), folder: $0.required("folder"), replace: $0.flag("replace")) }
+            build: { .export(store: CommandTree.storePath($0), folder: try $0.required("folder"), replace: $0.flag("replace")) }
         ),
         CommandSpec(
             name: "import",
@@ -19,7 +19,7 @@ enum TransferCommands {
             arguments: [ArgumentSpec(name: "folder", help: "The folder to read.")],
             options: [OptionSpec(name: "replace", help: "Take the input's values where they differ from the store's.")],
             build: {
-                .importFolder(store: CommandTree.storePath($0), folder: $0.required("folder"), replace: $0.flag("replace"))
+                .importFolder(store: CommandTree.storePath($0), folder: try $0.required("folder"), replace: $0.flag("replace"))
             }
         ),
         CommandSpec(
@@ -27,7 +27,7 @@ enum TransferCommands {
             abstract: "Import a shared folder, then export the store back to it: run it after 'git pull' and before 'git commit'.",
             discussion: "A folder with no export yet is simply written. Nothing is exported when the import finds a conflict.",
             arguments: [ArgumentSpec(name: "folder", help: "The export folder in the team's git repository.")],
-            build: { .sync(store: CommandTree.storePath($0), folder: $0.required("folder")) }
+            build: { .sync(store: CommandTree.storePath($0), folder: try $0.required("folder")) }
         ),
         CommandSpec(
             name: "merge-file",
@@ -41,7 +41,7 @@ enum TransferCommands {
             ],
             build: {
                 .mergeFile(
-                    base: $0.required("base"), ours: $0.required("ours"), theirs: $0.required("theirs"),
+                    base: try $0.required("base"), ours: try $0.required("ours"), theirs: try $0.required("theirs"),
                     path: $0.argument("path"))
             }
         ),
@@ -50,7 +50,7 @@ enum TransferCommands {
             abstract: "Set a git repository up to merge an export folder with 'evidence merge-file'.",
             discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path. Run it once in every clone; running it again changes nothing.",
             arguments: [ArgumentSpec(name: "folder", help: "The export folder, inside a git repository.")],
-            build: { .gitSetup(folder: $0.required("folder")) }
+            build: { .gitSetup(folder: try $0.required("folder")) }
         ),
         CommandSpec(
             name: "seed",
