@@ -11,11 +11,33 @@ final class ResultBatch {
     private var nextResultID: Int64
     private var nextMeasurementID: Int64
     /// The pending rows: what each binds besides its texts, which are copied
-    /// into `texts` as the row is added (eight to a row, in the order of the
-    /// columns), so that a row's strings are neither kept nor copied again.
+    /// into `texts` as the row is added (the row's `TextColumn`s, in their
+    /// order), so that a row's strings are neither kept nor copied again.
     private var results: [Numbers] = []
     private var texts = TextArena()
     private var measurements: [(id: Int64, resultID: Int64, measurement: TextFormat.Measurement)] = []
+
+    /// A result's text columns: the one place that says in which order the
+    /// arena holds them, for `add` to append and `insertResults` to bind.
+    enum TextColumn: Int, CaseIterable {
+        case uuid, result, posture, note, checkedAt, recordedAt, testID, message
+
+        func value(of row: StoreWriter.ResultRow) -> String? {
+            switch self {
+            case .uuid: row.uuid
+            case .result: row.result
+            case .posture: row.posture
+            case .note: row.note
+            case .checkedAt: row.checkedAt
+            case .recordedAt: row.recordedAt
+            case .testID: row.testID
+            case .message: row.message
+            }
+        }
+
+        /// Where the text of row `row` of the batch (counting from 0) lies in the arena.
+        func index(inRow row: Int) -> Int { row * Self.allCases.count + rawValue }
+    }
 
     struct Numbers {
         var id: Int64
@@ -54,14 +76,7 @@ final class ResultBatch {
         results.append(Numbers(
             id: id, runID: row.runID, environmentID: row.environmentID, claimID: row.claimID,
             claimStatementID: row.claimStatementID, duration: row.duration))
-        texts.append(row.uuid)
-        texts.append(row.result)
-        texts.append(row.posture)
-        texts.append(row.note)
-        texts.append(row.checkedAt)
-        texts.append(row.recordedAt)
-        texts.append(row.testID)
-        texts.append(row.message)
+        for column in TextColumn.allCases { texts.append(column.value(of: row)) }
         for measurement in rowMeasurements {
             measurements.append((nextMeasurementID, id, measurement))
             nextMeasurementID += 1
@@ -90,38 +105,37 @@ final class ResultBatch {
 }
 
 extension StoreWriter {
-    /// Inserts new results, their texts bound in place from `texts`, eight to
-    /// a row in the order of the columns: a full batch in one statement, fewer
+    /// Inserts new results, their texts bound in place from `texts` (each
+    /// row's `ResultBatch.TextColumn`s): a full batch in one statement, fewer
     /// rows (the last of a load) one statement each, so that neither statement
     /// is prepared again.
     func insertResults(_ rows: [ResultBatch.Numbers], texts: TextArena) throws {
+        typealias Column = ResultBatch.TextColumn
         try texts.withTexts { bytes in
-            var text = 0
-            /// Binds a row's fourteen values from parameter `first` on.
-            func bind(_ row: ResultBatch.Numbers, into statement: Statement, from first: Int32) throws {
+            /// Binds the fourteen values of row `number` of the batch from parameter `first` on.
+            func bind(_ row: ResultBatch.Numbers, number: Int, into statement: Statement, from first: Int32) throws {
                 var index = first - 1
                 func next() -> Int32 {
                     index += 1
                     return index
                 }
-                func nextText() -> Int {
-                    text += 1
-                    return text - 1
+                func text(_ column: Column) throws {
+                    try statement.bindInPlace(next(), bytes, column.index(inRow: number))
                 }
                 try statement.bind(next(), row.id)
-                try statement.bindInPlace(next(), bytes, nextText())
+                try text(.uuid)
                 try statement.bind(next(), row.runID)
                 try statement.bind(next(), row.environmentID)
                 try statement.bind(next(), row.claimID)
                 try statement.bind(next(), row.claimStatementID)
-                try statement.bindInPlace(next(), bytes, nextText())
-                try statement.bindInPlace(next(), bytes, nextText())
-                try statement.bindInPlace(next(), bytes, nextText())
-                try statement.bindInPlace(next(), bytes, nextText())
-                try statement.bindInPlace(next(), bytes, nextText())
-                try statement.bindInPlace(next(), bytes, nextText())
+                try text(.result)
+                try text(.posture)
+                try text(.note)
+                try text(.checkedAt)
+                try text(.recordedAt)
+                try text(.testID)
                 try statement.bind(next(), row.duration)
-                try statement.bindInPlace(next(), bytes, nextText())
+                try text(.message)
             }
             if rows.count == ResultBatch.rows {
                 let statement = try database.cached(
@@ -129,7 +143,7 @@ extension StoreWriter {
                     INSERT INTO results (id, uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture,
                                          note, checked_at, recorded_at, test_id, duration, message) VALUES
                     """, repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
-                for (number, row) in rows.enumerated() { try bind(row, into: statement, from: Int32(number * 14 + 1)) }
+                for (number, row) in rows.enumerated() { try bind(row, number: number, into: statement, from: Int32(number * 14 + 1)) }
                 try statement.executeAndClearBindings()
             } else {
                 let statement = try database.cached(
@@ -138,8 +152,8 @@ extension StoreWriter {
                                          note, checked_at, recorded_at, test_id, duration, message)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                for row in rows {
-                    try bind(row, into: statement, from: 1)
+                for (number, row) in rows.enumerated() {
+                    try bind(row, number: number, into: statement, from: 1)
                     try statement.executeAndClearBindings()
                 }
             }
