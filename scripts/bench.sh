@@ -22,8 +22,8 @@ runs="${BENCH_RUNS:-3}"
 out="${BENCH_OUT:-bench-out}"
 mkdir -p "$out"
 
-swift build -c release --product evidence >/dev/null
-bin="$PWD/.build/release/evidence"
+# The binary people install (scripts/release.sh): the Swift runtime linked in, stripped.
+bin="$(scripts/release.sh 2>/dev/null | tail -1)"
 
 # measure CMD...: runs CMD once, its output discarded; prints "seconds peak-KB".
 measure() {

@@ -166,21 +166,29 @@ extension StoreReader {
         // What the claims expect, and what the result each state rests on measured.
         var expected: [Int64: [ExpectedValue]] = [:]
         try forEachExpectation { expected[$0, default: []].append($1) }
-        let measurements = try database.cached(
-            "SELECT name, value, unit, baseline, posture FROM measurements WHERE result_id = ? ORDER BY id")
-        return try claims.map { id, claim in
+        // The measurements of every deciding result in one query, by result.
+        var measuredBy: [Int64: [(name: String, value: Double, unit: MeasurementUnit, baseline: Double?, posture: Posture?)]] = [:]
+        let results = JSONValue.array(decisive.values.sorted().map { JSONValue.number(Double($0)) }).rendered()
+        try database.cached(
+            """
+            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture
+            FROM json_each(?1) AS j JOIN measurements AS m INDEXED BY measurements_by_result ON m.result_id = j.value
+            ORDER BY m.result_id, m.id
+            """
+        ).forEachRow([.text(results)]) { row in
+            guard let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
+            measuredBy[row.int64(0), default: []].append(
+                (row.text(1), row.double(2), unit, row.optionalDouble(4), row.vocabulary(5)))
+        }
+        return claims.map { id, claim in
             var claim = claim
             claim.sources = sources[id] ?? []
             claim.otherModels = others[id] ?? []
             let expectations = expected[id] ?? []
-            if let result = decisive[id] {
-                try measurements.forEachRow([.integer(result)]) { row in
-                    guard let unit = row.vocabulary(2, MeasurementUnit.self) else { return }
-                    let name = row.text(0)
-                    claim.measured.append(MeasurementValue(
-                        name: name, value: row.double(1), unit: unit, baseline: row.optionalDouble(3), posture: row.vocabulary(4),
-                        expected: expectations.first { $0.name == name }))
-                }
+            for measured in decisive[id].flatMap({ measuredBy[$0] }) ?? [] {
+                claim.measured.append(MeasurementValue(
+                    name: measured.name, value: measured.value, unit: measured.unit, baseline: measured.baseline,
+                    posture: measured.posture, expected: expectations.first { $0.name == measured.name }))
             }
             claim.unmeasured = expectations.filter { value in !claim.measured.contains { $0.name == value.name } }
             return claim
