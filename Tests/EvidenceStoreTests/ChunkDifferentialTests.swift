@@ -17,16 +17,7 @@ import Testing
     }
 
     /// A fixed seed: a failure names the sizes that found it, and the run repeats.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SplitMix64
 
     /// The file as it is, cut short at a few places, and with a byte changed.
     static func variants(of data: Data, random: inout Seeded) -> [(String, Data)] {

@@ -18,17 +18,8 @@ import Testing
 /// an export to a second store that diverges, and its export imported back.
 /// A failure prints the sequence's seed and step.
 @Suite struct StateInvariantTests {
-    /// SplitMix64: the same sequences on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The same sequences on every run.
+    typealias Generator = SplitMix64
 
     static let sequences = 40
     static let stepsPerSequence = 50

@@ -61,33 +61,32 @@ public final class TextSink {
         return try TextSink(path: path)
     }
 
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        func failed() -> EvidenceError {
+            EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        }
         // A device, pipe or socket (`--output /dev/null`, `--output >(gzip)`) is
         // written into as it is: renaming a file over it would replace it.
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
             let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
-            }
-            descriptor = fd
-            ownsDescriptor = true
-            finalPath = nil
-            temporaryPath = nil
-            name = path
-            buffer.reserveCapacity(limit)
+            guard fd >= 0 else { throw failed() }
+            self.init(owning: fd, name: path, finalPath: nil, temporaryPath: nil)
             return
         }
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
-        }
-        descriptor = fd
+        guard fd >= 0 else { throw failed() }
+        self.init(owning: fd, name: path, finalPath: path, temporaryPath: temporary)
+    }
+
+    /// A descriptor this sink closes; with a temporary path, renamed to the final one on `close()`.
+    private init(owning descriptor: Int32, name: String, finalPath: String?, temporaryPath: String?) {
+        self.descriptor = descriptor
         ownsDescriptor = true
-        finalPath = path
-        temporaryPath = temporary
-        name = path
+        self.finalPath = finalPath
+        self.temporaryPath = temporaryPath
+        self.name = name
         buffer.reserveCapacity(limit)
     }
 

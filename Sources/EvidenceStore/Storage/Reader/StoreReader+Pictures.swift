@@ -174,19 +174,23 @@ extension StoreReader {
         var builds: [String: (label: String, order: String)] = [:]
         try database.cached(
             """
-            SELECT c.document, e.os_name, e.os_version, e.os_build, e.os_version_order || ' ' || e.os_build_order,
-                   c.id, r.recorded_at || ' ' || printf('%019d', r.id),
-                   r.result = 'pass' AND NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
-                                                      WHERE g.claim_id = c.id AND g.environment_id = e.id)
-            FROM latest_decisive_results AS l
-            JOIN results AS r ON r.id = l.result_id
-            JOIN environments AS e ON e.id = l.environment_id
-            JOIN claims AS c ON c.id = l.claim_id
-            WHERE c.label <> 'not-published' AND (?1 IS NULL OR c.document = ?1)
-              AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
-                   OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model))
-              AND (r.result = 'fail' OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
-                                                    WHERE g.claim_id = c.id AND g.environment_id = e.id))
+            -- Whether the environment lacks a capability the claim needs, worked out once a row:
+            -- a pass there proves nothing, a fail still counts.
+            WITH decided AS (
+                SELECT c.document, e.os_name, e.os_version, e.os_build, e.os_version_order || ' ' || e.os_build_order AS build_order,
+                       c.id AS claim_id, r.recorded_at || ' ' || printf('%019d', r.id) AS recorded, r.result,
+                       EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                               WHERE g.claim_id = c.id AND g.environment_id = e.id) AS lacks
+                FROM latest_decisive_results AS l
+                JOIN results AS r ON r.id = l.result_id
+                JOIN environments AS e ON e.id = l.environment_id
+                JOIN claims AS c ON c.id = l.claim_id
+                WHERE c.label <> 'not-published' AND (?1 IS NULL OR c.document = ?1)
+                  AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
+                       OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model))
+            )
+            SELECT document, os_name, os_version, os_build, build_order, claim_id, recorded, result = 'pass' AND NOT lacks
+            FROM decided WHERE result = 'fail' OR NOT lacks
             """
         ).forEachRow([SQLValue(document)]) { row in
             let spec = EnvironmentSpec(kind: .simulator, model: "", osName: row.text(1), osVersion: row.text(2), osBuild: row.text(3))

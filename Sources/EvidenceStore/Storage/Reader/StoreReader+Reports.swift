@@ -168,7 +168,7 @@ extension StoreReader {
         try forEachExpectation { expected[$0, default: []].append($1) }
         // The measurements of every deciding result in one query, by result.
         var measuredBy: [Int64: [(name: String, value: Double, unit: MeasurementUnit, baseline: Double?, posture: Posture?)]] = [:]
-        let results = JSONValue.array(decisive.values.sorted().map { JSONValue.number(Double($0)) }).rendered()
+        let results = "[" + decisive.values.sorted().map(String.init).joined(separator: ",") + "]"
         try database.cached(
             """
             SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture
