@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 13, as a fresh store holds it:
+-- The schema of an evidence store at version 14, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -481,9 +481,11 @@ JOIN failure_links AS f ON f.claim_id = s.claim_id
 WHERE s.state = 'failing';
 
 CREATE VIEW claim_mismatches AS
+-- The claims that can have a problem, found cheaply first, so the state is
+-- worked out for those only; their problems are claim_state's.
 WITH s AS MATERIALIZED (
-    SELECT st.claim_id, st.key, st.document, st.area, st.label, st.state, st.reason,
-           EXISTS (SELECT 1 FROM claim_sources AS x WHERE x.claim_id = st.claim_id) AS has_source
+    SELECT st.claim_id, st.key, st.document, st.area, st.label, st.state, st.reason, st.label_problem,
+           st.evidence_problem
     FROM claims AS c
     JOIN claim_state AS st ON st.claim_id = c.id
     WHERE c.label = 'measured'
@@ -491,27 +493,12 @@ WITH s AS MATERIALIZED (
        OR EXISTS (SELECT 1 FROM latest_decisive_results AS l JOIN results AS r ON r.id = l.result_id
                   WHERE l.claim_id = c.id
                     AND (r.result = 'fail' OR (c.label = 'unverified' AND r.result = 'pass')))
-),
-problems (claim_id, kind) AS (
-    SELECT claim_id, 'measured' FROM s
-    WHERE label = 'measured' AND state NOT IN ('verified-on-device', 'verified-in-simulator')
-    UNION ALL
-    SELECT claim_id, 'sourced' FROM s WHERE label = 'sourced' AND NOT has_source
-    UNION ALL
-    SELECT claim_id, 'failing' FROM s WHERE state = 'failing'
-    UNION ALL
-    SELECT claim_id, 'unverified' FROM s
-    WHERE label = 'unverified' AND state IN ('verified-on-device', 'verified-in-simulator')
 )
-SELECT s.claim_id, s.key, s.document, s.area, s.label, s.state,
-       CASE p.kind
-           WHEN 'measured' THEN 'labelled measured but has no current pass: ' || s.state || ': ' || s.reason
-           WHEN 'sourced' THEN 'labelled sourced but cites no source'
-           WHEN 'failing' THEN 'its latest decisive result failed: ' || s.reason
-           ELSE 'labelled unverified but ' || s.state || ': ' || s.reason
-       END AS problem
-FROM problems AS p
-JOIN s ON s.claim_id = p.claim_id;
+SELECT claim_id, key, document, area, label, state, label AS kind, label_problem AS problem, reason
+FROM s WHERE label_problem IS NOT NULL
+UNION ALL
+SELECT claim_id, key, document, area, label, state, 'failing', evidence_problem, reason
+FROM s WHERE evidence_problem IS NOT NULL;
 
 CREATE VIEW claim_state AS
 WITH env AS MATERIALIZED (
@@ -586,7 +573,11 @@ decisions AS (
     FROM current_evidence AS d
 ),
 facts AS (
-    SELECT d.*, decisive.result AS decisive_outcome, decisive.checked_at AS decisive_checked_at,
+    SELECT d.*,
+           -- The ids as joined, not d.decisive_id and d.last_id: each use of
+           -- those would work them out again.
+           decisive.id AS decisive_result_id, last.id AS last_result_id,
+           decisive.result AS decisive_outcome, decisive.checked_at AS decisive_checked_at,
            substr(decisive_run.uuid, 1, 8) AS decisive_run, decisive_env.id AS decisive_environment_id,
            decisive_env.kind AS decisive_kind, decisive_env.model AS decisive_model,
            decisive_env.description AS decisive_environment, decisive_env.is_current AS decisive_is_current,
@@ -620,14 +611,15 @@ facts AS (
     LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
     LEFT JOIN env AS decisive_env ON decisive_env.id = decisive.environment_id
     LEFT JOIN results AS last ON last.id = d.last_id
-)
+),
+states AS (
 SELECT
     f.claim_id, f.key, f.document, f.area, f.label,
     CASE
         WHEN f.decisive_outcome = 'fail' THEN 'failing'
         WHEN f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words
             THEN CASE f.decisive_kind WHEN 'device' THEN 'verified-on-device' ELSE 'verified-in-simulator' END
-        WHEN f.decisive_id IS NOT NULL THEN 'stale'
+        WHEN f.decisive_result_id IS NOT NULL THEN 'stale'
         WHEN f.simulator_lacks IS NOT NULL THEN 'needs-device'
         ELSE 'untested'
     END AS state,
@@ -645,11 +637,11 @@ SELECT
         WHEN f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words
             THEN 'passed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
-        WHEN f.decisive_id IS NOT NULL AND f.decisive_is_current
+        WHEN f.decisive_result_id IS NOT NULL AND f.decisive_is_current
             THEN 'statement changed since run ' || f.decisive_run
                  || ' (it passed the earlier words ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' on ' || f.decisive_environment || ')'
-        WHEN f.decisive_id IS NOT NULL
+        WHEN f.decisive_result_id IS NOT NULL
             THEN 'last verified on ' || f.decisive_environment
                  || coalesce(' on ' || f.decisive_checked_at, ' on an unrecorded date')
                  || CASE WHEN f.decisive_current_words THEN '' ELSE ', of earlier words' END
@@ -667,7 +659,7 @@ SELECT
             THEN CASE WHEN f.simulator_lacks IS NOT NULL
                       THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; ' ELSE '' END
                  || 'no pass or fail on ' || f.subjects || ' yet (results on other models do not count)'
-        WHEN f.last_id IS NULL
+        WHEN f.last_result_id IS NULL
             THEN CASE WHEN f.simulator_lacks IS NOT NULL
                       THEN 'needs ' || f.simulator_lacks || ', which the simulator lacks; ' ELSE '' END
                  || CASE WHEN EXISTS (SELECT 1 FROM results AS r WHERE r.claim_id = f.claim_id)
@@ -677,11 +669,31 @@ SELECT
                  || f.last_outcome || coalesce(' on ' || f.last_checked_at, '')
         ELSE 'no pass or fail yet; last result ' || f.last_outcome || coalesce(' on ' || f.last_checked_at, '')
     END AS reason,
-    f.decisive_id AS decisive_result_id,
-    f.last_id AS last_result_id,
+    f.decisive_result_id,
+    f.last_result_id,
     f.decisive_environment_id,
-    f.label <> 'not-published' AS qa_work
-FROM facts AS f;
+    f.label <> 'not-published' AS qa_work,
+    -- 1 when the reason names the result it rests on ("… in run R on E"):
+    -- a fail, or a pass of the current words in a current environment.
+    coalesce(f.decisive_outcome = 'fail'
+             OR (f.decisive_outcome = 'pass' AND f.decisive_is_current AND f.decisive_current_words), 0)
+        AS reason_names_run,
+    f.known_issues
+FROM facts AS f
+)
+SELECT s.*,
+       -- Where the label disagrees with the evidence (a mismatch).
+       CASE
+           WHEN s.label = 'measured' AND s.state NOT IN ('verified-on-device', 'verified-in-simulator')
+               THEN 'labelled measured but has no current pass'
+           WHEN s.label = 'sourced' AND NOT EXISTS (SELECT 1 FROM claim_sources AS x WHERE x.claim_id = s.claim_id)
+               THEN 'labelled sourced but cites no source'
+           WHEN s.label = 'unverified' AND s.state IN ('verified-on-device', 'verified-in-simulator')
+               THEN 'labelled unverified but ' || s.state
+       END AS label_problem,
+       -- Where the evidence itself is the problem, whatever the label.
+       CASE WHEN s.state = 'failing' THEN 'its latest decisive result failed' END AS evidence_problem
+FROM states AS s;
 
 CREATE VIEW decisive_result_order AS
 SELECT o.claim_id, o.environment_id,

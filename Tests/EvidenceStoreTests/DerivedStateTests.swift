@@ -112,11 +112,19 @@ import Testing
         try store.addClaim(ClaimDraft(key: "sourced.alone", statement: "s", document: "d", area: "a", label: .sourced), by: "w")
         try log("bars.overflow", .pass, on: environment(), "2026-10-20")
         try log("standby.either-display", .fail, on: environment(.device), "2026-10-20")
-        let problems = try store.reader.mismatches().map { "\($0.claim): \($0.problem)" }
+        let problems = try store.reader.mismatches().map { "\($0.claim): \($0.text)" }
         #expect(problems.contains("island.clock-offset.closed: labelled measured but has no current pass: untested: no result yet"))
         #expect(problems.contains("sourced.alone: labelled sourced but cites no source"))
         #expect(problems.contains { $0.hasPrefix("standby.either-display: its latest decisive result failed: failed on 2026-10-20") })
         #expect(problems.contains { $0.hasPrefix("bars.overflow: labelled unverified but verified-in-simul") })
+        // The view gives the kind, the problem and the state's reason apart.
+        let rows = try store.reader.mismatches()
+        let failing = try #require(rows.first { $0.claim == "standby.either-display" && $0.kind == .failing })
+        #expect(failing.problem == "its latest decisive result failed")
+        #expect(failing.reason.hasPrefix("failed on 2026-10-20 in run "))
+        let sourced = try #require(rows.first { $0.claim == "sourced.alone" })
+        #expect(sourced.kind == .sourced && sourced.problem == "labelled sourced but cites no source")
+        #expect(rows.first { $0.claim == "bars.overflow" }?.problem == "labelled unverified but verified-in-simulator")
     }
 
     @Test func theChecklistTicksOnlyVerifiedItemsAndSaysWhy() throws {

@@ -183,6 +183,7 @@ final class ConcurrentResults: @unchecked Sendable {
         11: "f34eb8845fec222c94190398b889f4f9c99b7084a6b31784f030e1df8cd517ca",
         12: "16889fe68291402faf4060b3d15b7d1fc1004ad2579fda46002ad0838ede42ec",
         13: "68085db8a5b9edc85e18410589b19990cf689f8e37a3408c0c315351a1bab171",
+        14: "306b6a0a386ce16f1de5e62d6dd37b27f118ee788505b2c910a29961a1eb95a8",
     ]
 
     @Test func landedMigrationsAreFrozen() {

@@ -511,6 +511,7 @@ import Testing
                     try Self.checkInvariants(claim, actual: actual, model: model, context: "sequence \(seed), step \(number)")
                 }
             }
+            try Self.checkTheReportReadsTheSameState(fixture.store, context: "sequence \(seed)")
             try Self.checkRetractionsChangeNothing(
                 history, model: model, claims: claims, original: try Self.storeStates(fixture.store), seed: seed)
             try Self.checkDivergingStoresMerge(fixture, model: model, generator: &generator, sequence: sequence, seed: seed)
@@ -523,6 +524,23 @@ import Testing
         print(
             "State invariants: \(Self.sequences) sequences, \(steps) steps, "
                 + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ".")
+    }
+
+    /// The report's claims read the states, mismatches and reasons that
+    /// claim_state and claim_mismatches give, and say "decided by" exactly
+    /// when the reason does not already name that result's run and environment.
+    static func checkTheReportReadsTheSameState(_ store: Store, context: String) throws {
+        let claims = try store.reader.reportClaims()
+        let states = try storeStates(store)
+        for claim in claims {
+            #expect(states[claim.key] == claim.state, "\(context): \(claim.key)")
+            let names = claim.decidedBy.map { claim.reason.contains("in run \($0.run) on \($0.environment)") } ?? false
+            #expect(claim.reasonNamesRun == names, "\(context): \(claim.key): \(claim.reason)")
+            #expect(claim.knownIssues.isEmpty || claim.reason.hasSuffix("; known: " + claim.knownIssues.joined(separator: ", ")))
+        }
+        let fromClaims = claims.flatMap(\.mismatches).map(\.text).sorted()
+        let fromView = try store.reader.mismatches().map(\.text).sorted()
+        #expect(fromClaims == fromView, "\(context)")
     }
 
     /// The issue's invariants, stated directly.

@@ -141,7 +141,7 @@ public enum DocumentLint {
                 // Proof of these words on an older build is shown, and fails only
                 // --strict; no pass, a fail or changed words are errors.
                 let old = mismatch.state == .stale && facts.provenOnOlderBuilds.contains(marker.key)
-                add(marker.line, marker.column, old ? .staleProof : .unsupported, "\(marker.key): \(mismatch.problem)")
+                add(marker.line, marker.column, old ? .staleProof : .unsupported, "\(marker.key): \(mismatch.text)")
             }
             let words = own.map(String.init) ?? marker.text
             if label == .sourced || claim.label == .sourced {

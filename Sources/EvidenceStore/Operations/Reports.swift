@@ -87,11 +87,13 @@ public enum Reports {
         }
     }
 
-    /// The evidence report. On a large store the run log, most of it, is
-    /// shared out: the partner connection writes runs from the last one back
-    /// while this one reads and writes the other sections and then runs from
-    /// the first one on; they stop where they meet, and the partner's runs are
-    /// put in place.
+    /// The evidence report. On a large store the partner connection takes a
+    /// share on a thread of its own: it reads the flaky claims, the result
+    /// counts and the device needs (`SharedReads`) while this connection
+    /// reads the claims and their states, then writes runs from
+    /// the last one back while this one writes the other sections and then
+    /// runs from the first one on; they stop where they meet, and the
+    /// partner's runs are put in place.
     private static func writeReport(
         _ reader: StoreReader, partner: StoreReader?, options: Options, folder: String, to writer: FragmentingWriter
     ) throws {
@@ -99,23 +101,26 @@ public enum Reports {
         let runLog = try reader.runLog(document: document)
         runLog.keepNewest(options.runs)
         let queue = RunQueue(count: runLog.runCount)
-        var helper: BackHalf?
-        if let partner, runLog.runCount > 1, try reader.resultIDBound() >= options.parallelFrom {
+        var helper: PartnerShare?
+        if let partner, try reader.resultIDBound() >= options.parallelFrom {
             let partnerLog = try partner.runLog(document: document)
             partnerLog.keepNewest(options.runs)
-            helper = try BackHalf(runLog: partnerLog, queue: queue, writer: writer)
+            helper = try PartnerShare(reader: partner, document: document, runLog: partnerLog, queue: queue, writer: writer)
         }
         helper?.start()
         defer {
             queue.stop()
             _ = try? helper?.finish()
         }
-        let claims = try reader.reportClaims(document: document)
+        var claims = try reader.reportClaims(document: document)
+        let shared = try helper?.reads() ?? SharedReads(reader, document: document)
+        for index in claims.indices { claims[index].resultCount = shared.resultCounts[claims[index].key] ?? 0 }
         let report = EvidenceReport(
             documents: try document.map { [$0] } ?? reader.documents(), stamp: options.stamp,
             claims: claims, runLog: runLog,
-            deviceNeeds: try reader.deviceNeeds(document: document), notPublished: try reader.notPublished(document: document),
-            mismatches: try reader.mismatches(document: document), flaky: try reader.flakyList(claims: claims.map(\.key)),
+            deviceNeeds: shared.deviceNeeds, notPublished: try reader.notPublished(document: document),
+            mismatches: claims.flatMap(\.mismatches).sorted { ($0.claim, $0.problem) < ($1.claim, $1.problem) },
+            flaky: shared.flaky,
             runsLeftOut: runLog.totalRunCount - runLog.runCount)
         var pictures: ReportPicturesDocument?
         if options.format == .html {
@@ -244,23 +249,43 @@ private final class RunQueue: @unchecked Sendable {
     }
 }
 
-/// The part of a run log the partner connection writes on its own thread into
-/// a file of its own, one range of bytes per run. The partner's reader is
-/// handed over whole: only that thread touches its connection until
-/// `finish()` returns.
-private final class BackHalf: @unchecked Sendable {
+/// What a report reads besides its claims, which the partner connection can
+/// read while the other reads the claims.
+private struct SharedReads: Sendable {
+    var flaky: [FlakyListing]
+    var resultCounts: [String: Int]
+    var deviceNeeds: [DeviceNeed]
+
+    init(_ reader: StoreReader, document: String?) throws {
+        flaky = try reader.flakyClaims(document: document)
+        resultCounts = try reader.resultCounts(document: document)
+        deviceNeeds = try reader.deviceNeeds(document: document)
+    }
+}
+
+/// The partner connection's share of a report, on its own thread: first its
+/// `SharedReads`, then the part of the run log it writes into a file of its
+/// own, one range of bytes per run. The partner's reader is handed over
+/// whole: only that thread touches its connection until `finish()` returns.
+private final class PartnerShare: @unchecked Sendable {
     let spool: String
+    private let reader: StoreReader
+    private let document: String?
     private let runLog: RunLog
     private let queue: RunQueue
     private let sink: TextSink
     private let writer: any FragmentingWriter
     private let done = DispatchSemaphore(value: 0)
+    private let sharedRead = DispatchSemaphore(value: 0)
     private var started = false
     private var finished = false
+    private var shared: Swift.Result<SharedReads, Error>?
     private var chunks: [Range<Int>] = []
     private var error: Error?
 
-    init(runLog: RunLog, queue: RunQueue, writer: FragmentingWriter) throws {
+    init(reader: StoreReader, document: String?, runLog: RunLog, queue: RunQueue, writer: FragmentingWriter) throws {
+        self.reader = reader
+        self.document = document
         self.runLog = runLog
         self.queue = queue
         spool = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-report-\(UUID().uuidString)").path
@@ -280,6 +305,14 @@ private final class BackHalf: @unchecked Sendable {
         thread.start()
     }
 
+    /// Waits for its shared reads; returns them or throws what they met.
+    func reads() throws -> SharedReads {
+        sharedRead.wait()
+        sharedRead.signal()
+        guard let shared else { throw EvidenceError.io(path: spool, reason: "the report's second connection ended before its reads") }
+        return try shared.get()
+    }
+
     /// Waits for the thread; returns the byte ranges of the runs it wrote, in
     /// the order written (the last run first), or throws what it met.
     @discardableResult
@@ -293,6 +326,8 @@ private final class BackHalf: @unchecked Sendable {
     }
 
     private func work() {
+        shared = Swift.Result { try SharedReads(reader, document: document) }
+        sharedRead.signal()
         do {
             while let index = queue.takeBack() {
                 let start = writer.position

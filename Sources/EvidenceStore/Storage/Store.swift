@@ -449,6 +449,10 @@ extension Store {
     /// nil and this one reads alone. Each reader belongs to one thread.
     public func readTogether<T>(_ body: (StoreReader, StoreReader?) throws -> T) throws -> T {
         var partner = try? Database(path: path, mode: isImmutable ? .immutable : .readOnly)
+        // The main connection reads rows all over the file: mapped, its pages
+        // are read in place rather than copied out of the kernel's cache.
+        _ = try database.scalar("PRAGMA mmap_size = \(Self.reportMapSize)")
+        defer { _ = try? database.scalar("PRAGMA mmap_size = 0") }
         if let second = partner {
             // An immutable file needs no lining up (nothing changes it), so
             // each connection begins on its own, without the write lock.
@@ -468,6 +472,9 @@ extension Store {
         }
         return try body(reader, partner.map { StoreReader(database: $0, clock: clock) })
     }
+
+    /// How much of the store a report's connections map into memory.
+    static let reportMapSize: Int64 = 1 << 30
 
     private static func beginReading(_ connections: [Database]) throws {
         guard let first = connections.first else { return }

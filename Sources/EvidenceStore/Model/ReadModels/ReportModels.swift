@@ -44,6 +44,13 @@ public struct ReportClaim: Sendable {
     public var measured: [MeasurementValue] = []
     /// Expected values no measurement of that result answers.
     public var unmeasured: [ExpectedValue] = []
+    /// Whether the reason names the run and environment of `decidedBy`
+    /// (claim_state's reason_names_run).
+    public var reasonNamesRun = false
+    /// The issues the reason ends with ("; known: URL, URL"), from claim_state.
+    public var knownIssues: [String] = []
+    /// Its mismatches, as claim_state gives them with the state.
+    public var mismatches: [Mismatch] = []
 
     public init(
         key: String, statement: String, document: String, area: String, label: Label, asOf: String?,
@@ -244,25 +251,43 @@ public struct StateCount: Sendable, Equatable, TableRow {
     }
 }
 
-/// A label the evidence does not support.
+/// A label the evidence does not support, as `claim_mismatches` gives it.
 public struct Mismatch: Sendable, Equatable {
+    /// What kind of problem: the label's (`measured`, `sourced`,
+    /// `unverified`) or the evidence's (`failing`).
+    public enum Kind: String, Vocabulary {
+        case measured, sourced, failing, unverified
+
+        public static let field = "mismatch kind"
+    }
+
     public var claim: String
     public var label: Label
     public var state: VerificationState
+    public var kind: Kind
+    /// The problem in words, without the state's reason: "labelled measured
+    /// but has no current pass".
     public var problem: String
+    /// The claim's state's reason.
+    public var reason: String
 
-    /// The problem without the state's reason that `claim_mismatches` ends
-    /// it with ("its latest decisive result failed"): the report gives the
-    /// reason once, in the claim's own row.
-    public var headline: String {
-        problem.range(of: ": ").map { String(problem[..<$0.lowerBound]) } ?? problem
+    /// The whole sentence: the problem, then what the evidence says where the
+    /// problem is about it (for a measured label the state, then the reason).
+    public var text: String {
+        switch kind {
+        case .sourced: problem
+        case .measured: "\(problem): \(state.rawValue): \(reason)"
+        case .failing, .unverified: "\(problem): \(reason)"
+        }
     }
 
-    public init(claim: String, label: Label, state: VerificationState, problem: String) {
+    public init(claim: String, label: Label, state: VerificationState, kind: Kind, problem: String, reason: String) {
         self.claim = claim
         self.label = label
         self.state = state
+        self.kind = kind
         self.problem = problem
+        self.reason = reason
     }
 }
 

@@ -164,7 +164,7 @@ public struct EvidenceReport {
             writer.endCell()
             writer.cell(claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? ""))
             writer.beginCell()
-            Self.writeReason(claim.state.rawValue + ": " + claim.reason, to: writer)
+            Self.writeReason(claim.state.rawValue + ": " + claim.reason, known: claim.knownIssues, to: writer)
             writer.endCell()
             writer.beginCell()
             if claim.sources.isEmpty { writer.text("none") }
@@ -178,7 +178,7 @@ public struct EvidenceReport {
             // or fail of this run; then only its posture is added.
             var lines: [String] = []
             if let decided = claim.decidedBy {
-                if claim.reason.contains("in run \(decided.run) on ") {
+                if claim.reasonNamesRun {
                     if let posture = decided.posture { lines.append("posture: " + posture) }
                 } else {
                     lines.append(Self.evidence("decided by: ", decided))
@@ -210,11 +210,13 @@ public struct EvidenceReport {
     /// How many results on other models a claim's row names before it counts the rest.
     static let otherModelsShown = 3
 
-    /// A state's reason, the issues known to track a failure as links to them.
-    static func writeReason(_ reason: String, to writer: DocumentWriter) {
-        guard let range = reason.range(of: "; known: ") else { return writer.text(reason) }
-        writer.text(String(reason[..<range.upperBound]))
-        for (index, url) in reason[range.upperBound...].components(separatedBy: ", ").enumerated() {
+    /// A state's reason, the issues known to track a failure (which it ends
+    /// with) as links to them.
+    static func writeReason(_ reason: String, known: [String], to writer: DocumentWriter) {
+        let tail = "; known: " + known.joined(separator: ", ")
+        guard !known.isEmpty, reason.hasSuffix(tail) else { return writer.text(reason) }
+        writer.text(String(reason.dropLast(tail.count - "; known: ".count)))
+        for (index, url) in known.enumerated() {
             if index > 0 { writer.text(", ") }
             let shown = url.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: "http://", with: "")
             writer.link(shown, to: url)
@@ -427,8 +429,8 @@ public struct EvidenceReport {
         var problems: [String] = []
         var claims: [String: [String]] = [:]
         for mismatch in mismatches {
-            if claims[mismatch.headline] == nil { problems.append(mismatch.headline) }
-            claims[mismatch.headline, default: []].append(mismatch.claim)
+            if claims[mismatch.problem] == nil { problems.append(mismatch.problem) }
+            claims[mismatch.problem, default: []].append(mismatch.claim)
         }
         writer.table(
             columns: ["problem", "claims"],

@@ -167,6 +167,15 @@ extension StoreReader {
     /// each environment's decisive results, through their index, starting from
     /// the environments where it has a latest decisive result.
     public func flakyList(window: Int = FlakyListing.defaultWindow, claims: [String]? = nil) throws -> [FlakyListing] {
+        try flaky(window: window, claims: claims, document: nil, tests: claims == nil)
+    }
+
+    /// The flaky claims of one document (nil: of every document), no tests.
+    public func flakyClaims(document: String?, window: Int = FlakyListing.defaultWindow) throws -> [FlakyListing] {
+        try flaky(window: window, claims: nil, document: document, tests: false)
+    }
+
+    private func flaky(window: Int, claims: [String]?, document: String?, tests: Bool) throws -> [FlakyListing] {
         var rows: [FlakyListing] = []
         let keys: SQLValue = claims.map { .text(JSONValue.array($0.map(JSONValue.string)).rendered()) } ?? .null
         var descriptions: [Int64: String] = [:]
@@ -188,17 +197,17 @@ extension StoreReader {
                           AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
                         ORDER BY r.checked_at DESC, r.recorded_at DESC LIMIT ?1) AS w)
             FROM latest_decisive_results AS l JOIN claims AS c ON c.id = l.claim_id
-            WHERE ?2 IS NULL OR c.key IN (SELECT value FROM json_each(?2))
+            WHERE (?2 IS NULL OR c.key IN (SELECT value FROM json_each(?2))) AND (?3 IS NULL OR c.document = ?3)
             ORDER BY c.key, l.environment_id
             """
-        ).forEachRow([.integer(Int64(window)), keys]) {
+        ).forEachRow([.integer(Int64(window)), keys, SQLValue(document)]) {
             let counts = $0.text(2).split(separator: " ").compactMap { Int($0) }
             guard counts.count == 3, counts[0] > 0, counts[1] > 0 else { return }
             rows.append(FlakyListing(
                 subject: .claim, name: $0.text(0), environment: try environmentDescription(id: $0.int64(1)),
                 passes: counts[0], fails: counts[1], results: counts[2]))
         }
-        guard claims == nil else { return rows }
+        guard tests else { return rows }
         try database.cached(
             """
             WITH pairs AS (

@@ -82,9 +82,22 @@ extension StoreReader {
         return counts
     }
 
+    /// How many results each claim has, by key (claims with none left out).
+    public func resultCounts(document: String? = nil) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        try database.cached(
+            """
+            SELECT c.key, count(*) FROM claims AS c JOIN results AS r ON r.claim_id = c.id
+            WHERE ?1 IS NULL OR c.document = ?1 GROUP BY c.id
+            """
+        ).forEachRow([SQLValue(document)]) { counts[$0.text(0)] = $0.int(1) }
+        return counts
+    }
+
     /// Claims grouped by document and area, each with its sources, its latest
-    /// result and the result that verifies it (both found by `claim_state`), and
-    /// how many results it has.
+    /// result and the result that verifies it (both found by `claim_state`),
+    /// and its mismatches (claim_state's too); `resultCount` is left 0 here
+    /// (`resultCounts` gives it).
     public func reportClaims(document: String? = nil) throws -> [ReportClaim] {
         var claims: [(Int64, ReportClaim)] = []
         var decisive: [Int64: Int64] = [:]
@@ -93,18 +106,17 @@ extension StoreReader {
             WITH env AS MATERIALIZED (SELECT environment_id, description FROM environment_status),
             -- The state once per claim (a view flattened into the joins below would work out its ids for each of them).
             s AS MATERIALIZED (
-                SELECT claim_id, state, reason, decisive_result_id, last_result_id FROM claim_state
-                WHERE ?1 IS NULL OR document = ?1),
-            counted AS MATERIALIZED (
-                SELECT r.claim_id, count(*) AS results FROM results AS r JOIN claims AS c ON c.id = r.claim_id
-                WHERE ?1 IS NULL OR c.document = ?1 GROUP BY r.claim_id)
+                SELECT claim_id, state, reason, decisive_result_id, last_result_id, reason_names_run, known_issues,
+                       label_problem, evidence_problem
+                FROM claim_state
+                WHERE ?1 IS NULL OR document = ?1)
             SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
                    decisive_env.description, decisive.result, decisive_run.uuid, decisive.checked_at, decisive.posture,
                    last_env.description, last.result, last_run.uuid, last.checked_at, last.posture,
-                   coalesce(counted.results, 0), c.owner, s.decisive_result_id
+                   c.owner, s.decisive_result_id, s.reason_names_run, s.known_issues,
+                   s.label_problem, s.evidence_problem
             FROM s
             JOIN claims AS c ON c.id = s.claim_id
-            LEFT JOIN counted ON counted.claim_id = c.id
             LEFT JOIN results AS decisive ON decisive.id = s.decisive_result_id
             LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
             LEFT JOIN env AS decisive_env ON decisive_env.environment_id = decisive.environment_id
@@ -122,11 +134,21 @@ extension StoreReader {
             }
             var claim = ReportClaim(
                 key: row.text(1), statement: row.text(2), document: row.text(3), area: row.text(4),
-                label: try Label(parsing: row.text(5)), asOf: row.optionalText(6),
-                state: try VerificationState(parsing: row.text(7)), reason: row.text(8), sources: [],
-                decidedBy: evidence(9), lastLogged: evidence(14), resultCount: row.int(19))
-            claim.owner = row.text(20)
-            if !row.isNull(21) { decisive[row.int64(0)] = row.int64(21) }
+                label: try row.word(5), asOf: row.optionalText(6), state: try row.word(7), reason: row.text(8), sources: [],
+                decidedBy: evidence(9), lastLogged: evidence(14), resultCount: 0)
+            claim.owner = row.text(19)
+            claim.reasonNamesRun = row.int(21) != 0
+            claim.knownIssues = row.optionalText(22)?.components(separatedBy: ", ") ?? []
+            if let problem = row.optionalText(23) {
+                claim.mismatches.append(Mismatch(
+                    claim: claim.key, label: claim.label, state: claim.state, kind: try Mismatch.Kind(parsing: claim.label.rawValue),
+                    problem: problem, reason: claim.reason))
+            }
+            if let problem = row.optionalText(24) {
+                claim.mismatches.append(Mismatch(
+                    claim: claim.key, label: claim.label, state: claim.state, kind: .failing, problem: problem, reason: claim.reason))
+            }
+            if !row.isNull(20) { decisive[row.int64(0)] = row.int64(20) }
             claims.append((row.int64(0), claim))
         }
         // Every claim's sources in one pass, not one query per claim.
@@ -222,13 +244,13 @@ extension StoreReader {
         var mismatches: [Mismatch] = []
         try database.cached(
             """
-            SELECT key, label, state, problem FROM claim_mismatches
+            SELECT key, label, state, kind, problem, reason FROM claim_mismatches
             WHERE ?1 IS NULL OR document = ?1 ORDER BY key, problem
             """
         ).forEachRow([SQLValue(document)]) {
             mismatches.append(Mismatch(
                 claim: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
-                problem: $0.text(3)))
+                kind: try Mismatch.Kind(parsing: $0.text(3)), problem: $0.text(4), reason: $0.text(5)))
         }
         return mismatches
     }

@@ -237,6 +237,12 @@ final class Statement {
         return V.allCases.first { textEquals(column, $0.rawValue) }
     }
 
+    /// The column as a value of a closed vocabulary: matched on its bytes,
+    /// else parsed as a person would write it; a word outside it throws.
+    func word<V: Vocabulary>(_ column: Int, _ type: V.Type = V.self) throws -> V {
+        try vocabulary(column) ?? V(parsing: text(column))
+    }
+
     /// Whether the column's text equals `text`, compared as bytes.
     func textEquals(_ column: Int, _ text: String) -> Bool {
         // column_text first, then column_bytes: the length is that of the UTF-8 text.
