@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Builds a libFuzzer binary for each importer and for the Markdown escaper, and
-# runs them. Each binary compiles the EvidenceStore sources with the target, with
+# Builds a libFuzzer binary for each importer, for the Markdown escaper and for
+# differential reading (each file read whole and in pieces of the sizes the
+# input's first bytes give, through every path: JUnit's one pass and two
+# passes, xcresult's one pass and two passes; the same test cases or the same
+# error, or the run stops), and runs them. Each binary compiles the EvidenceStore sources with the target, with
 # AddressSanitizer, so a crash, an overflow or a broken invariant stops the run
 # and leaves the input that caused it in fuzz-out/<target>/.
 #
 #   scripts/fuzz.sh                  # every target for 300 seconds each
 #   scripts/fuzz.sh junit 60         # one target, 60 seconds
 #   FUZZ_JOBS=2 scripts/fuzz.sh      # two targets at a time
+#   FUZZ_RUNS=2000 scripts/fuzz.sh differential   # a fixed number of inputs (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(junit xcresult textformat markdown)
+targets=(junit xcresult textformat markdown differential)
 if [ $# -ge 1 ] && [ "$1" != "all" ]; then targets=("$1"); fi
 seconds="${2:-300}"
 jobs="${FUZZ_JOBS:-1}"
@@ -32,7 +36,8 @@ build() {
         xcresult) source=Fuzz/XCResultFuzz.swift ;;
         textformat) source=Fuzz/TextFormatFuzz.swift ;;
         markdown) source=Fuzz/MarkdownFuzz.swift ;;
-        *) echo "unknown target: $target (junit, xcresult, textformat, markdown)" >&2; exit 64 ;;
+        differential) source=Fuzz/DifferentialFuzz.swift ;;
+        *) echo "unknown target: $target (junit, xcresult, textformat, markdown, differential)" >&2; exit 64 ;;
     esac
     rm -f "$out/fuzz-$target"
     # The C libraries as Package.swift finds them: module maps here, headers and libraries from pkg-config.
@@ -62,6 +67,15 @@ corpus() {
                 done < "seed/$file.jsonl"
                 kind=$((kind + 1))
             done ;;
+        differential)
+            # A format byte (even JUnit, odd xcresult) and four piece sizes, then the file.
+            local file n=0
+            for file in Tests/EvidenceStoreTests/Fixtures/apple/junit-*.xml; do
+                { printf '\000\006\015\002\037'; cat "$file"; } > "$dir/junit-$n"; n=$((n + 1))
+            done
+            for file in Tests/EvidenceStoreTests/Fixtures/apple/xcresult-tests-*.json; do
+                { printf '\001\006\015\002\037'; cat "$file"; } > "$dir/xcresult-$n"; n=$((n + 1))
+            done ;;
         markdown) head -c 4000 Tests/EvidenceStoreTests/Golden/report-seed.md > "$dir/report"; printf 'a|b\n<x>[y](z) https://w www.v a@b.c' > "$dir/hostile" ;;
     esac
     echo "$dir"
@@ -76,10 +90,13 @@ run() {
     local rss=2048
     # Swift's own crash backtracer fights AddressSanitizer; libFuzzer reports crashes itself.
     # Leak reports stay on, with Foundation's own leaks suppressed (Fuzz/lsan.supp).
-    (cd "$out/$target" && SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$suppressions" "../fuzz-$target" -max_total_time="$seconds" -rss_limit_mb="$rss" -max_len=8192 \
+    # FUZZ_RUNS: a fixed number of inputs, the same on every machine, instead of a time.
+    local limit=(-max_total_time="$seconds")
+    if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS" -seed=1); fi
+    (cd "$out/$target" && SWIFT_BACKTRACE=enable=no LSAN_OPTIONS="suppressions=$suppressions" "../fuzz-$target" "${limit[@]}" -rss_limit_mb="$rss" -max_len=8192 \
         -print_final_stats=1 corpus) >"$log" 2>&1 || { echo "$target: FAILED, see $log" >&2; tail -30 "$log" >&2; return 1; }
     local runs; runs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')"
-    echo "$target: ${runs:-?} executions in ${seconds} s, no crashes"
+    echo "$target: ${runs:-?} executions, no crashes and no broken invariants"
 }
 
 status=0

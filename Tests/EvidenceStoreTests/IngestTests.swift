@@ -115,6 +115,27 @@ import Testing
         #expect(environment.osBuild == "23B86")
     }
 
+    /// Each ingested result is named after its test's place in the file, 0
+    /// to n-1 (the UUID's 25th to 32nd digits). Swift 6.3.1's optimizer once
+    /// compiled that count, captured by the closure that prepares each test,
+    /// to start from whatever the stack held, in release builds only
+    /// (024b3c2; the count now lives in `TestPreparer.Sequence`, a class).
+    /// `.ci/run` runs this suite built in release too, where it would fail.
+    @Test(arguments: ["xcresult-tests-1.json", "xcresult-tests-3.json", "junit-fastlane-trainer-3.xml", "junit-xcbeautify-4.xml"])
+    func ingestedResultsAreNumberedInTheFilesOrder(name: String) throws {
+        let summary = try ingest(name)
+        #expect(summary.read > 1)
+        // Over every run the file made (one per device): the numbering is the file's.
+        let numbers = try store.database.query(
+            """
+            SELECT DISTINCT substr(r.uuid, 25, 8) AS n FROM results AS r JOIN runs AS u ON u.id = r.run_id
+            WHERE u.ingested_file_id IS NOT NULL ORDER BY n
+            """
+        ).map { try $0.text("n") }
+        #expect(!numbers.isEmpty)
+        #expect(numbers.enumerated().allSatisfy { $0.element == String(format: "%08x", $0.offset) }, "\(name): \(numbers.prefix(5))")
+    }
+
     @Test func xcresultSummaryOfXcode26() throws {
         let summary = try ingest("xcresult-summary-1.json")
         #expect((summary.read, summary.failed) == (2, 2))
