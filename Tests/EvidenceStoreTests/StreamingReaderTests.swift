@@ -344,14 +344,14 @@ extension XCResultStreamingTests {
 
     @Test func itHoldsAValueForEveryKeyItKnows() {
         #expect(XCResultTests.NodeKey.allCases.count == PlainNode.capacity)
-        #expect(Array("{\"result\": \"Passed\", \"details\": 1}".utf8).withUnsafeBytes { PlainNode($0)?.testCase(suite: nil) } != nil)
+        #expect(Array("{\"result\": \"Passed\", \"details\": 1}".utf8).withUnsafeBytes { PlainNode.read($0) { $0.testCase(suite: nil) } } != nil)
     }
 
     @Test func whatItReadsTheGeneralReadingReadsTheSame() throws {
         var plainlyRead = 0
         for text in Self.nodes {
             for suite in [[], ["Outer", "Inner"]] {
-                let plain = Array(text.utf8).withUnsafeBytes { PlainNode($0)?.testCase(suite: suite.last) }
+                let plain = Array(text.utf8).withUnsafeBytes { PlainNode.read($0) { $0.testCase(suite: suite.last) }?.value }
                 guard let plain else { continue }
                 plainlyRead += 1
                 switch Self.general(text, suite: suite) {
@@ -372,7 +372,7 @@ extension XCResultStreamingTests {
         var plainlyRead = 0
         for text in Self.nodes {
             let bytes = Array(text.utf8)
-            guard let whole = bytes.withUnsafeBytes({ PlainNode($0)?.testCase(suite: nil) }) else { continue }
+            guard let whole = bytes.withUnsafeBytes({ PlainNode.read($0) { $0.testCase(suite: nil) }?.value }) else { continue }
             plainlyRead += 1
             let followed = Array((text + ",\n{\"name\": \"next\"}]}").utf8)
             let read = followed.withUnsafeBytes { PlainNode.read($0) { $0.testCase(suite: nil) } }
@@ -381,7 +381,7 @@ extension XCResultStreamingTests {
             let object = bytes.count - bytes.reversed().prefix { $0 == 0x20 || $0 == 0x0A }.count
             #expect(read?.length == object, "\(text)")
             for end in 0..<object {
-                #expect(bytes[..<end].withUnsafeBytes { PlainNode($0) } == nil, "\(text) cut at \(end)")
+                #expect(bytes[..<end].withUnsafeBytes { PlainNode.read($0) { _ in true } } == nil, "\(text) cut at \(end)")
             }
         }
         #expect(plainlyRead >= 20)

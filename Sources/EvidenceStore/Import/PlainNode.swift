@@ -26,8 +26,9 @@ struct PlainNode {
 
     /// Reads the object at the start of `bytes` ('{' to '}', strings without
     /// escapes, as `JSONStream.plainObject` gives them), which may go on past
-    /// it; nil when they end before it does. Valid only as long as they are.
-    init?(_ bytes: UnsafeRawBufferPointer) {
+    /// it; nil when they end before it does. Valid only as long as they are,
+    /// so only `read` makes one, and lends it to its closure alone.
+    private init?(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         var values = Values(repeating: nil)
         var otherKeys: [Range<Int>] = []
@@ -97,7 +98,8 @@ struct PlainNode {
     }
 
     /// What `make` makes of the plain object at the start of `bytes`, and its
-    /// length: what `JSONStream.plainObject` takes.
+    /// length: what `JSONStream.plainObject` takes. The node is `make`'s only
+    /// while it runs (it views `bytes`, which are lent for the call).
     static func read<T>(_ bytes: UnsafeRawBufferPointer, _ make: (PlainNode) -> T?) -> (value: T, length: Int)? {
         guard let node = PlainNode(bytes), let value = make(node) else { return nil }
         return (value, node.length)
