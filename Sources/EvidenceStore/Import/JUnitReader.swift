@@ -177,7 +177,7 @@ public enum JUnitReader {
         try text.finish()
         do {
             try parser.finish()
-        } catch EvidenceError.badFile(let file, let location, let reason) where !handler.stack.isEmpty {
+        } catch EvidenceError.badFile(let file, let location, let reason) where parser.endedEarly && !handler.stack.isEmpty {
             throw EvidenceError.badFile(
                 path: file, location: location, reason: reason + "; <\(handler.stack.last ?? "")> is never closed")
         }

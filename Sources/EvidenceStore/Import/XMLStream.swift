@@ -110,6 +110,10 @@ final class XMLPushParser {
             let code = Int(error.pointee.code)
             let location = XMLLocation(line: Int(error.pointee.line), column: Int(cxml_error_column(error)))
             parser.xmlError = (code, location)
+            // libxml2 goes on after an error it can recover from, as far as the
+            // chunk it was given goes: the handler would see more or fewer
+            // elements after it as the file happened to be cut. It stops here.
+            xmlStopParser(parser.context)
         }
         let unmanaged = Unmanaged.passUnretained(self).toOpaque()
         guard let context = xmlCreatePushParserCtxt(&sax, unmanaged, nil, 0, path) else {
@@ -131,9 +135,9 @@ final class XMLPushParser {
         XMLLocation(line: Int(cxml_line(context)), column: Int(cxml_column(context)))
     }
 
-    /// Runs a handler call; its first error stops the parser.
+    /// Runs a handler call, unless an error came first; its first error stops the parser.
     fileprivate func call(_ body: () throws -> Void) {
-        guard failure == nil else { return }
+        guard failure == nil, xmlError == nil else { return }
         do {
             try body()
         } catch {
@@ -149,9 +153,16 @@ final class XMLPushParser {
         if let failure { throw failure }
     }
 
+    /// Whether libxml2's error came when it was told the input had ended: the
+    /// document was cut short (not something met on the way).
+    private(set) var endedEarly = false
+
     /// Ends the input; throws the first error of a callback or of libxml2.
     func finish() throws {
-        if failure == nil, xmlError == nil { xmlParseChunk(context, nil, 0, 1) }
+        if failure == nil, xmlError == nil {
+            xmlParseChunk(context, nil, 0, 1)
+            endedEarly = xmlError != nil
+        }
         if let failure { throw failure }
         if let (code, location) = xmlError {
             throw EvidenceError.badFile(
@@ -172,6 +183,7 @@ final class XMLPushParser {
         case 76: return "an end tag that does not match its start tag"
         case 77: return "the document ends before every element is closed"
         case 111: return "an element nested too deeply"
+        case 201: return "a namespace prefix that is not declared"
         default: return "libxml2 error \(code)"
         }
     }
