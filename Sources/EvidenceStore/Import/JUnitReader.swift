@@ -5,13 +5,19 @@ import Foundation
 /// libxml2's SAX2 parser fed in chunks, so a file of any size is read in
 /// bounded memory.
 ///
-/// A file is read twice. The first pass checks it all and learns what its
-/// test cases need and may come after them (fastlane trainer writes a suite's
-/// properties, such as its device, last): the devices, the suites' and the
-/// root's properties, the timestamps. The second pass hands over each test
-/// case as it ends.
+/// One decoder (`Decoder`) turns libxml2's events into JUnit's (timestamps,
+/// suites starting and ending with their properties, the root's properties,
+/// each test case whole with the suites around it); it knows nothing of
+/// passes. What a pass makes of them is its consumer's (`JUnitConsumer`):
 ///
-/// Where the file allows it, ingest reads it once instead (`forEachTestInOnePass`):
+/// A file is read twice. The first pass (`OutlineReader`) checks it all and
+/// learns what its test cases need and may come after them (fastlane trainer
+/// writes a suite's properties, such as its device, last): the devices, the
+/// suites' and the root's properties, the timestamps. The second pass
+/// (`CaseReader`) hands over each test case as it ends.
+///
+/// Where the file allows it, ingest reads it once instead (`forEachTestInOnePass`,
+/// `OnePassReader`, after `LeadReader` read its start):
 /// a file that ends with properties, as fastlane trainer's do, has each
 /// top-level suite's test cases held until it ends, when its properties and
 /// device are known; any other is handed over case by case.
@@ -61,16 +67,15 @@ public enum JUnitReader {
     static func outline(
         _ source: ByteSource, path: String, zone: TimeZone = .gmt, hasher: (any ChunkDigest)? = nil
     ) throws -> Outline {
-        let handler = Handler(path: path, mode: .outline, zone: zone)
-        try parse(source, path: path, handler: handler, hasher: hasher)
-        guard handler.sawRoot else {
+        let reader = OutlineReader(zone: zone)
+        guard try parse(source, path: path, consumer: reader, hasher: hasher) else {
             throw EvidenceError.badFile(path: path, location: nil, reason: "the file holds no XML element")
         }
         // Test cases outside any device-bearing suite run on one unnamed device.
-        if handler.someTestHasNoDevice() || handler.outline.report.devices.isEmpty {
-            handler.outline.unnamedDevice = handler.deviceIndex(TestReport.Device())
+        if reader.someTestHasNoDevice() || reader.builder.outline.report.devices.isEmpty {
+            reader.builder.outline.unnamedDevice = reader.builder.deviceIndex(TestReport.Device())
         }
-        return handler.outline
+        return reader.builder.outline
     }
 
     /// The start of a file, up to its first test case, for the one pass: the
@@ -78,11 +83,11 @@ public enum JUnitReader {
     /// is read in two passes: it has no test case, or something before the
     /// first is wrong, which the two passes say in their order.
     static func lead(_ source: ByteSource, path: String, zone: TimeZone = .gmt) -> Outline? {
-        let handler = Handler(path: path, mode: .lead, zone: zone)
+        let reader = LeadReader(zone: zone)
         do {
-            try parse(source, path: path, handler: handler, hasher: nil)
-        } catch is Handler.LeadEnds {
-            return handler.outline
+            try parse(source, path: path, consumer: reader, hasher: nil)
+        } catch is LeadReader.Ends {
+            return reader.builder.outline
         } catch {
             return nil
         }
@@ -129,25 +134,22 @@ public enum JUnitReader {
         struct Handed: Error {
             let error: any Error
         }
-        let handler = Handler(
-            path: path,
-            mode: .onePass(startedAt: lead.report.startedAt, limit: limit, maxHeld: holding ? maxHeld : nil),
-            zone: zone, devices: devices)
-        handler.zoneNoted = lead.report.notes.contains { $0.hasPrefix(Handler.zoneNote) }
-        do {
-            try withoutActuallyEscaping(body) { body in
-                handler.emit = { test in
-                    do { try body(test) } catch { throw Handed(error: error) }
-                }
-                defer { handler.emit = nil }
-                try parse(source, path: path, handler: handler, hasher: hasher)
+        let handedOn = try withoutActuallyEscaping(body) { body in
+            let reader = OnePassReader(
+                lead: lead, limit: limit, maxHeld: holding ? maxHeld : nil, zone: zone, devices: devices
+            ) { test in
+                do { try body(test) } catch { throw Handed(error: error) }
             }
-        } catch let handed as Handed {
-            throw handed.error
-        } catch let error as EvidenceError {
-            throw IngestSource.NeedsTwoPasses(reason: "\(error)")
+            do {
+                try parse(source, path: path, consumer: reader, hasher: hasher)
+            } catch let handed as Handed {
+                throw handed.error
+            } catch let error as EvidenceError {
+                throw IngestSource.NeedsTwoPasses(reason: "\(error)")
+            }
+            return reader.handedOn
         }
-        guard handler.handedOn > 0 else { throw IngestSource.NeedsTwoPasses(reason: "the file has no test case") }
+        guard handedOn > 0 else { throw IngestSource.NeedsTwoPasses(reason: "the file has no test case") }
     }
 
     /// The second pass: each test case, in the order the file gives them.
@@ -156,15 +158,18 @@ public enum JUnitReader {
         _ body: (TestReport.TestCase) throws -> Void
     ) throws {
         try withoutActuallyEscaping(body) { body in
-            let handler = Handler(path: path, mode: .tests(outline))
-            handler.emit = body
-            defer { handler.emit = nil }
-            try parse(source, path: path, handler: handler, hasher: hasher)
+            _ = try parse(source, path: path, consumer: CaseReader(outline: outline, emit: body), hasher: hasher)
         }
     }
 
-    private static func parse(_ source: ByteSource, path: String, handler: Handler, hasher: (any ChunkDigest)?) throws {
-        let parser = try XMLPushParser(path: path, handler: handler)
+    /// Reads the file through a decoder that hands its events to `consumer`;
+    /// whether it held a root element.
+    @discardableResult
+    private static func parse(
+        _ source: ByteSource, path: String, consumer: any JUnitConsumer, hasher: (any ChunkDigest)?
+    ) throws -> Bool {
+        let decoder = Decoder(path: path, consumer: consumer)
+        let parser = try XMLPushParser(path: path, handler: decoder)
         var text = UTF8Stream(path: path, what: "XML")
         var declarations = DeclarationScanner(path: path)
         try source.forEachChunk(size: chunkSize) { chunk in
@@ -177,93 +182,54 @@ public enum JUnitReader {
         try text.finish()
         do {
             try parser.finish()
-        } catch EvidenceError.badFile(let file, let location, let reason) where parser.endedEarly && !handler.stack.isEmpty {
+        } catch EvidenceError.badFile(let file, let location, let reason) where parser.endedEarly && !decoder.stack.isEmpty {
             throw EvidenceError.badFile(
-                path: file, location: location, reason: reason + "; <\(handler.stack.last ?? "")> is never closed")
+                path: file, location: location, reason: reason + "; <\(decoder.stack.last ?? "")> is never closed")
         }
-        if !handler.stack.isEmpty {
+        if !decoder.stack.isEmpty {
             throw EvidenceError.badFile(
                 path: path, location: nil,
-                reason: "not well-formed XML: the document ends before it is complete; <\(handler.stack.last ?? "")> is never closed")
+                reason: "not well-formed XML: the document ends before it is complete; <\(decoder.stack.last ?? "")> is never closed")
         }
+        return decoder.sawRoot
     }
 
-    /// The events of one pass, turned into an outline or test cases.
-    private final class Handler: XMLEventHandler {
-        enum Mode {
-            case outline
-            /// The first pass up to the first test case, where it stops with `LeadEnds`.
-            case lead
-            case tests(Outline)
-            /// Test cases handed over as the one pass reads them: `startedAt`
-            /// is the earliest date before the first of them; `maxHeld`, where
-            /// the cases of a top-level suite are held until it ends, how many
-            /// bytes of them at most.
-            case onePass(startedAt: String?, limit: FutureLimit, maxHeld: Int?)
-        }
+    // MARK: - The decoder
 
-        /// How the lead ends: at the first test case.
-        struct LeadEnds: Error {}
-
+    /// Turns libxml2's events into JUnit's: the root's and the suites'
+    /// timestamps, suites starting and ending with their properties, the
+    /// root's properties, and each test case whole (its properties, outcome,
+    /// message) with the suites around it. It knows nothing of passes; it
+    /// checks what JUnit's shape requires and refuses the rest with its place.
+    final class Decoder: XMLEventHandler {
         struct OpenSuite {
             var ordinal: Int
             var properties: [(String, String)] = []
-            /// Whether a case in it was handed over (by the one pass).
-            var handedOn = false
-        }
-
-        /// A test case the one pass holds until its top-level suite ends: the
-        /// suites around it, outermost first.
-        struct HeldTest {
-            var test: TestReport.TestCase
-            var suites: [Int]
         }
 
         let path: String
-        let mode: Mode
-        var outline = Outline()
-        var emit: ((TestReport.TestCase) throws -> Void)?
-        var stack: [String] = []
-        var suites: [OpenSuite] = []
-        var suiteCount = 0
-        var current: TestReport.TestCase?
-        var currentProperties: [(String, String)]?
-        var messageParts: [String] = []
-        var collecting = false
-        var collected: [UInt8] = []
-        var sawRoot = false
-        /// For the first pass: each suite's enclosing suite, the innermost
-        /// suites of test cases, and whether some test case is in no suite.
-        var parentSuite: [Int?] = []
-        var suitesWithTests: Set<Int> = []
-        var testOutsideSuites = false
-        /// For the one pass: the cases it holds, their size, how many it handed
-        /// over, and where it adds devices.
-        var held: [HeldTest] = []
-        var heldBytes = 0
-        var handedOn = 0
-        let devices: DeviceList?
+        /// An existential, not a generic parameter: libxml2 calls the decoder
+        /// through `XMLEventHandler`, where a generic decoder's methods run
+        /// unspecialised and look its nested types up at run time (about a
+        /// third more time on 100,000 cases, measured).
+        let consumer: any JUnitConsumer
+        /// Whether cases are read whole: a consumer that only counts them is
+        /// spared reading their attributes and messages.
+        private let readsCases: Bool
+        private(set) var stack: [String] = []
+        private(set) var sawRoot = false
+        private var suites: [OpenSuite] = []
+        private var suiteCount = 0
+        private var current: TestReport.TestCase?
+        private var currentProperties: [(String, String)]?
+        private var messageParts: [String] = []
+        private var collecting = false
+        private var collected: [UInt8] = []
 
-        init(path: String, mode: Mode, zone: TimeZone = .gmt, devices: DeviceList? = nil) {
+        init(path: String, consumer: any JUnitConsumer) {
             self.path = path
-            self.mode = mode
-            self.zone = zone
-            self.devices = devices
-            outline.report.devices = []
-        }
-
-        /// Where timestamps without a zone are read, and whether the report says so.
-        let zone: TimeZone
-        var zoneNoted = false
-        static let zoneNote = "timestamps without a zone read in "
-
-        /// Whether this pass learns each suite's properties and device as it
-        /// ends (the first pass, and the one pass, which has no first).
-        private var learnsSuites: Bool {
-            switch mode {
-            case .outline, .onePass: return true
-            case .lead, .tests: return false
-            }
+            self.consumer = consumer
+            readsCases = consumer.readsCases
         }
 
         private func fail(_ location: XMLLocation, _ reason: String) -> EvidenceError {
@@ -291,7 +257,7 @@ public enum JUnitReader {
                     throw fail(location, "not a JUnit report: the root element is <\(name)>, not <testsuites> or <testsuite>")
                 }
                 sawRoot = true
-                if let stamp = attribute("timestamp") { try noteTimestamp(stamp, location) }
+                if let stamp = attribute("timestamp") { try consumer.timestamp(stamp, at: location) }
             }
             stack.append(name)
             guard stack.count <= JUnitReader.maxDepth else {
@@ -299,19 +265,14 @@ public enum JUnitReader {
             }
             switch name {
             case "testsuite":
-                if case .outline = mode { parentSuite.append(suites.last?.ordinal) }
-                if learnsSuites {
-                    outline.suiteProperties.append([])
-                    outline.suiteDevices.append(nil)
-                }
+                try consumer.suiteStarted(suiteCount, in: suites.last?.ordinal)
                 suites.append(OpenSuite(ordinal: suiteCount))
                 suiteCount += 1
-                if let stamp = attribute("timestamp") { try noteTimestamp(stamp, location) }
+                if let stamp = attribute("timestamp") { try consumer.timestamp(stamp, at: location) }
             case "testcase":
                 guard current == nil else { throw fail(location, "a <testcase> inside another <testcase>") }
-                if case .lead = mode { throw LeadEnds() }
-                if case .outline = mode {
-                    // The first pass only counts test cases; the second reads them.
+                try consumer.caseStarted(at: location)
+                guard readsCases else {
                     current = TestReport.TestCase(identifier: "", name: "", outcome: .pass, duration: nil, device: -1)
                     return
                 }
@@ -333,14 +294,12 @@ public enum JUnitReader {
                     device: -1)
                 messageParts = []
             case "failure", "error":
-                guard current != nil else { return }
-                if case .outline = mode { return }
+                guard current != nil, readsCases else { return }
                 current?.outcome = .fail
                 if let message = attribute("message"), !message.isEmpty { messageParts.append(message) }
                 startCollecting()
             case "skipped":
-                guard current != nil else { return }
-                if case .outline = mode { return }
+                guard current != nil, readsCases else { return }
                 if current?.outcome != .fail { current?.outcome = .skipped }
                 if let message = attribute("message"), !message.isEmpty { messageParts.append(message) }
                 startCollecting()
@@ -357,36 +316,6 @@ public enum JUnitReader {
         private func startCollecting() {
             collecting = true
             collected.removeAll(keepingCapacity: true)
-        }
-
-        private func noteTimestamp(_ text: String, _ location: XMLLocation) throws {
-            if case .tests = mode { return }
-            // JUnit timestamps usually carry no zone: they are read in the zone
-            // given (the machine's, as xcodebuild writes them), and the run says which.
-            guard let (parsed, zoned) = Timestamp.parse(text, readingZoneless: zone) else { return }
-            if case .onePass(let startedAt, let limit, _) = mode {
-                // The run's date, and every date's check, came before the first row.
-                guard let startedAt, parsed >= startedAt else {
-                    throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) is earlier than the dates before the first test case")
-                }
-                guard limit.allows(parsed) else {
-                    throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) is in the future")
-                }
-                // So did the run's note, which names the zone where a date had none.
-                guard zoned || zoneNoted else {
-                    throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) has no zone, which the run must name")
-                }
-                return
-            }
-            if !zoned && !zoneNoted {
-                zoneNoted = true
-                outline.report.notes.append(
-                    Self.zoneNote + Timestamp.describe(zone, at: Timestamp.date(parsed) ?? Date(timeIntervalSince1970: 0)))
-            }
-            outline.report.dates.append((parsed, location.text))
-            if outline.report.startedAt.map({ parsed < $0 }) ?? true {
-                outline.report.startedAt = parsed
-            }
         }
 
         func text(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -410,135 +339,119 @@ public enum JUnitReader {
                 if current != nil {
                     current?.properties += properties
                 } else if !suites.isEmpty {
-                    if case .onePass = mode {
-                        // Held cases are completed when their suites end; a case
-                        // handed over was completed with what its suites had then.
-                        guard !suites[suites.count - 1].handedOn else {
-                            throw IngestSource.NeedsTwoPasses(reason: "a suite's properties come after test cases in it")
-                        }
-                    }
                     suites[suites.count - 1].properties += properties
-                    if case .onePass(_, _, nil) = mode { noteSuiteProperties(of: suites[suites.count - 1]) }
+                    try consumer.suiteProperties(suites[suites.count - 1].properties, of: suites[suites.count - 1].ordinal)
                 } else {
-                    if case .onePass = mode {
-                        // The root's properties hold for every case, and may name their device.
-                        guard handedOn == 0 else {
-                            throw IngestSource.NeedsTwoPasses(reason: "the root's properties come after test cases")
-                        }
-                    }
-                    outline.rootProperties += properties
+                    try consumer.rootProperties(properties)
                 }
             case "testcase":
                 guard var test = current else { return }
                 current = nil
-                if !messageParts.isEmpty {
-                    var message = messageParts.joined(separator: "\n")
-                    if message.utf8.count > JUnitReader.maxMessageLength {
-                        message = String(message.prefix(JUnitReader.maxMessageLength)) + "…"
+                if readsCases {
+                    if !messageParts.isEmpty {
+                        var message = messageParts.joined(separator: "\n")
+                        if message.utf8.count > JUnitReader.maxMessageLength {
+                            message = String(message.prefix(JUnitReader.maxMessageLength)) + "…"
+                        }
+                        test.message = message
                     }
-                    test.message = message
+                    test.tags = test.properties.filter { $0.0.hasPrefix("tag") }.map(\.1)
+                    // fastlane trainer writes each repetition and retry of a test as a case
+                    // of its own: each is kept, and a fail outweighs a pass in its run.
+                    if let repetition = test.properties.first(where: { $0.0 == "repetition" })?.1, !repetition.isEmpty {
+                        test.note = "repetition: " + repetition
+                    }
                 }
-                test.tags = test.properties.filter { $0.0.hasPrefix("tag") }.map(\.1)
-                // fastlane trainer writes each repetition and retry of a test as a case
-                // of its own: each is kept, and a fail outweighs a pass in its run.
-                if let repetition = test.properties.first(where: { $0.0 == "repetition" })?.1, !repetition.isEmpty {
-                    test.note = "repetition: " + repetition
-                }
-                try finishTest(test)
+                try consumer.caseEnded(test, in: suites.map(\.ordinal))
             case "testsuite":
-                guard let suite = suites.popLast(), learnsSuites else { return }
-                // A suite's properties may come after its test cases (fastlane
-                // trainer writes them last): they apply to the whole suite.
-                noteSuiteProperties(of: suite)
-                // Its cases' suites have all ended when a top-level suite does.
-                if suites.isEmpty, case .onePass = mode { try handOverHeld() }
+                guard let suite = suites.popLast() else { return }
+                try consumer.suiteEnded(suite.ordinal, properties: suite.properties, outermost: suites.isEmpty)
             case "testsuites" where stack.isEmpty:
-                if case .outline = mode { noteRootDevice() }
+                try consumer.rootEnded()
             default:
                 break
             }
         }
+    }
+}
 
-        /// What a suite's properties, all read, or in the one pass all read
-        /// so far, give its cases: themselves, and the device they name first.
-        private func noteSuiteProperties(of suite: OpenSuite) {
-            outline.suiteProperties[suite.ordinal] = suite.properties
-            if let value = suite.properties.first(where: { $0.0 == "device" })?.1 {
-                outline.suiteDevices[suite.ordinal] = deviceIndex(TestReport.Device(trainerProperty: value))
+/// What reads JUnit's events: an outline, the lead, the test cases, the one pass.
+protocol JUnitConsumer: AnyObject {
+    /// Whether it needs each test case whole, or only where cases start and end.
+    var readsCases: Bool { get }
+    /// A `timestamp` attribute of the root or of a suite.
+    func timestamp(_ text: String, at location: XMLLocation) throws
+    /// A suite starts: its ordinal (suites count from 0 in the file's order) and its parent's.
+    func suiteStarted(_ ordinal: Int, in parent: Int?) throws
+    /// A test case starts, before any of it is read.
+    func caseStarted(at location: XMLLocation) throws
+    /// A test case ends, in the suites open around it (outermost first); its
+    /// device is not known here (-1), nor what its suites and the root give it.
+    func caseEnded(_ test: TestReport.TestCase, in suites: [Int]) throws
+    /// A suite's `<properties>` ended: all of them so far.
+    func suiteProperties(_ properties: [(String, String)], of suite: Int) throws
+    /// The root's `<properties>` ended: these.
+    func rootProperties(_ properties: [(String, String)]) throws
+    /// A suite ends, with all its properties; `outermost` when no suite is open around it.
+    func suiteEnded(_ suite: Int, properties: [(String, String)], outermost: Bool) throws
+    /// `</testsuites>`.
+    func rootEnded() throws
+}
+
+extension JUnitReader {
+    // MARK: - What the consumers share
+
+    /// An outline as it is learnt: the suites' and the root's properties and
+    /// devices, and the timestamps.
+    final class OutlineBuilder {
+        var outline = Outline()
+        let zone: TimeZone
+        var zoneNoted = false
+        static let zoneNote = "timestamps without a zone read in "
+        /// Where devices are added: the outline's list, or the one pass's.
+        let devices: DeviceList?
+
+        init(zone: TimeZone, devices: DeviceList? = nil) {
+            self.zone = zone
+            self.devices = devices
+            outline.report.devices = []
+        }
+
+        /// Notes a timestamp: the run's earliest date, and that zone-less
+        /// ones are read in `zone` (JUnit timestamps usually carry no zone:
+        /// they are read in the zone given, the machine's, as xcodebuild writes them).
+        func noteTimestamp(_ text: String, _ location: XMLLocation) {
+            guard let (parsed, zoned) = Timestamp.parse(text, readingZoneless: zone) else { return }
+            if !zoned && !zoneNoted {
+                zoneNoted = true
+                outline.report.notes.append(
+                    Self.zoneNote + Timestamp.describe(zone, at: Timestamp.date(parsed) ?? Date(timeIntervalSince1970: 0)))
+            }
+            outline.report.dates.append((parsed, location.text))
+            if outline.report.startedAt.map({ parsed < $0 }) ?? true {
+                outline.report.startedAt = parsed
+            }
+        }
+
+        func suiteStarted(_ ordinal: Int) {
+            outline.suiteProperties.append([])
+            outline.suiteDevices.append(nil)
+        }
+
+        /// What a suite's properties, all read (or in the one pass all read
+        /// so far), give its cases: themselves, and the device they name first.
+        func noteSuiteProperties(_ properties: [(String, String)], of ordinal: Int) {
+            outline.suiteProperties[ordinal] = properties
+            if let value = properties.first(where: { $0.0 == "device" })?.1 {
+                outline.suiteDevices[ordinal] = deviceIndex(TestReport.Device(trainerProperty: value))
             }
         }
 
         /// The device the root's properties name, once they are all read.
-        private func noteRootDevice() {
+        func noteRootDevice() {
             if let value = outline.rootProperties.first(where: { $0.0 == "device" })?.1 {
                 outline.rootDevice = deviceIndex(TestReport.Device(trainerProperty: value))
             }
-        }
-
-        /// Counts a test case, or, on the second pass, completes it from the
-        /// outline (properties of its suites and the root, its device) and
-        /// hands it over; the one pass holds it until its suites have ended.
-        private func finishTest(_ test: TestReport.TestCase) throws {
-            switch mode {
-            case .lead:
-                break
-            case .onePass(_, _, let maxHeld):
-                held.append(HeldTest(test: test, suites: suites.map(\.ordinal)))
-                heldBytes += 160 + test.identifier.utf8.count + test.name.utf8.count + (test.message?.utf8.count ?? 0)
-                if let maxHeld, heldBytes > maxHeld {
-                    throw IngestSource.NeedsTwoPasses(
-                        reason: "more than \(maxHeld) bytes of test cases wait for their suite to end")
-                }
-                if suites.isEmpty || maxHeld == nil { try handOverHeld() }
-            case .outline:
-                outline.testCount += 1
-                if let innermost = suites.last {
-                    suitesWithTests.insert(innermost.ordinal)
-                } else {
-                    testOutsideSuites = true
-                }
-            case .tests(let known):
-                try emit?(complete(test, suites: suites.map(\.ordinal), known: known))
-            }
-        }
-
-        /// In the one pass, once every suite around them has ended: the cases
-        /// held, completed as the two passes complete them, in the file's order.
-        private func handOverHeld() throws {
-            // Where the two passes would find the root's device: before any
-            // case could run on it, as the root's properties come before them.
-            if handedOn == 0 { noteRootDevice() }
-            for index in held.indices {
-                if !held[index].suites.contains(where: { outline.suiteDevices[$0] != nil }), outline.rootDevice == nil,
-                    outline.unnamedDevice == nil
-                {
-                    // The two passes add the unnamed device after the others;
-                    // its place in the list is all that differs.
-                    outline.unnamedDevice = deviceIndex(TestReport.Device())
-                }
-                handedOn += 1
-                try emit?(complete(held[index].test, suites: held[index].suites, known: outline))
-            }
-            // Cases handed over from suites still open: what those suites'
-            // properties say may no longer change.
-            for index in suites.indices { suites[index].handedOn = true }
-            held.removeAll(keepingCapacity: true)
-            heldBytes = 0
-        }
-
-        /// A case with the properties of the root and of its suites (their
-        /// ordinals, outermost first), and the device of the innermost suite
-        /// that names one, else the root's, else the unnamed one.
-        private func complete(_ test: TestReport.TestCase, suites ordinals: [Int], known: Outline) -> TestReport.TestCase {
-            var test = test
-            let inherited = inheritedProperties(suites: ordinals, known: known)
-            test.properties = test.properties.isEmpty ? inherited : inherited + test.properties
-            var device: Int?
-            for ordinal in ordinals.reversed() where device == nil {
-                device = ordinal < known.suiteDevices.count ? known.suiteDevices[ordinal] : nil
-            }
-            test.device = device ?? known.rootDevice ?? known.unnamedDevice ?? 0
-            return test
         }
 
         func deviceIndex(_ device: TestReport.Device) -> Int {
@@ -548,35 +461,265 @@ public enum JUnitReader {
             return outline.report.devices.count - 1
         }
 
-        /// The properties a test case in the innermost of `ordinals` inherits:
-        /// the root's, then each suite's, outermost first. Worked out once per
-        /// innermost suite.
+        /// The properties a case in one innermost suite inherits, worked out
+        /// once per innermost suite.
         private var inherited: (ordinal: Int, properties: [(String, String)])?
 
-        private func inheritedProperties(suites ordinals: [Int], known: Outline) -> [(String, String)] {
+        /// A case completed from the outline: with the properties of the root
+        /// and of its suites (their ordinals, outermost first), and the device
+        /// of the innermost suite that names one, else the root's, else the
+        /// unnamed one.
+        func complete(_ test: TestReport.TestCase, suites ordinals: [Int]) -> TestReport.TestCase {
+            var test = test
+            let properties = inheritedProperties(suites: ordinals)
+            test.properties = test.properties.isEmpty ? properties : properties + test.properties
+            var device: Int?
+            for ordinal in ordinals.reversed() where device == nil {
+                device = ordinal < outline.suiteDevices.count ? outline.suiteDevices[ordinal] : nil
+            }
+            test.device = device ?? outline.rootDevice ?? outline.unnamedDevice ?? 0
+            return test
+        }
+
+        private func inheritedProperties(suites ordinals: [Int]) -> [(String, String)] {
             let ordinal = ordinals.last ?? -1
             if let inherited, inherited.ordinal == ordinal { return inherited.properties }
-            var properties = known.rootProperties
-            for ordinal in ordinals where ordinal < known.suiteProperties.count {
-                properties += known.suiteProperties[ordinal]
+            var properties = outline.rootProperties
+            for ordinal in ordinals where ordinal < outline.suiteProperties.count {
+                properties += outline.suiteProperties[ordinal]
             }
             inherited = (ordinal, properties)
             return properties
         }
+    }
 
-        /// Once the first pass ends: whether some test case gets no device
-        /// from its suites or the root.
+    // MARK: - The consumers
+
+    /// The first pass: the outline, and how many cases; each case only counted.
+    final class OutlineReader: JUnitConsumer {
+        let builder: OutlineBuilder
+        /// Each suite's enclosing suite, the innermost suites of test cases,
+        /// and whether some test case is in no suite.
+        private var parentSuite: [Int?] = []
+        private var suitesWithTests: Set<Int> = []
+        private var testOutsideSuites = false
+        var readsCases: Bool { false }
+
+        init(zone: TimeZone) {
+            builder = OutlineBuilder(zone: zone)
+        }
+
+        func timestamp(_ text: String, at location: XMLLocation) throws { builder.noteTimestamp(text, location) }
+
+        func suiteStarted(_ ordinal: Int, in parent: Int?) throws {
+            parentSuite.append(parent)
+            builder.suiteStarted(ordinal)
+        }
+
+        func caseStarted(at location: XMLLocation) throws {}
+
+        func caseEnded(_ test: TestReport.TestCase, in suites: [Int]) throws {
+            builder.outline.testCount += 1
+            if let innermost = suites.last {
+                suitesWithTests.insert(innermost)
+            } else {
+                testOutsideSuites = true
+            }
+        }
+
+        func suiteProperties(_ properties: [(String, String)], of suite: Int) throws {}
+
+        func rootProperties(_ properties: [(String, String)]) throws {
+            builder.outline.rootProperties += properties
+        }
+
+        func suiteEnded(_ suite: Int, properties: [(String, String)], outermost: Bool) throws {
+            // A suite's properties may come after its test cases (fastlane
+            // trainer writes them last): they apply to the whole suite.
+            builder.noteSuiteProperties(properties, of: suite)
+        }
+
+        func rootEnded() throws { builder.noteRootDevice() }
+
+        /// Once the pass ends: whether some test case gets no device from its suites or the root.
         func someTestHasNoDevice() -> Bool {
-            if outline.rootDevice != nil { return false }
+            if builder.outline.rootDevice != nil { return false }
             if testOutsideSuites { return true }
             return suitesWithTests.contains { ordinal in
                 var suite: Int? = ordinal
                 while let current = suite {
-                    if outline.suiteDevices[current] != nil { return false }
+                    if builder.outline.suiteDevices[current] != nil { return false }
                     suite = parentSuite[current]
                 }
                 return true
             }
+        }
+    }
+
+    /// The start of a file, up to its first test case, where it stops with `Ends`.
+    final class LeadReader: JUnitConsumer {
+        /// How the lead ends: at the first test case.
+        struct Ends: Error {}
+
+        let builder: OutlineBuilder
+        var readsCases: Bool { false }
+
+        init(zone: TimeZone) {
+            builder = OutlineBuilder(zone: zone)
+        }
+
+        func timestamp(_ text: String, at location: XMLLocation) throws { builder.noteTimestamp(text, location) }
+        func suiteStarted(_ ordinal: Int, in parent: Int?) throws {}
+        func caseStarted(at location: XMLLocation) throws { throw Ends() }
+        func caseEnded(_ test: TestReport.TestCase, in suites: [Int]) throws {}
+        func suiteProperties(_ properties: [(String, String)], of suite: Int) throws {}
+        func rootProperties(_ properties: [(String, String)]) throws {}
+        func suiteEnded(_ suite: Int, properties: [(String, String)], outermost: Bool) throws {}
+        func rootEnded() throws {}
+    }
+
+    /// The second pass: each case completed from the first pass's outline
+    /// and handed over as it ends.
+    final class CaseReader: JUnitConsumer {
+        let builder: OutlineBuilder
+        let emit: (TestReport.TestCase) throws -> Void
+        var readsCases: Bool { true }
+
+        init(outline: Outline, emit: @escaping (TestReport.TestCase) throws -> Void) {
+            builder = OutlineBuilder(zone: .gmt)
+            builder.outline = outline
+            self.emit = emit
+        }
+
+        func timestamp(_ text: String, at location: XMLLocation) throws {}
+        func suiteStarted(_ ordinal: Int, in parent: Int?) throws {}
+        func caseStarted(at location: XMLLocation) throws {}
+
+        func caseEnded(_ test: TestReport.TestCase, in suites: [Int]) throws {
+            try emit(builder.complete(test, suites: suites))
+        }
+
+        func suiteProperties(_ properties: [(String, String)], of suite: Int) throws {}
+        func rootProperties(_ properties: [(String, String)]) throws {}
+        func suiteEnded(_ suite: Int, properties: [(String, String)], outermost: Bool) throws {}
+        func rootEnded() throws {}
+    }
+
+    /// The one pass: learns the outline as it goes and hands each case over
+    /// as the two passes would, or stops with `NeedsTwoPasses` where the
+    /// file does not let it (see `forEachTestInOnePass`).
+    final class OnePassReader: JUnitConsumer {
+        /// A test case held until its top-level suite ends: the suites around it, outermost first.
+        struct HeldTest {
+            var test: TestReport.TestCase
+            var suites: [Int]
+        }
+
+        let builder: OutlineBuilder
+        /// The earliest date before the first case; no later date may be earlier.
+        let startedAt: String?
+        let limit: FutureLimit
+        /// How many bytes of cases may wait for their top-level suite to end;
+        /// nil where each case is handed over as it ends.
+        let maxHeld: Int?
+        let emit: (TestReport.TestCase) throws -> Void
+        private var held: [HeldTest] = []
+        private var heldBytes = 0
+        private(set) var handedOn = 0
+        /// The suites open now, and those of them in which a case was handed over.
+        private var open: [Int] = []
+        private var handedOnIn: Set<Int> = []
+        var readsCases: Bool { true }
+
+        init(
+            lead: Outline, limit: FutureLimit, maxHeld: Int?, zone: TimeZone, devices: DeviceList,
+            emit: @escaping (TestReport.TestCase) throws -> Void
+        ) {
+            builder = OutlineBuilder(zone: zone, devices: devices)
+            builder.zoneNoted = lead.report.notes.contains { $0.hasPrefix(OutlineBuilder.zoneNote) }
+            startedAt = lead.report.startedAt
+            self.limit = limit
+            self.maxHeld = maxHeld
+            self.emit = emit
+        }
+
+        func timestamp(_ text: String, at location: XMLLocation) throws {
+            guard let (parsed, zoned) = Timestamp.parse(text, readingZoneless: builder.zone) else { return }
+            // The run's date, and every date's check, came before the first row.
+            guard let startedAt, parsed >= startedAt else {
+                throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) is earlier than the dates before the first test case")
+            }
+            guard limit.allows(parsed) else {
+                throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) is in the future")
+            }
+            // So did the run's note, which names the zone where a date had none.
+            guard zoned || builder.zoneNoted else {
+                throw IngestSource.NeedsTwoPasses(reason: "the date at \(location.text) has no zone, which the run must name")
+            }
+        }
+
+        func suiteStarted(_ ordinal: Int, in parent: Int?) throws {
+            builder.suiteStarted(ordinal)
+            open.append(ordinal)
+        }
+
+        func caseStarted(at location: XMLLocation) throws {}
+
+        func caseEnded(_ test: TestReport.TestCase, in suites: [Int]) throws {
+            held.append(HeldTest(test: test, suites: suites))
+            heldBytes += 160 + test.identifier.utf8.count + test.name.utf8.count + (test.message?.utf8.count ?? 0)
+            if let maxHeld, heldBytes > maxHeld {
+                throw IngestSource.NeedsTwoPasses(reason: "more than \(maxHeld) bytes of test cases wait for their suite to end")
+            }
+            if suites.isEmpty || maxHeld == nil { try handOverHeld() }
+        }
+
+        func suiteProperties(_ properties: [(String, String)], of suite: Int) throws {
+            // Held cases are completed when their suites end; a case handed
+            // over was completed with what its suites had then.
+            guard !handedOnIn.contains(suite) else {
+                throw IngestSource.NeedsTwoPasses(reason: "a suite's properties come after test cases in it")
+            }
+            if maxHeld == nil { builder.noteSuiteProperties(properties, of: suite) }
+        }
+
+        func rootProperties(_ properties: [(String, String)]) throws {
+            // The root's properties hold for every case, and may name their device.
+            guard handedOn == 0 else { throw IngestSource.NeedsTwoPasses(reason: "the root's properties come after test cases") }
+            builder.outline.rootProperties += properties
+        }
+
+        func suiteEnded(_ suite: Int, properties: [(String, String)], outermost: Bool) throws {
+            open.removeLast()
+            builder.noteSuiteProperties(properties, of: suite)
+            // Its cases' suites have all ended when a top-level suite does.
+            if outermost { try handOverHeld() }
+        }
+
+        func rootEnded() throws {}
+
+        /// Once every suite around them has ended (or at once, not holding):
+        /// the cases held, completed as the two passes complete them, in the file's order.
+        private func handOverHeld() throws {
+            // Where the two passes would find the root's device: before any
+            // case could run on it, as the root's properties come before them.
+            if handedOn == 0 { builder.noteRootDevice() }
+            for index in held.indices {
+                if !held[index].suites.contains(where: { builder.outline.suiteDevices[$0] != nil }),
+                    builder.outline.rootDevice == nil, builder.outline.unnamedDevice == nil
+                {
+                    // The two passes add the unnamed device after the others;
+                    // its place in the list is all that differs.
+                    builder.outline.unnamedDevice = builder.deviceIndex(TestReport.Device())
+                }
+                handedOn += 1
+                try emit(builder.complete(held[index].test, suites: held[index].suites))
+            }
+            // Cases handed over from suites still open: what those suites'
+            // properties say may no longer change.
+            handedOnIn.formUnion(open)
+            held.removeAll(keepingCapacity: true)
+            heldBytes = 0
         }
     }
 }
