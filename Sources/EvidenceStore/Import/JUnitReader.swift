@@ -433,7 +433,9 @@ extension JUnitReader {
             }
         }
 
-        func suiteStarted(_ ordinal: Int) {
+        /// Room for the next suite's properties and device: suites start in
+        /// the order of their ordinals, so the next is at the end.
+        func addSuite() {
             outline.suiteProperties.append([])
             outline.suiteDevices.append(nil)
         }
@@ -513,7 +515,7 @@ extension JUnitReader {
 
         func suiteStarted(_ ordinal: Int, in parent: Int?) throws {
             parentSuite.append(parent)
-            builder.suiteStarted(ordinal)
+            builder.addSuite()
         }
 
         func caseStarted(at location: XMLLocation) throws {}
@@ -659,7 +661,7 @@ extension JUnitReader {
         }
 
         func suiteStarted(_ ordinal: Int, in parent: Int?) throws {
-            builder.suiteStarted(ordinal)
+            builder.addSuite()
             open.append(ordinal)
         }
 
