@@ -40,14 +40,6 @@ import Testing
         (0..<16).map { _ in Int.random(in: 1...48, using: &random) }
     }
 
-    /// The test cases as lines, or the error as its text.
-    static func outcome(_ body: () throws -> [String]) -> String {
-        do {
-            return try body().joined(separator: "\n")
-        } catch {
-            return "error: \(error)"
-        }
-    }
 
     static let junit = [
         "junit-fastlane-trainer-1.xml", "junit-fastlane-trainer-3.xml", "junit-swiftpm-1.xml", "junit-xcbeautify-1.xml",
@@ -59,33 +51,16 @@ import Testing
         var random = Seeded(state: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
         let original = try Data(contentsOf: Fixtures.apple(name))
         for (what, data) in Self.variants(of: original, random: &random) {
-            let whole = Self.outcome {
-                let report = try JUnitReader.read(.data(data), path: name)
-                return JUnitOnePassTests.lines(report.tests, devices: report.devices)
-            }
             for _ in 0..<4 {
                 let sizes = Self.sizes(&random)
-                let source = ByteSource.pieces(data, sizes: sizes)
-                let pieces = Self.outcome {
-                    let report = try JUnitReader.read(source, path: name)
-                    return JUnitOnePassTests.lines(report.tests, devices: report.devices)
-                }
-                #expect(pieces == whole, "\(name), \(what), pieces \(sizes)")
+                let read = ReadingPaths.junit(data, sizes: sizes, path: name, limit: JUnitOnePassTests.limit)
+                #expect(read.pieces == read.whole, "\(name), \(what), pieces \(sizes)")
                 // The one pass gives the same cases, or hands the file to the two passes.
-                guard let lead = JUnitReader.lead(source, path: name) else { continue }
-                let devices = DeviceList()
-                var tests: [TestReport.TestCase] = []
-                do {
-                    try JUnitReader.forEachTestInOnePass(
-                        source, path: name, lead: lead, limit: JUnitOnePassTests.limit, devices: devices,
-                        holding: JUnitReader.endsWithProperties(source), maxHeld: JUnitReader.maxHeld
-                    ) { tests.append($0) }
-                    let onePass = JUnitOnePassTests.lines(tests, devices: devices.all).joined(separator: "\n")
-                    #expect(onePass == whole, "\(name), \(what), one pass in pieces \(sizes)")
-                } catch is IngestSource.NeedsTwoPasses {
-                    // The two passes above said what they say.
-                } catch {
-                    #expect(whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(error)")
+                guard let onePass = read.onePass else { continue }
+                if onePass.hasPrefix("error: ") {
+                    #expect(read.whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(onePass)")
+                } else {
+                    #expect(onePass == read.whole, "\(name), \(what), one pass in pieces \(sizes)")
                 }
             }
         }
@@ -107,11 +82,11 @@ import Testing
             </testsuites>
             """
         let data = Data(text.utf8)
-        let whole = Self.outcome { JUnitOnePassTests.lines(try JUnitReader.read(.data(data), path: "ns.xml").tests, devices: []) }
+        let whole = ReadingPaths.outcome { JUnitOnePassTests.lines(try JUnitReader.read(.data(data), path: "ns.xml").tests, devices: []) }
         #expect(whole.hasPrefix("error: ") && !whole.contains("never closed"), "\(whole)")
         var random = Seeded(state: 5)
         for sizes in [[7, 14, 3, 32]] + (0..<20).map({ _ in Self.sizes(&random) }) {
-            let pieces = Self.outcome {
+            let pieces = ReadingPaths.outcome {
                 JUnitOnePassTests.lines(try JUnitReader.read(.pieces(data, sizes: sizes), path: "ns.xml").tests, devices: [])
             }
             #expect(pieces == whole, "pieces \(sizes)")
@@ -120,18 +95,6 @@ import Testing
 
     static let xcresult = ["xcresult-tests-1.json", "xcresult-tests-3.json"]
 
-    /// The lines of a tests document read through a stream, in two passes; a
-    /// stream that is no tests document is read whole, as ingest does.
-    static func twoPasses(_ stream: () throws -> JSONStream, data: Data, file: String) throws -> [String] {
-        guard let outline = try XCResultTests.outline(stream(), file: file) else {
-            let report = try XCResultReader.read(data, path: file)
-            return JUnitOnePassTests.lines(report.tests, devices: report.devices)
-        }
-        var tests: [TestReport.TestCase] = []
-        try XCResultTests.forEachTest(stream(), outline: outline, file: file) { tests.append($0) }
-        return JUnitOnePassTests.lines(tests, devices: outline.report.devices)
-    }
-
     @Test(arguments: xcresult)
     func xcresultReadsTheSameInAnyPieces(name: String) throws {
         var random = Seeded(state: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
@@ -139,32 +102,16 @@ import Testing
         for (index, (what, data)) in Self.variants(of: original, random: &random).enumerated() {
             let path = folder.path("variant-\(index).json")
             try data.write(to: URL(fileURLWithPath: path))
-            // Whole, as XCResultReader reads data: its text checked first, then streamed.
-            let whole = Self.outcome {
-                let report = try XCResultReader.read(data, path: path)
-                return JUnitOnePassTests.lines(report.tests, devices: report.devices)
-            }
             for _ in 0..<4 {
                 let size = Int.random(in: 1...48, using: &random)
-                let pieces = Self.outcome {
-                    try Self.twoPasses({ try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: size) }, data: data, file: path)
-                }
-                #expect(pieces == whole, "\(name), \(what), chunks of \(size)")
+                let read = ReadingPaths.xcresult(data, path: path, chunkSize: size)
+                #expect(read.pieces == read.whole, "\(name), \(what), chunks of \(size)")
                 // The one pass, in chunks of that size: the same cases, or the two passes' turn.
-                do {
-                    guard let devices = try XCResultOnePass.devices(
-                        JSONStream(path: path, limit: .max, hasher: nil, chunkSize: size), file: path)
-                    else { continue }
-                    var tests: [TestReport.TestCase] = []
-                    try XCResultOnePass.forEachTest(
-                        JSONStream(path: path, limit: .max, hasher: nil, chunkSize: size), devices: devices, file: path
-                    ) { tests.append($0) }
-                    let onePass = JUnitOnePassTests.lines(tests, devices: devices).joined(separator: "\n")
-                    #expect(onePass == whole, "\(name), \(what), one pass in chunks of \(size)")
-                } catch is IngestSource.NeedsTwoPasses {
-                    // Handed to the two passes, which said what they say above.
-                } catch {
-                    #expect(whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(error)")
+                guard let onePass = read.onePass else { continue }
+                if onePass.hasPrefix("error: ") {
+                    #expect(read.whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(onePass)")
+                } else {
+                    #expect(onePass == read.whole, "\(name), \(what), one pass in chunks of \(size)")
                 }
             }
         }

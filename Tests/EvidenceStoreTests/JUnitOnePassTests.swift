@@ -19,12 +19,7 @@ import Testing
     /// Each test case as one comparable line, with its device and properties
     /// (which claims are matched by), from the list its number points into.
     static func lines(_ tests: [TestReport.TestCase], devices: [TestReport.Device]) -> [String] {
-        tests.map { test in
-            let properties = test.properties.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
-            let device = devices.indices.contains(test.device) ? "\(devices[test.device])" : "none"
-            return "\(test.identifier)|\(test.name)|\(test.outcome)|\(test.duration.map { String($0) } ?? "-")|"
-                + "\(test.message ?? "-")|\(test.tags)|\(device)|\(properties)"
-        }
+        ReadingPaths.lines(tests, devices: devices)
     }
 
     /// A file read in one pass, its cases held until their top-level suites
