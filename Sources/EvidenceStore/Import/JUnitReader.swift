@@ -182,7 +182,7 @@ public enum JUnitReader {
         try text.finish()
         do {
             try parser.finish()
-        } catch EvidenceError.badFile(let file, let location, let reason) where parser.endedEarly && !decoder.stack.isEmpty {
+        } catch EvidenceError.badFile(let file, let location, let reason) where parser.errorLies(at: text.end) && !decoder.stack.isEmpty {
             throw EvidenceError.badFile(
                 path: file, location: location, reason: reason + "; <\(decoder.stack.last ?? "")> is never closed")
         }

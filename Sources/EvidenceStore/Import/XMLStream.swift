@@ -2,7 +2,7 @@ import CLibXML2
 import Foundation
 
 /// Where something is in an XML file: "12:5".
-struct XMLLocation: Sendable {
+struct XMLLocation: Sendable, Equatable {
     var line: Int
     var column: Int
 
@@ -153,15 +153,21 @@ final class XMLPushParser {
         if let failure { throw failure }
     }
 
-    /// Whether libxml2's error came when it was told the input had ended: the
-    /// document was cut short (not something met on the way).
-    private(set) var endedEarly = false
+    /// Whether libxml2's error lies at the input's very end (`end`, the
+    /// position after its last character): the document was cut short, not
+    /// something met on the way. Told by where, not by when the error came:
+    /// libxml2 keeps a chunk's unfinished last tag until more comes, so an
+    /// error met on the way may come only when it is told the input ended,
+    /// or before, as the file happened to be cut.
+    func errorLies(at end: XMLLocation) -> Bool {
+        guard let (_, location) = xmlError else { return false }
+        return location == end
+    }
 
     /// Ends the input; throws the first error of a callback or of libxml2.
     func finish() throws {
         if failure == nil, xmlError == nil {
             xmlParseChunk(context, nil, 0, 1)
-            endedEarly = xmlError != nil
         }
         if let failure { throw failure }
         if let (code, location) = xmlError {
@@ -210,8 +216,17 @@ struct UTF8Stream {
         self.countsLines = countsLines
     }
 
+    /// The characters after the input's last line feed so far: with `line`,
+    /// where the input ends (counted as libxml2 counts columns, one per
+    /// character). Kept only where lines are counted.
+    private(set) var lastLineCharacters = 0
+
+    /// Where the input ends so far: after its last character.
+    var end: XMLLocation { XMLLocation(line: line, column: lastLineCharacters + 1) }
+
     /// Checks the next chunk.
     mutating func check(_ bytes: UnsafeRawBufferPointer) throws {
+        if countsLines { countLastLine(bytes) }
         if offset == 0, bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
             throw EvidenceError.badFile(path: path, location: "1", reason: "the \(what) is UTF-16; only UTF-8 is read")
         }
@@ -249,6 +264,16 @@ struct UTF8Stream {
             guard Self.isValidSequence(bytes, at: index, length: length) else { throw invalid(at: start + index) }
             index += length
         }
+    }
+
+    /// The characters after the chunk's last line feed (all of them, added,
+    /// when it has none): each byte but UTF-8's continuation bytes.
+    private mutating func countLastLine(_ bytes: UnsafeRawBufferPointer) {
+        var start = bytes.count
+        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        var characters = 0
+        for index in start..<bytes.count where bytes[index] & 0xC0 != 0x80 { characters += 1 }
+        lastLineCharacters = start == 0 ? lastLineCharacters + characters : characters
     }
 
     /// Past the ASCII bytes at `index` that are not NUL (the usual case),

@@ -213,7 +213,7 @@ extension Store {
             // on whichever thread the source has less to do.
             let preparer = TestPreparer(file: file, matcher: matcher, start: clock.now(), environments: environments)
             var number = 0
-            try source.forEachTest(preparing: preparer.make) { prepared in
+            try source.forEachTest(preparing: { preparer.make() }) { prepared in
                 defer { number += 1 }
                 let test = prepared.test
                 summary.count(test, mapped: !prepared.claims.isEmpty)
