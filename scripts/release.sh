@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the binary people install: optimised, with the Swift runtime and
-# Foundation linked in (--static-swift-stdlib), so it runs on a machine with
-# no Swift toolchain and starts without the dynamic loader resolving their
-# symbols; then stripped of its symbol tables. The system's SQLite, libxml2
+# FoundationEssentials linked in (--static-swift-stdlib; nothing imports the
+# whole of Foundation, so no ICU data comes with it), so it runs on a machine
+# with no Swift toolchain and starts without the dynamic loader resolving
+# their symbols; then stripped of its symbol tables. The system's SQLite, libxml2
 # and libcrypto stay shared (libsqlite3-0, libxml2 and libssl3 on Debian).
 # Prints the binary's size and, on its last line, its path.
 #

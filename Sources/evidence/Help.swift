@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Help text in the layout swift-argument-parser prints: OVERVIEW, USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS.
@@ -11,11 +11,11 @@ enum Help {
         lines.append(contentsOf: wrap("OVERVIEW: " + spec.abstract, indent: 0, hanging: 0))
         if let discussion = spec.discussion {
             lines.append("")
-            for paragraph in discussion.components(separatedBy: "\n\n") {
+            for paragraph in discussion.pieces(separatedBy: "\n\n") {
                 if paragraph.hasPrefix("  ") {
-                    lines.append(contentsOf: paragraph.components(separatedBy: "\n"))
+                    lines.append(contentsOf: paragraph.pieces(separatedBy: "\n"))
                 } else {
-                    lines.append(contentsOf: wrap(paragraph.replacingOccurrences(of: "\n", with: " "), indent: 0, hanging: 0))
+                    lines.append(contentsOf: wrap(paragraph.replacingEvery("\n", with: " "), indent: 0, hanging: 0))
                 }
                 lines.append("")
             }
@@ -99,7 +99,7 @@ enum Help {
         let helpLines = wrapWords(help, width: width - labelColumn)
         var lines: [String] = []
         if indented.count + 2 <= labelColumn {
-            lines.append(indented.padding(toLength: labelColumn, withPad: " ", startingAt: 0) + (helpLines.first ?? ""))
+            lines.append(indented.padded(to: labelColumn) + (helpLines.first ?? ""))
         } else {
             lines.append(indented)
             if let first = helpLines.first {

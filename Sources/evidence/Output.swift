@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

@@ -136,6 +136,19 @@ import Testing
         #expect(breaches == [], "\(breaches.joined(separator: "\n"))")
     }
 
+    /// The library and the tool import `FoundationEssentials`, never the whole
+    /// of Foundation: that would link ICU's data into the binary again (34 of
+    /// the 60 MB it weighed). The tests may import Foundation; they are not shipped.
+    @Test func nothingShippedImportsTheWholeOfFoundation() throws {
+        let whole = try Self.files().filter { file in
+            file.code.split(separator: "\n").contains { line in
+                let words = line.split(separator: " ")
+                return words.contains("import") && words.last.map { $0 == "Foundation" || $0.hasPrefix("Foundation.") } == true
+            }
+        }
+        #expect(whole.map(\.path) == [], "\(whole.map(\.path))")
+    }
+
     @Test func theCheckItselfFindsALeak() throws {
         let (code, strings) = Self.split(#"let x = db.run("SELECT key FROM claims") // SELECT a FROM b"#)
         #expect(strings == ["SELECT key FROM claims"])

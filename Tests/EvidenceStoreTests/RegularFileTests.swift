@@ -21,7 +21,7 @@ import Testing
         let path = folder.path("file.bin")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let handle = try RegularFile.open(path)
-        defer { try? handle.close() }
+        defer { handle.close() }
         var read: [UInt8] = []
         var chunks = 0
         while case let chunk = try RegularFile.read(from: handle, upTo: size), !chunk.isEmpty {
@@ -35,7 +35,7 @@ import Testing
         #expect(try RegularFile.read(from: handle, upTo: size).isEmpty)
         // Read into one buffer, chunk by chunk, the same.
         let again = try RegularFile.open(path)
-        defer { try? again.close() }
+        defer { again.close() }
         var each: [UInt8] = []
         var sizes: [Int] = []
         try RegularFile.forEachChunk(of: again, size: size) { chunk in
@@ -48,22 +48,25 @@ import Testing
 
     @Test func aChunkWaitsForEveryPieceOfAPipeUntilItIsFull() throws {
         // A pipe gives what has been written so far: one read is not enough.
-        let pipe = Pipe()
-        let writer = Thread {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        let reading = OpenFile(descriptor: ends[0])
+        let writing = OpenFile(descriptor: ends[1])
+        DetachedThread.start {
             for piece in 0..<5 {
-                pipe.fileHandleForWriting.write(Data(repeating: UInt8(piece), count: 300))
+                let bytes = [UInt8](repeating: UInt8(piece), count: 300)
+                try? bytes.withUnsafeBytes { try writing.write($0) }
                 usleep(2_000)
             }
-            try? pipe.fileHandleForWriting.close()
+            writing.close()
         }
-        writer.start()
-        let first = try RegularFile.read(from: pipe.fileHandleForReading, upTo: 1000)
-        let rest = try RegularFile.read(from: pipe.fileHandleForReading, upTo: 1000)
+        let first = try RegularFile.read(from: reading, upTo: 1000)
+        let rest = try RegularFile.read(from: reading, upTo: 1000)
         #expect(first.count == 1000)
         #expect(rest.count == 500)
         #expect(Array(first.prefix(300)) == [UInt8](repeating: 0, count: 300))
         #expect(Array(rest.suffix(300)) == [UInt8](repeating: 4, count: 300))
-        #expect(try RegularFile.read(from: pipe.fileHandleForReading, upTo: 1000).isEmpty)
+        #expect(try RegularFile.read(from: reading, upTo: 1000).isEmpty)
     }
 
     @Test func aFailedReadGivesTheSystemsReason() throws {
@@ -73,7 +76,7 @@ import Testing
         // A descriptor that reads nothing: this one is open for writing only.
         let writeOnly = Glibc.open(path, O_WRONLY)
         #expect(writeOnly >= 0)
-        let unreadable = FileHandle(fileDescriptor: writeOnly, closeOnDealloc: true)
+        let unreadable = OpenFile(descriptor: writeOnly)
         #expect(throws: RegularFile.Failure.unreadable("Bad file descriptor")) {
             try RegularFile.read(from: unreadable, upTo: 16)
         }
@@ -82,6 +85,7 @@ import Testing
             try InputFile.read(from: unreadable, upTo: 16, path: path)
         }
         #expect(try RegularFile.read(from: handle, upTo: 16) == Data("text".utf8))
-        try handle.close()
+        handle.close()
+        #expect(handle.descriptor == -1)
     }
 }

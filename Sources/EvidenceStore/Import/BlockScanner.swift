@@ -146,12 +146,12 @@ struct BlockScanner {
         guard (1...6).contains(level) else { return nil }
         let after = text.dropFirst(level)
         guard after.isEmpty || after.first == UInt8(ascii: " ") || after.first == UInt8(ascii: "\t") else { return nil }
-        var words = String(decoding: after, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        var words = String(decoding: after, as: UTF8.self).trimmingWhitespace()
         // A closing run of '#' after a space is not part of the text.
         if let hashes = words.lastIndex(where: { $0 != "#" }), hashes < words.index(before: words.endIndex),
             words[hashes] == " "
         {
-            words = String(words[..<hashes]).trimmingCharacters(in: .whitespaces)
+            words = String(words[..<hashes]).trimmingWhitespace()
         } else if words.allSatisfy({ $0 == "#" }) {
             words = ""
         }

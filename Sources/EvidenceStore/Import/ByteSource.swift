@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Bytes to parse: a file read in chunks, or data held in memory.
 enum ByteSource {
@@ -17,9 +23,11 @@ enum ByteSource {
             return data.suffix(count)
         case .file(let path, _):
             let handle = try InputFile.open(path)
-            defer { try? handle.close() }
-            let size = try handle.seekToEnd()
-            try handle.seek(toOffset: size > UInt64(count) ? size - UInt64(count) : 0)
+            defer { handle.close() }
+            let size = lseek(handle.descriptor, 0, SEEK_END)
+            guard size >= 0, lseek(handle.descriptor, size > count ? off_t(size) - off_t(count) : 0, SEEK_SET) >= 0 else {
+                throw EvidenceError.io(path: path, reason: "cannot be read (\(SystemCall.words(errno)))")
+            }
             return try InputFile.read(from: handle, upTo: count, path: path)
         }
     }
@@ -57,7 +65,7 @@ enum ByteSource {
 /// bytes (it may have grown since its size was checked).
 final class FileChunks {
     let path: String
-    private let handle: FileHandle
+    private let handle: OpenFile
     private let limit: Int
     private var total = 0
 
@@ -68,7 +76,7 @@ final class FileChunks {
     }
 
     deinit {
-        try? handle.close()
+        handle.close()
     }
 
     /// Each chunk of `size` bytes to the end, the last shorter, all read

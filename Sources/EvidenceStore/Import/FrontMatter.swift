@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The YAML front matter of a Markdown document, read for the two fields the
 /// tool owns: `name:` at the top level and `verified:` at any depth. Each is
@@ -122,7 +122,7 @@ public struct FrontMatter: Sendable {
                 field.endColumn = start + 1
                 return field
             }
-            let next = lines[line + 1].trimmingCharacters(in: .whitespaces)
+            let next = lines[line + 1].trimmingWhitespace()
             if next.hasPrefix("- ") || next == "-" || next.contains(": ") || next.hasSuffix(":") {
                 return refuse("holds a mapping or a list, not one value")
             }
@@ -168,7 +168,7 @@ public struct FrontMatter: Sendable {
                 text = Array(text[..<hash])
                 commented = true
             }
-            let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let value = String(decoding: text, as: UTF8.self).trimmingWhitespace()
             if !value.isEmpty {
                 endLine = index
                 endColumn = from + (text.lastIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? -1) + 2
@@ -267,7 +267,7 @@ public struct FrontMatter: Sendable {
         parts.append(String(decoding: current, as: UTF8.self))
         // Only spaces and a comment may follow the closing quote.
         let after = String(decoding: bytes[position...], as: UTF8.self)
-        let trimmed = after.trimmingCharacters(in: .whitespaces)
+        let trimmed = after.trimmingWhitespace()
         guard trimmed.isEmpty || trimmed.hasPrefix("#") && after.first.map({ $0 == " " || $0 == "\t" }) == true else { return nil }
         // Inner lines lose their leading and trailing white space when folded.
         let folded = parts.enumerated().map { offset, part -> String in
@@ -329,7 +329,7 @@ public struct FrontMatter: Sendable {
     private static func blockScalar(_ field: Field, lines: [String], last lastText: Int, indent: Int, blanksTo: Int) -> Field? {
         var field = field
         let header = String(decoding: Array(lines[field.line - 1].utf8)[(field.column - 1)...], as: UTF8.self)
-        let headerText = header.split(separator: "#", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? header
+        let headerText = header.split(separator: "#", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? header
         guard let style = headerText.first, headerText.count <= 3 else { return nil }
         var chomping: Character?
         var explicitIndent: Int?

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A strict JSON parser for untrusted files: RFC 8259 syntax only, valid UTF-8
 /// only, a bounded nesting depth (so no input can exhaust the stack), and
@@ -280,7 +286,7 @@ public struct JSONReader {
     }
 
     private static func show(_ byte: UInt8) -> String {
-        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true).zeroPadded(to: 2)
     }
 }
 

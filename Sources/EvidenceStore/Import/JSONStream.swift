@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads one JSON document from a file a chunk at a time: its structure (objects,
 /// keys, arrays) token by token, and any value whole when asked. Only what is

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reads JUnit XML as fastlane trainer/scan, `xcbeautify --report junit`,
 /// xcresultparser, xcpretty and `swift test --xunit-output` write it, with
@@ -51,12 +57,12 @@ public enum JUnitReader {
 
     /// Reads a file held in memory, test cases and all; timestamps without a
     /// zone are read in `zone`.
-    public static func read(_ data: Data, path: String, zone: TimeZone = .gmt) throws -> TestReport {
+    public static func read(_ data: Data, path: String, zone: Zone = .utc) throws -> TestReport {
         try read(ByteSource.data(data), path: path, zone: zone)
     }
 
     /// The same, from any source of bytes.
-    static func read(_ source: ByteSource, path: String, zone: TimeZone = .gmt) throws -> TestReport {
+    static func read(_ source: ByteSource, path: String, zone: Zone = .utc) throws -> TestReport {
         let outline = try self.outline(source, path: path, zone: zone)
         var report = outline.report
         try forEachTest(source, path: path, outline: outline) { report.tests.append($0) }
@@ -65,7 +71,7 @@ public enum JUnitReader {
 
     /// The first pass: checks the whole file; the hasher, when given, sees every byte.
     static func outline(
-        _ source: ByteSource, path: String, zone: TimeZone = .gmt, hasher: (any ChunkDigest)? = nil
+        _ source: ByteSource, path: String, zone: Zone = .utc, hasher: (any ChunkDigest)? = nil
     ) throws -> Outline {
         let reader = OutlineReader(zone: zone)
         guard try parse(source, path: path, consumer: reader, hasher: hasher) else {
@@ -82,7 +88,7 @@ public enum JUnitReader {
     /// dates before it, of which the earliest dates the run. Nil when the file
     /// is read in two passes: it has no test case, or something before the
     /// first is wrong, which the two passes say in their order.
-    static func lead(_ source: ByteSource, path: String, zone: TimeZone = .gmt) -> Outline? {
+    static func lead(_ source: ByteSource, path: String, zone: Zone = .utc) -> Outline? {
         let reader = LeadReader(zone: zone)
         do {
             try parse(source, path: path, consumer: reader, hasher: nil)
@@ -104,8 +110,9 @@ public enum JUnitReader {
     /// reads any file.
     static func endsWithProperties(_ source: ByteSource) -> Bool {
         guard let tail = try? source.tail(64 << 10) else { return true }
-        let lastCase = tail.range(of: Data("<testcase".utf8), options: .backwards)?.upperBound ?? tail.startIndex
-        return tail.range(of: Data("<properties".utf8), in: lastCase..<tail.endIndex) != nil
+        let bytes = [UInt8](tail)
+        let lastCase = bytes[...].lastRange(of: Array("<testcase".utf8))?.upperBound ?? 0
+        return bytes[lastCase...].firstRange(of: Array("<properties".utf8)) != nil
     }
 
     /// The one pass: each test case as the two passes would hand it over,
@@ -126,7 +133,7 @@ public enum JUnitReader {
     /// some cases: the two passes then read the file, or say what is wrong
     /// with it, as they always have. `body`'s own errors are passed on as they are.
     static func forEachTestInOnePass(
-        _ source: ByteSource, path: String, lead: Outline, limit: FutureLimit, zone: TimeZone = .gmt, devices: DeviceList,
+        _ source: ByteSource, path: String, lead: Outline, limit: FutureLimit, zone: Zone = .utc, devices: DeviceList,
         holding: Bool, hasher: (any ChunkDigest)? = nil, maxHeld: Int = maxHeld,
         _ body: (TestReport.TestCase) throws -> Void
     ) throws {
@@ -329,7 +336,7 @@ public enum JUnitReader {
             switch name {
             case "failure", "error", "skipped":
                 if collecting {
-                    let body = String(decoding: collected, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let body = String(decoding: collected, as: UTF8.self).trimmingWhitespaceAndNewlines()
                     if !body.isEmpty, !messageParts.contains(body) { messageParts.append(body) }
                     collecting = false
                 }
@@ -405,13 +412,13 @@ extension JUnitReader {
     /// devices, and the timestamps.
     final class OutlineBuilder {
         var outline = Outline()
-        let zone: TimeZone
+        let zone: Zone
         var zoneNoted = false
         static let zoneNote = "timestamps without a zone read in "
         /// Where devices are added: the outline's list, or the one pass's.
         let devices: DeviceList?
 
-        init(zone: TimeZone, devices: DeviceList? = nil) {
+        init(zone: Zone, devices: DeviceList? = nil) {
             self.zone = zone
             self.devices = devices
             outline.report.devices = []
@@ -507,7 +514,7 @@ extension JUnitReader {
         private var testOutsideSuites = false
         var readsCases: Bool { false }
 
-        init(zone: TimeZone) {
+        init(zone: Zone) {
             builder = OutlineBuilder(zone: zone)
         }
 
@@ -566,7 +573,7 @@ extension JUnitReader {
         let builder: OutlineBuilder
         var readsCases: Bool { false }
 
-        init(zone: TimeZone) {
+        init(zone: Zone) {
             builder = OutlineBuilder(zone: zone)
         }
 
@@ -588,7 +595,7 @@ extension JUnitReader {
         var readsCases: Bool { true }
 
         init(outline: Outline, emit: @escaping (TestReport.TestCase) throws -> Void) {
-            builder = OutlineBuilder(zone: .gmt)
+            builder = OutlineBuilder(zone: .utc)
             builder.outline = outline
             self.emit = emit
         }
@@ -634,7 +641,7 @@ extension JUnitReader {
         var readsCases: Bool { true }
 
         init(
-            lead: Outline, limit: FutureLimit, maxHeld: Int?, zone: TimeZone, devices: DeviceList,
+            lead: Outline, limit: FutureLimit, maxHeld: Int?, zone: Zone, devices: DeviceList,
             emit: @escaping (TestReport.TestCase) throws -> Void
         ) {
             builder = OutlineBuilder(zone: zone, devices: devices)

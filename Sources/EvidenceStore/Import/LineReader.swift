@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a file line by line in fixed-size chunks, so memory stays bounded
 /// whatever the file's size, and hands each line over without copying it.
@@ -38,7 +38,7 @@ public struct LineReader: Sendable {
 
     private func readFile(_ path: String, _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
         let handle = try InputFile.open(path)
-        defer { try? handle.close() }
+        defer { handle.close() }
         var carry: [UInt8] = []
         var lineNumber = 1
         try InputFile.forEachChunk(of: handle, size: 1 << 20, path: path) { chunk in

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A Markdown document as `evidence lint` reads it: its front matter, the
 /// claim markers (`<!-- evidence: KEY (LABEL) -->`) with the words each marks,
@@ -78,17 +78,16 @@ public struct MarkedDocument: Sendable {
         parse()
     }
 
-    private static let marker = try? NSRegularExpression(pattern: #"<!--\s*evidence:\s*([^\s()]+)\s*\(([^)]*)\)\s*-->"#)
-    private static let anyMarker = try? NSRegularExpression(pattern: #"<!--\s*/?\s*evidence\s*:"#)
-    private static let listItem = try? NSRegularExpression(pattern: #"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"#)
+    // The patterns read text as NSRegularExpression did, a Unicode scalar at
+    // a time ("\r\n" is two), and are checked when the tool is compiled.
+    // `Regex` is not `Sendable` in Swift 6.3, hence `nonisolated(unsafe)`:
+    // these are made once and only read (the standard library builds a
+    // pattern's program once, with an atomic exchange).
+    nonisolated(unsafe) private static let marker = #/<!--\s*evidence:\s*([^\s()]+)\s*\(([^)]*)\)\s*-->/#.matchingSemantics(.unicodeScalar)
+    nonisolated(unsafe) private static let anyMarker = #/<!--\s*\/?\s*evidence\s*:/#.matchingSemantics(.unicodeScalar)
+    nonisolated(unsafe) private static let listItem = #/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/#.matchingSemantics(.unicodeScalar)
     /// A generated block's opening or closing comment, spaces aside: `<!-- evidence:checklist -->`, `<!-- /evidence:checklist -->`.
-    private static let blockComment = try? NSRegularExpression(pattern: #"^<!--\s*(/?)\s*evidence\s*:\s*([A-Za-z0-9_.-]*)\s*-->$"#)
-
-    /// Whether every pattern above compiled: a pattern that did not would
-    /// switch its rule off without a word, so the tests require this.
-    static var everyPatternCompiles: Bool {
-        [marker, anyMarker, listItem, blockComment].allSatisfy { $0 != nil } && normalizing.count == 6
-    }
+    nonisolated(unsafe) private static let blockComment = #/^<!--\s*(\/?)\s*evidence\s*:\s*([A-Za-z0-9_.-]*)\s*-->$/#.matchingSemantics(.unicodeScalar)
 
     private mutating func parse() {
         var index = 0
@@ -124,7 +123,7 @@ public struct MarkedDocument: Sendable {
                 if open == nil { endBlock() }
                 continue
             }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if let (closing, name) = Self.blockDelimiter(trimmed) {
                 skippedLines.insert(number - 1)
                 endBlock()
@@ -153,9 +152,8 @@ public struct MarkedDocument: Sendable {
             if trimmed.hasPrefix("|") {
                 endBlock()
                 tableRow = true
-            } else if let item = Self.listItem?.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
-                let range = Range(item.range, in: line)
-            {
+            } else if let item = line.prefixMatch(of: Self.listItem) {
+                let range = item.range
                 endBlock()
                 body = String(line[range.upperBound...])
                 bodyOffset = line[..<range.upperBound].utf8.count
@@ -175,10 +173,8 @@ public struct MarkedDocument: Sendable {
 
     /// A line that is a generated block's comment and nothing else: whether it closes, and the kind it names.
     private static func blockDelimiter(_ trimmed: String) -> (Bool, String)? {
-        guard let match = blockComment?.firstMatch(in: trimmed, range: NSRange(trimmed.startIndex..., in: trimmed)),
-            let slash = Range(match.range(at: 1), in: trimmed), let kind = Range(match.range(at: 2), in: trimmed)
-        else { return nil }
-        return (!trimmed[slash].isEmpty, String(trimmed[kind]))
+        guard let match = trimmed.wholeMatch(of: blockComment) else { return nil }
+        return (!match.1.isEmpty, String(match.2))
     }
 
     /// Opens or closes a generated block, or says why the comment cannot: an
@@ -215,38 +211,36 @@ public struct MarkedDocument: Sendable {
     private mutating func readMarkers(
         in body: String, offset: Int, line: Int, section: String, tableRow: Bool, fullLine: String, words: inout String
     ) {
-        let range = NSRange(body.startIndex..., in: body)
         let code = Self.codeSpans(in: body)
-        func outsideCode(_ match: NSTextCheckingResult) -> Bool { !code.contains { NSIntersectionRange($0, match.range).length > 0 } }
-        let found = (Self.marker?.matches(in: body, range: range) ?? []).filter(outsideCode)
-        let loose = (Self.anyMarker?.matches(in: body, range: range) ?? []).filter(outsideCode)
-        for candidate in loose where !found.contains(where: { NSLocationInRange(candidate.range.location, $0.range) }) {
-            if let start = Range(candidate.range, in: body) {
-                problems.append(Problem(
-                    line: line, column: offset + body[..<start.lowerBound].utf8.count + 1,
-                    message: "a claim marker reads <!-- evidence: KEY (LABEL) -->, with LABEL one of \(Label.names.joined(separator: ", "))"))
-            }
+        func outsideCode(_ range: Range<String.Index>) -> Bool {
+            let units = range.lowerBound.utf16Offset(in: body)..<range.upperBound.utf16Offset(in: body)
+            return !code.contains { $0.overlaps(units) }
+        }
+        let found = body.matches(of: Self.marker).filter { outsideCode($0.range) }
+        let loose = body.matches(of: Self.anyMarker).filter { outsideCode($0.range) }
+        for candidate in loose where !found.contains(where: { $0.range.contains(candidate.range.lowerBound) }) {
+            problems.append(Problem(
+                line: line, column: offset + body[..<candidate.range.lowerBound].utf8.count + 1,
+                message: "a claim marker reads <!-- evidence: KEY (LABEL) -->, with LABEL one of \(Label.names.joined(separator: ", "))"))
         }
         var cursor = body.startIndex
         var groupText: String?
         var group: [Int] = []
         for match in found {
-            guard let whole = Range(match.range, in: body), let key = Range(match.range(at: 1), in: body),
-                let label = Range(match.range(at: 2), in: body)
-            else { continue }
+            let (whole, key, label) = (match.range, match.1, match.2)
             let between = body[cursor..<whole.lowerBound]
-            if groupText == nil || !between.trimmingCharacters(in: .whitespaces).isEmpty {
+            if groupText == nil || !between.trimmingWhitespace().isEmpty {
                 // A new group: its words run from the block's start, or the previous group, to here.
                 words += between
-                groupText = tableRow ? Self.firstCell(fullLine) : words.trimmingCharacters(in: .whitespaces)
+                groupText = tableRow ? Self.firstCell(fullLine) : words.trimmingWhitespace()
                 group = []
                 words = ""
             }
-            let labelText = body[label].trimmingCharacters(in: .whitespaces)
+            let labelText = label.trimmingWhitespace()
             group.append(markers.count)
             markers.append(Marker(
-                key: String(body[key]), labelText: labelText,
-                label: Label(rawValue: labelText.lowercased().replacingOccurrences(of: " ", with: "-")),
+                key: String(key), labelText: labelText,
+                label: Label(rawValue: labelText.lowercased().replacingEvery(" ", with: "-")),
                 line: line, column: offset + body[..<whole.lowerBound].utf8.count + 1, text: groupText ?? "",
                 context: tableRow ? fullLine : groupText ?? "", inTable: tableRow, group: [], section: section))
             for member in group { markers[member].group = group }
@@ -256,10 +250,10 @@ public struct MarkedDocument: Sendable {
     }
 
     /// The code spans of a line (a run of backticks to the next run as long), as UTF-16 ranges.
-    static func codeSpans(in text: String) -> [NSRange] {
+    static func codeSpans(in text: String) -> [Range<Int>] {
         let units = Array(text.utf16)
         let backtick = UInt16(UInt8(ascii: "`"))
-        var spans: [NSRange] = []
+        var spans: [Range<Int>] = []
         // How many backticks run from `start`.
         func run(at start: Int) -> Int {
             var length = 0
@@ -282,7 +276,7 @@ public struct MarkedDocument: Sendable {
                 }
                 let closing = run(at: probe)
                 if closing == length {
-                    spans.append(NSRange(location: index, length: probe + closing - index))
+                    spans.append(index..<probe + closing)
                     index = probe + closing
                     closed = true
                     break
@@ -296,15 +290,12 @@ public struct MarkedDocument: Sendable {
 
     /// Where a line's words start: after its list bullet and task box, if it has them.
     public static func bodyStart(_ line: String) -> String.Index {
-        guard let item = listItem?.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)),
-            let range = Range(item.range, in: line)
-        else { return line.startIndex }
-        return range.upperBound
+        line.prefixMatch(of: listItem)?.range.upperBound ?? line.startIndex
     }
 
     /// The first cell of a table row.
     static func firstCell(_ line: String) -> String {
-        var text = line.trimmingCharacters(in: .whitespaces)
+        var text = line.trimmingWhitespace()
         if text.hasPrefix("|") { text.removeFirst() }
         var cell = ""
         var escaped = false
@@ -313,7 +304,7 @@ public struct MarkedDocument: Sendable {
             escaped = character == "\\" && !escaped
             cell.append(character)
         }
-        return cell.trimmingCharacters(in: .whitespaces)
+        return cell.trimmingWhitespace()
     }
 
     /// The whole sentences at the end of a marker's words that state
@@ -359,19 +350,42 @@ public struct MarkedDocument: Sendable {
     /// dropped, white space collapsed.
     public static func normalized(_ text: String) -> String {
         var text = text
-        for (expression, template) in normalizing {
-            text = expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
-        }
-        return text.trimmingCharacters(in: .whitespaces)
+        // Comments (markers among them) go.
+        text.replace(#/<!--.*?-->/#.matchingSemantics(.unicodeScalar), with: "")
+        // A parenthesis of links only goes: "(see [a](u), [b](v))".
+        text.replace(#/\s*\((?:\s*\[[^\]]*\]\([^)]*\)\s*,?)+\)/#.matchingSemantics(.unicodeScalar), with: "")
+        // A link becomes its text.
+        text.replace(#/\[([^\]]*)\]\([^)]*\)/#.matchingSemantics(.unicodeScalar)) { String($0.1) }
+        text = withoutEmphasis(text)
+        text.replace(#/\s+/#.matchingSemantics(.unicodeScalar), with: " ")
+        text.replace(#/ ([.,;:])/#.matchingSemantics(.unicodeScalar)) { String($0.1) }
+        return text.trimmingWhitespace()
     }
 
-    /// The rewrites of `normalized`, in order, compiled once.
-    private static let normalizing: [(NSRegularExpression, String)] = [
-        (#"<!--.*?-->"#, ""),
-        (#"\s*\((?:\s*\[[^\]]*\]\([^)]*\)\s*,?)+\)"#, ""),
-        (#"\[([^\]]*)\]\([^)]*\)"#, "$1"),
-        (#"(\*\*|__|\*|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))"#, ""),
-        (#"\s+"#, " "),
-        (#" ([.,;:])"#, "$1"),
-    ].compactMap { pattern, template in (try? NSRegularExpression(pattern: pattern)).map { ($0, template) } }
+    /// Without emphasis marks: every "**", "__" and "*", and each "_" with no
+    /// letter or digit before it or none after it (a word_with_underscores
+    /// keeps them). Before and after are read in the text as given.
+    static func withoutEmphasis(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        func isWordCharacter(_ index: Int) -> Bool {
+            guard index >= 0, index < scalars.count else { return false }
+            let scalar = scalars[index]
+            return scalar.isASCII && (CharacterSetASCII.alphanumeric(scalar))
+        }
+        var kept = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if scalar == "*" || scalar == "_", next == scalar {
+                index += 2
+            } else if scalar == "*" || (scalar == "_" && (!isWordCharacter(index - 1) || !isWordCharacter(index + 1))) {
+                index += 1
+            } else {
+                kept.append(scalar)
+                index += 1
+            }
+        }
+        return String(kept)
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every way ingest can read a result file, for comparing them: read whole,
 /// read in pieces of given sizes (so every tag, UTF-8 sequence, string and

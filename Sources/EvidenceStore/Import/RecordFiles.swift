@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the files of a text-format store come from: a folder on disk, or the
 /// data set built into the binary.
@@ -22,11 +22,11 @@ public struct FolderRecordFiles: RecordFiles {
 
     public init(folder: URL) throws {
         self.folder = folder
-        var isFolder: ObjCBool = false
+        var isFolder: Bool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
             throw EvidenceError.fileMissing(path: folder.path)
         }
-        guard isFolder.boolValue else {
+        guard isFolder else {
             throw EvidenceError.badFile(path: folder.path, location: nil, reason: "is a file; give the folder of an export")
         }
         // An export killed while it put its files in place is finished first.
@@ -42,10 +42,10 @@ public struct FolderRecordFiles: RecordFiles {
         let top = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in top.sorted() {
             let path = folder.appendingPathComponent(name).path
-            var isFolder: ObjCBool = false
+            var isFolder: Bool = false
             if name.hasSuffix(".jsonl") || name == TextFormat.manifest {
                 try InputFile.check(path)
-            } else if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            } else if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
                 for inner in ((try? manager.contentsOfDirectory(atPath: path)) ?? []).sorted() where inner.hasSuffix(".jsonl") {
                     try InputFile.check(path + "/" + inner)
                 }
@@ -65,7 +65,7 @@ public struct FolderRecordFiles: RecordFiles {
 
     public func byteCount(of file: String) throws -> Int {
         let path = folder.appendingPathComponent(file).path
-        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
     public func list(_ subfolder: String) throws -> [String] {

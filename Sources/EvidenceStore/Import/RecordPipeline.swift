@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads, parses and decodes the lines of a file on a second thread while the
 /// caller writes the records already decoded, so an import uses both cores.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -44,7 +44,7 @@ public enum ResultFile {
     }
 
     /// Parses a result file in the given format, or the one its first character shows.
-    public static func parse(_ data: Data, path: String, format: TestReport.Format?, zone: TimeZone = .gmt) throws -> TestReport {
+    public static func parse(_ data: Data, path: String, format: TestReport.Format?, zone: Zone = .utc) throws -> TestReport {
         switch try detect(data.prefix(4096), path: path, format: format) {
         case .junit: return try JUnitReader.read(data, path: path, zone: zone)
         case .xcresult: return try XCResultReader.read(data, path: path)
@@ -123,12 +123,12 @@ public struct IngestSource {
     /// two passes, stops the one.
     public static func open(
         _ path: String, maxBytes: Int, format: TestReport.Format?, onePass: Bool = false, dateLimit: FutureLimit? = nil,
-        zone: TimeZone = .gmt
+        zone: Zone = .utc
     ) throws -> IngestSource {
         let size = try ResultFile.check(path, maxBytes: maxBytes)
         let head = try {
             let handle = try InputFile.open(path)
-            defer { try? handle.close() }
+            defer { handle.close() }
             return try InputFile.read(from: handle, upTo: 4096, path: path)
         }()
         // The first pass, all the reading before the first row is written,
@@ -278,12 +278,12 @@ public struct IngestSource {
     final class ReadingAhead: @unchecked Sendable {
         let path: String
         private var running: Handoff.Running<TestReport.TestCase>?
-        private let lock = NSLock()
+        private let lock = ThreadLock()
         private let read = ReadChecksum()
 
         /// The checksum of what the reading read, set by its thread when it ends.
         private final class ReadChecksum: @unchecked Sendable {
-            private let lock = NSLock()
+            private let lock = ThreadLock()
             private var sum: UInt64?
             var value: UInt64? {
                 get { lock.withLock { sum } }
@@ -316,7 +316,7 @@ public struct IngestSource {
 /// added by the reading thread as it finds them, each before the first case
 /// on it is handed over, and read by the threads that prepare and write them.
 public final class DeviceList: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var devices: [TestReport.Device]
 
     init(_ devices: [TestReport.Device] = []) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The simulator runtimes of `xcrun simctl list runtimes -j` (or of `xcrun
 /// simctl list -j`, which holds them among devices and pairs): for each, its

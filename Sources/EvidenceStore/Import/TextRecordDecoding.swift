@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the fields of one input line into a validated text-format record,
 /// with the same rules as the commands that write the store by hand.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Checks every result file gets before a parser sees it: no NUL bytes, valid
 /// UTF-8, and where a forbidden construct is, by line.

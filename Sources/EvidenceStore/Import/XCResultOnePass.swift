@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The tests of `xcresulttool get test-results tests` read in one pass, each
 /// handed on as it ends, where the file allows it; xcresulttool's own output

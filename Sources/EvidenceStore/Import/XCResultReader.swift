@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the JSON of `xcresulttool`: `get test-results tests` and
 /// `get test-results summary` in their Xcode 16 and Xcode 26 shapes, and the

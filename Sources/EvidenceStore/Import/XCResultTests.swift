@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The output of `xcresulttool get test-results tests`, read as a stream in two
 /// passes, as JUnit XML is. xcresulttool writes a node's children before its

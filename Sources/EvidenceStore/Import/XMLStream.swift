@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+import FoundationEssentials
 
 /// Where something is in an XML file: "12:5".
 struct XMLLocation: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The output of `xcodebuild -version`: `Xcode 27.1` and `Build version 27A9275`,
 /// possibly after warning lines (objc class clashes and the like).
@@ -23,11 +23,11 @@ public struct XcodeVersion: Equatable, Sendable {
         var version: String?
         var build: String?
         for line in text.split(whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if version == nil, trimmed.hasPrefix("Xcode ") {
-                version = String(trimmed.dropFirst("Xcode ".count)).trimmingCharacters(in: .whitespaces)
+                version = String(trimmed.dropFirst("Xcode ".count)).trimmingWhitespace()
             } else if version != nil, build == nil, trimmed.hasPrefix("Build version ") {
-                build = String(trimmed.dropFirst("Build version ".count)).trimmingCharacters(in: .whitespaces)
+                build = String(trimmed.dropFirst("Build version ".count)).trimmingWhitespace()
             }
         }
         guard let version, !version.isEmpty, let build else {

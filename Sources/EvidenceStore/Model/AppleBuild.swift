@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An Apple build number such as `23B85` or `23A5318c`: a train number, a
 /// letter, a counter and an optional suffix. A counter from 5000 up marks a
@@ -41,7 +41,7 @@ public struct AppleBuild: Comparable, Hashable, Sendable, CustomStringConvertibl
 
     /// Parses a build given by a user; an empty text means "not known".
     public static func validated(_ text: String, field: String) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { return "" }
         guard AppleBuild(trimmed) != nil else {
             throw EvidenceError.invalidValue(

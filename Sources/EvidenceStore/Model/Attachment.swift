@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file kept beside the store (a screenshot, a log, a zipped xcresult), by
 /// its path relative to the store's folder, its SHA-256 and its size.
@@ -23,7 +23,7 @@ public struct AttachmentFile: Equatable, Sendable {
             "md": "text/markdown", "json": "application/json", "xml": "application/xml", "pdf": "application/pdf",
             "zip": "application/zip", "gz": "application/gzip", "csv": "text/csv",
         ]
-        let suffix = (path as NSString).pathExtension.lowercased()
+        let suffix = PathText.fileExtension(of: path).lowercased()
         return types[suffix] ?? "application/octet-stream"
     }
 }

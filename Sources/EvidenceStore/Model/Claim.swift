@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One statement a document makes, with its stable key.
 public struct Claim: Equatable, Sendable {
@@ -181,7 +181,7 @@ public enum Validate {
 
     /// Who answers for a claim: a name on one line, trimmed, not empty.
     public static func owner(_ text: String) throws -> String {
-        let owner = try name(text, field: "owner").trimmingCharacters(in: .whitespaces)
+        let owner = try name(text, field: "owner").trimmingWhitespace()
         guard owner.count <= 200 else {
             throw EvidenceError.invalidValue(field: "owner", value: text, expected: "a name of 200 characters or fewer")
         }
@@ -199,7 +199,7 @@ public enum Validate {
     /// A device model a claim speaks about or a record names: one line,
     /// trimmed, not empty, and not '*' (which stands for every model).
     public static func model(_ text: String) throws -> String {
-        let model = try singleLine(try nonEmpty(text, field: "model"), field: "model").trimmingCharacters(in: .whitespaces)
+        let model = try singleLine(try nonEmpty(text, field: "model"), field: "model").trimmingWhitespace()
         guard model != "*" else {
             throw EvidenceError.invalidValue(field: "model", value: text, expected: "a device model such as \"iPhone Duo\"")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where "now" comes from. The store is given one when it opens, so every
 /// timestamp it writes (a result's date, a label change, a migration) and every

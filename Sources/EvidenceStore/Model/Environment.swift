@@ -30,7 +30,7 @@ public struct EnvironmentSpec: Hashable, Sendable {
     public init(
         kind: EnvironmentKind, model: String, os: String?, osBuild: String?, xcode: String?, xcodeBuild: String?
     ) throws {
-        let model = try Validate.nonEmpty(model, field: "model").trimmingCharacters(in: .whitespaces)
+        let model = try Validate.nonEmpty(model, field: "model").trimmingWhitespace()
         let (osName, osVersion) = try os.map(Self.splitOS) ?? ("", "")
         self.init(
             kind: kind, model: model, osName: osName, osVersion: osVersion,
@@ -46,7 +46,7 @@ public struct EnvironmentSpec: Hashable, Sendable {
     /// "iOS 27.1" becomes ("iOS", "27.1"); "ios 27.1" too. The version must be
     /// a marketing version.
     public static func splitOS(_ text: String) throws -> (String, String) {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+        let parts = text.trimmingWhitespace().split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[1].first?.isNumber == true, parts[0].first?.isLetter == true else {
             throw EvidenceError.invalidValue(
                 field: "OS", value: text, expected: "an OS name and version, such as \"iOS 27.1\"")
@@ -57,9 +57,9 @@ public struct EnvironmentSpec: Hashable, Sendable {
 
     /// An Xcode version as given, without a leading "Xcode" ("Xcode 27.1" is 27.1).
     public static func xcodeVersion(_ text: String) throws -> String {
-        var version = text.trimmingCharacters(in: .whitespaces)
+        var version = text.trimmingWhitespace()
         if version.lowercased().hasPrefix("xcode") {
-            version = String(version.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+            version = String(version.dropFirst(5)).trimmingWhitespace()
         }
         return try MarketingVersion.validated(version, field: "Xcode version")
     }

@@ -111,7 +111,7 @@ public struct EnvironmentVetting: Sendable {
     }
 
     static func major(_ version: String) -> Int? {
-        let digits = version.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        let digits = version.trimmingWhitespace().prefix { $0.isASCII && $0.isNumber }
         return digits.isEmpty ? nil : Int(digits.prefix(6))
     }
 

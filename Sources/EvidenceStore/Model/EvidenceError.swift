@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A failure of the evidence domain: a missing or foreign store, an unknown
 /// claim, a value outside its vocabulary. SQLite's own failures stay
@@ -87,7 +93,7 @@ extension EvidenceError: CustomStringConvertible {
         case .notWritable(let path, let reason):
             return "\(path) cannot be written: \(reason)"
         case .migrationFailed(let version, let name, let reason):
-            return "migration \(String(format: "%04d", version))_\(name) failed and was rolled back: \(reason)"
+            return "migration \(String(version).zeroPadded(to: 4))_\(name) failed and was rolled back: \(reason)"
         case .invalidValue(let field, let value, let expected):
             return "invalid \(field) '\(value)'; expected \(expected)"
         case .notFound(let kind, let value, let suggestions):

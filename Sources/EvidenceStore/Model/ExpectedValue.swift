@@ -20,15 +20,15 @@ public struct ExpectedValue: Equatable, Sendable {
         func invalid(_ why: String? = nil) -> EvidenceError {
             EvidenceError.invalidValue(field: "expected value", value: text, expected: Self.form + (why.map { "; " + $0 } ?? ""))
         }
-        let normalised = text.replacingOccurrences(of: "+-", with: "±")
+        let normalised = text.replacingEvery("+-", with: "±")
         let parts = normalised.split(separator: "±", maxSplits: 1, omittingEmptySubsequences: false)
-        let measured = try MeasurementDraft(parsing: String(parts[0]).trimmingCharacters(in: .whitespaces))
+        let measured = try MeasurementDraft(parsing: String(parts[0]).trimmingWhitespace())
         guard measured.baseline == nil, measured.posture == nil else { throw invalid("no 'from' or 'at' in an expected value") }
         var tolerance = 0.0
         if parts.count == 2 {
-            var word = parts[1].trimmingCharacters(in: .whitespaces)
+            var word = parts[1].trimmingWhitespace()
             if word.hasSuffix(measured.unit.rawValue) { word = String(word.dropLast(measured.unit.rawValue.count)) }
-            guard let number = MeasurementDraft.number(word.trimmingCharacters(in: .whitespaces)), number >= 0 else {
+            guard let number = MeasurementDraft.number(word.trimmingWhitespace()), number >= 0 else {
                 throw invalid("the tolerance is a number of \(measured.unit.rawValue), 0 or more")
             }
             tolerance = number

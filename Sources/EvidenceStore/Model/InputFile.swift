@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `RegularFile` with the domain's errors: a missing file is `fileMissing`,
 /// anything but a regular file (a folder, a FIFO, a device) a `badFile` that
@@ -8,7 +8,7 @@ public enum InputFile {
         try mapped(path) { try RegularFile.check(path) }
     }
 
-    public static func open(_ path: String) throws -> FileHandle {
+    public static func open(_ path: String) throws -> OpenFile {
         try mapped(path) { try RegularFile.open(path) }
     }
 
@@ -18,20 +18,20 @@ public enum InputFile {
 
     /// The next `size` bytes of the file at `path`, open as `handle`: fewer at
     /// its end, none past it.
-    public static func read(from handle: FileHandle, upTo size: Int, path: String) throws -> Data {
+    public static func read(from handle: OpenFile, upTo size: Int, path: String) throws -> Data {
         try mapped(path) { try RegularFile.read(from: handle, upTo: size) }
     }
 
     /// Fills `buffer` with the next bytes of the file at `path`, open as
     /// `handle`: how many, fewer at its end.
-    public static func read(from handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
+    public static func read(from handle: OpenFile, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
         try mapped(path) { try RegularFile.read(from: handle, into: buffer) }
     }
 
     /// Each chunk of `size` bytes of the file at `path`, open as `handle`,
     /// read into one buffer: valid only during `body`.
     public static func forEachChunk(
-        of handle: FileHandle, size: Int, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+        of handle: OpenFile, size: Int, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         try mapped(path) { try RegularFile.forEachChunk(of: handle, size: size, body) }
     }

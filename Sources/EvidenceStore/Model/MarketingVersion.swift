@@ -8,12 +8,12 @@ public enum MarketingVersion {
     /// 0, release candidate 1, release 2) and its number; "" for no version.
     /// The store keeps it beside each environment's version.
     public static func order(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { return "" }
         let main = trimmed.prefix { $0 != " " }
         var parts = main.split(separator: ".", omittingEmptySubsequences: false).prefix(4).map { leadingNumber($0) }
         while parts.count < 4 { parts.append(0) }
-        let tag = trimmed.dropFirst(main.count).trimmingCharacters(in: .whitespaces).lowercased()
+        let tag = trimmed.dropFirst(main.count).trimmingWhitespace().lowercased()
         let stage = tag.isEmpty ? 2 : (tag.hasPrefix("rc") || tag.hasPrefix("release candidate")) ? 1 : 0
         let stageNumber = leadingNumber(Substring(tag.drop { $0.isLetter || $0 == " " }))
         return parts.map { pad($0, 6) }.joined(separator: ".") + ".\(stage)." + pad(stageNumber, 6)
@@ -22,7 +22,7 @@ public enum MarketingVersion {
     /// Checks a version given by a user: numbers apart by dots, optionally
     /// "beta" or "RC" and a number. An empty text means "not known".
     public static func validated(_ text: String, field: String) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { return "" }
         let words = trimmed.split(separator: " ")
         let numbers = words[0].split(separator: ".", omittingEmptySubsequences: false)

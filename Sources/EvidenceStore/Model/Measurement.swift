@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A named number with an explicit unit, and the baseline it moved from:
 /// `status-bar clock y=171pt from 87pt` is 171 pt from 87 pt, so +84 pt.
@@ -28,7 +28,7 @@ public struct MeasurementDraft: Equatable, Sendable {
             EvidenceError.invalidValue(field: "measurement", value: text, expected: Self.form)
         }
         guard let equals = text.firstIndex(of: "=") else { throw invalid() }
-        let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let name = text[..<equals].trimmingWhitespace()
         guard !name.isEmpty else { throw invalid() }
         var words = text[text.index(after: equals)...].split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)[...]
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One observation QA logs: the claim, the outcome, and what was measured and kept.
 public struct Observation: Equatable, Sendable {

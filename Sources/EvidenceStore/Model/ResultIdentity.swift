@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a result is named and placed in time wherever it is kept: a UUID, and
 /// the moment it was recorded (UTC, to the microsecond), which orders results

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One sitting on one environment.
 public struct RunRecord: Equatable, Sendable {

@@ -102,9 +102,9 @@ public struct MeasurementPrompt: Equatable, Sendable {
     /// value (`status-bar clock y=171`, `…=171 from 90`), filled in from the prompt.
     public static func measurement(_ text: String, prompts: [MeasurementPrompt]) throws -> MeasurementDraft {
         if let equals = text.firstIndex(of: "=") {
-            let name = text[..<equals].trimmingCharacters(in: .whitespaces)
+            let name = text[..<equals].trimmingWhitespace()
             if let prompt = prompts.first(where: { $0.name == name }),
-                let draft = try? prompt.draft(from: String(text[text.index(after: equals)...]).trimmingCharacters(in: .whitespaces))
+                let draft = try? prompt.draft(from: String(text[text.index(after: equals)...]).trimmingWhitespace())
             {
                 return draft
             }

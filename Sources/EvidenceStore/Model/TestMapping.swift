@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Decides which claims a test verifies: the rules kept in the store (`evidence
 /// map`), and the convention that `claim:KEY` in a test's identifier, tags or

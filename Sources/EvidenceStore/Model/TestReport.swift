@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a result file from Xcode tooling says, whatever its format: the
 /// devices it ran on, when, and each test case with its outcome.
@@ -55,10 +55,10 @@ public struct TestReport: Sendable {
 extension TestReport.Device {
     /// Reads "iPhone 16 Pro (18.2)", the device property fastlane trainer writes.
     public init(trainerProperty text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
             let version = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
-            let model = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+            let model = trimmed[..<open].trimmingWhitespace()
             if !model.isEmpty, version.first?.isNumber == true {
                 self.init(model: model, osVersion: String(version))
                 return
@@ -69,10 +69,10 @@ extension TestReport.Device {
 
     /// Reads "14.4 (18D46)": a version and, in parentheses, a build.
     public static func versionAndBuild(_ text: String) -> (String?, String?) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if trimmed.hasSuffix(")"), let open = trimmed.lastIndex(of: "(") {
             let build = String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)])
-            let version = trimmed[..<open].trimmingCharacters(in: .whitespaces)
+            let version = trimmed[..<open].trimmingWhitespace()
             return (version.isEmpty ? nil : version, AppleBuild(build) == nil ? nil : build)
         }
         return (trimmed.isEmpty ? nil : trimmed, nil)
@@ -80,7 +80,7 @@ extension TestReport.Device {
 
     /// Reads a platform such as "iOS Simulator" or "iOS": the OS name and the kind.
     public mutating func read(platform: String) {
-        let trimmed = platform.trimmingCharacters(in: .whitespaces)
+        let trimmed = platform.trimmingWhitespace()
         if trimmed.hasSuffix(" Simulator") {
             kind = .simulator
             osName = String(trimmed.dropLast(" Simulator".count))

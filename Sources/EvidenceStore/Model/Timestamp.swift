@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 dates and times as the store keeps them: `YYYY-MM-DD`, or
 /// `YYYY-MM-DDTHH:MM:SSZ` in UTC. Parsing works on the bytes with the civil
@@ -88,7 +88,7 @@ public enum Timestamp {
     /// (`2026-10-20T14:03:00+02:00`), and returns it in the store's form.
     public static func parse(_ text: String, field: String) throws -> String {
         if let value = parseCanonical(text) { return value }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if let date = parseDate(Array(trimmed.utf8)) {
             return date.text
         }
@@ -105,8 +105,8 @@ public enum Timestamp {
     /// without one (`2026-12-02T09:00:00`, fractions of a second allowed),
     /// which is then read as the wall-clock time of `zone`. Returns it in the
     /// store's form and whether it had a zone of its own; nil for any other text.
-    public static func parse(_ text: String, readingZoneless zone: TimeZone) -> (value: String, zoned: Bool)? {
-        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+    public static func parse(_ text: String, readingZoneless zone: Zone) -> (value: String, zoned: Bool)? {
+        let bytes = Array(text.trimmingWhitespace().utf8)
         let zoned = bytes.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
         if zoned { return parseDateTime(bytes).map { ($0, true) } }
         guard let utc = parseDateTime(bytes + [UInt8(ascii: "Z")]), let wall = date(utc) else { return nil }
@@ -118,7 +118,7 @@ public enum Timestamp {
     }
 
     /// How a zone is named in notes: "Europe/Berlin (UTC+01:00)".
-    public static func describe(_ zone: TimeZone, at moment: Date) -> String {
+    public static func describe(_ zone: Zone, at moment: Date) -> String {
         let offset = zone.secondsFromGMT(for: moment)
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
@@ -154,7 +154,7 @@ public enum Timestamp {
 
     /// Accepts only a calendar date, `YYYY-MM-DD`.
     public static func parseDay(_ text: String, field: String) throws -> String {
-        guard let date = parseDate(Array(text.trimmingCharacters(in: .whitespaces).utf8)) else {
+        guard let date = parseDate(Array(text.trimmingWhitespace().utf8)) else {
             throw EvidenceError.invalidValue(field: field, value: text, expected: "an ISO 8601 date (YYYY-MM-DD)")
         }
         return date.text

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A closed set of words the store accepts for one column, with the error that
 /// lists them when a value is outside the set.
@@ -10,7 +10,7 @@ public protocol Vocabulary: CaseIterable, RawRepresentable, Hashable, Sendable w
 extension Vocabulary {
     /// Parses a value, ignoring case; an unknown one throws with the accepted values.
     public init(parsing text: String) throws {
-        let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let wanted = text.trimmingWhitespace().lowercased()
         guard let value = Self.allCases.first(where: { $0.rawValue.lowercased() == wanted }) else {
             throw EvidenceError.invalidValue(field: Self.field, value: text, expected: Self.acceptedValues)
         }

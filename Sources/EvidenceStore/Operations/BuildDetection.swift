@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a person left out of an environment, read from the machine as Xcode
 /// reports it: the Xcode version and build from `xcodebuild -version`, a
@@ -8,7 +8,7 @@ import Foundation
 /// given, two runtimes of one version) is left out, saying why.
 public final class BuildDetection: @unchecked Sendable {
     private let tools: MachineTools
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var xcode: XcodeVersion??
     private var runtimes: [SimulatorRuntime]?
 

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `evidence lint`, `lint --write`, `lint --sync` and `annotate`: a Markdown
 /// document checked against the store, its generated parts regenerated, its
@@ -171,13 +177,12 @@ public enum DocumentLint {
 
     // MARK: - Links
 
-    private static let link = try? NSRegularExpression(pattern: #"\]\(([^)\s]+)\)"#)
+    /// Made once and only read: `nonisolated(unsafe)` as in `MarkedDocument`.
+    nonisolated(unsafe) private static let link = #/\]\(([^)\s]+)\)/#.matchingSemantics(.unicodeScalar)
 
     /// The links of `text` (a table row, or a claim's words) against the claim's sources.
     private static func linkProblems(_ text: String, claim: ReportClaim) -> [String] {
-        let links = (link?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? []).compactMap {
-            Range($0.range(at: 1), in: text).map { String(text[$0]) }
-        }.filter { $0.hasPrefix("http") }
+        let links = text.matches(of: link).map { String($0.1) }.filter { $0.hasPrefix("http") }
         var problems: [String] = []
         for source in claim.sources where !links.contains(where: { $0 == source.fullURL || $0.hasPrefix(source.url) }) {
             problems.append("\(claim.key) cites \(source.fullURL) in the store, and its words do not link to it")
@@ -200,42 +205,49 @@ public enum DocumentLint {
         var written: String
     }
 
-    /// The store's units, as a document writes them after a number ("count" is
-    /// a word of its own in prose, not a unit a quantity is written with).
-    /// (and "x", which prose uses for more than ratios: "3 x 4").
-    private static let units = MeasurementUnit.allCases.filter { $0 != .count && $0 != .ratio }.map(\.rawValue)
-        .joined(separator: "|")
-    private static let range = try? NSRegularExpression(
-        pattern: #"(?:\bfrom\s+)?(-?\d+(?:\.\d+)?)(?:\s*(?:"# + units + #"))?\s+to\s+(-?\d+(?:\.\d+)?)\s*("# + units + #")(?![A-Za-z])"#)
-    private static let single = try? NSRegularExpression(
-        pattern: #"(\babout\s+|~\s*)?(?<![\d.])(-?\d+(?:\.\d+)?)\s*("# + units + #")(?![A-Za-z0-9])"#)
+    /// The store's units as a document writes them after a number, in the
+    /// patterns below: every unit but "count" (a word of its own in prose,
+    /// not a unit a quantity is written with) and "x" (which prose uses for
+    /// more than ratios: "3 x 4"). Written out so that the patterns are
+    /// checked when the tool is compiled; a test holds them to the vocabulary.
+    static let quantityUnits = ["pt", "px", "mm", "ms", "s", "%", "fps", "B", "KB", "MB"]
 
-    /// Whether every pattern of the lint rules compiled: a pattern that did
-    /// not would switch its rule off without a word, so the tests require this.
-    static var everyPatternCompiles: Bool {
-        link != nil && range != nil && single != nil && MarkedDocument.everyPatternCompiles
-    }
+    /// "from 87 to 171 pt", "87 pt to 171 pt".
+    nonisolated(unsafe) private static let range =
+        #/(?:\bfrom\s+)?(-?\d+(?:\.\d+)?)(?:\s*(?:pt|px|mm|ms|s|%|fps|B|KB|MB))?\s+to\s+(-?\d+(?:\.\d+)?)\s*(pt|px|mm|ms|s|%|fps|B|KB|MB)(?![A-Za-z])/#
+        .matchingSemantics(.unicodeScalar).wordBoundaryKind(.simple)
+    /// "about 84 pt", "~84 pt", "951 pt". The number must not follow a digit
+    /// or a dot ("1.5" holds no "5"), which `single(in:)` checks: Swift's
+    /// patterns have no lookbehind.
+    nonisolated(unsafe) private static let single = #/(\babout\s+|~\s*)?(-?\d+(?:\.\d+)?)\s*(pt|px|mm|ms|s|%|fps|B|KB|MB)(?![A-Za-z0-9])/#
+        .matchingSemantics(.unicodeScalar).wordBoundaryKind(.simple)
 
     static func quantities(in text: String) -> [Quantity] {
         var text = text
         var found: [Quantity] = []
-        let whole = NSRange(text.startIndex..., in: text)
-        for match in (range?.matches(in: text, range: whole) ?? []).reversed() {
-            guard let all = Range(match.range, in: text), let a = Range(match.range(at: 1), in: text),
-                let b = Range(match.range(at: 2), in: text), let unit = Range(match.range(at: 3), in: text),
-                let from = Double(text[a]), let to = Double(text[b])
-            else { continue }
+        for match in text.matches(of: range).reversed() {
+            guard let from = Double(match.1), let to = Double(match.2) else { continue }
             found.append(Quantity(
-                from: from, value: to, decimals: decimals(text[b]), about: false, unit: String(text[unit]), written: String(text[all])))
-            text.replaceSubrange(all, with: String(repeating: " ", count: text[all].count))
+                from: from, value: to, decimals: decimals(match.2), about: false, unit: String(match.3), written: String(match.0)))
+            text.replaceSubrange(match.range, with: String(repeating: " ", count: match.0.count))
         }
-        for match in single?.matches(in: text, range: NSRange(text.startIndex..., in: text)) ?? [] {
-            guard let all = Range(match.range, in: text), let number = Range(match.range(at: 2), in: text),
-                let unit = Range(match.range(at: 3), in: text), let value = Double(text[number])
-            else { continue }
+        // Searched from each place the last search left, as a lookbehind
+        // would: a number refused for what stands before it ("-5" in "1-5")
+        // may hold one that is not ("5"), so the search goes on inside it.
+        var cursor = text.startIndex
+        while cursor < text.endIndex, let match = text[cursor...].firstMatch(of: single) {
+            if match.2.startIndex > text.startIndex {
+                let before = text.unicodeScalars[text.unicodeScalars.index(before: match.2.startIndex)]
+                if before == "." || before.properties.numericType == .decimal {
+                    cursor = text.unicodeScalars.index(after: match.range.lowerBound)
+                    continue
+                }
+            }
+            cursor = match.range.upperBound
+            guard let value = Double(match.2) else { continue }
             found.append(Quantity(
-                from: nil, value: value, decimals: decimals(text[number]), about: match.range(at: 1).location != NSNotFound,
-                unit: String(text[unit]), written: text[all].trimmingCharacters(in: .whitespaces)))
+                from: nil, value: value, decimals: decimals(match.2), about: match.1 != nil,
+                unit: String(match.3), written: match.0.trimmingWhitespace()))
         }
         return found
     }
@@ -294,7 +306,7 @@ extension DocumentLint {
         // front matter, above every block, last of all.
         for block in parsed.blocks.reversed() {
             guard let generated = facts.blocks[BlockPlace(block)], blockText(generated) != block.content else { continue }
-            var fresh = blockText(generated).components(separatedBy: "\n")
+            var fresh = blockText(generated).pieces(separatedBy: "\n")
             fresh.removeLast()
             lines.replaceSubrange(block.startLine..<(block.endLine - 1), with: fresh)
             changes.append(DocumentChange(file: file, line: block.startLine, description: "rewrote the \(block.kind) block"))
@@ -424,7 +436,7 @@ extension DocumentLint {
     /// A line's words, normalised: a table row's first cell (nil once the
     /// row has a marker), else the item's or paragraph's text.
     private static func comparableWords(_ line: String) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         if trimmed.hasPrefix("|") {
             return line.contains("<!-- evidence:") ? nil : MarkedDocument.normalized(MarkedDocument.firstCell(line))
@@ -436,7 +448,7 @@ extension DocumentLint {
     /// whole sentences of one stretch of its words between markers: the
     /// marker goes right after them, where `accept` takes the line so marked.
     private static func place(_ marker: String, statement: String, in line: String, accept: (String) -> Bool) -> String? {
-        if line.trimmingCharacters(in: .whitespaces).hasPrefix("|") {
+        if line.trimmingWhitespace().hasPrefix("|") {
             guard MarkedDocument.normalized(MarkedDocument.firstCell(line)) == statement else { return nil }
             var row = line
             while row.last == " " { row.removeLast() }
@@ -481,9 +493,9 @@ extension DocumentLint {
     private static func stretches(of line: String) -> [Range<String.Index>] {
         var start = MarkedDocument.bodyStart(line)
         var found: [Range<String.Index>] = []
-        while let open = line.range(of: "<!--", range: start..<line.endIndex) {
+        while let open = line[start...].firstRange(of: "<!--") {
             found.append(start..<open.lowerBound)
-            guard let close = line.range(of: "-->", range: open.upperBound..<line.endIndex) else { return found }
+            guard let close = line[open.upperBound...].firstRange(of: "-->") else { return found }
             start = close.upperBound
         }
         found.append(start..<line.endIndex)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a folder of text format version 2 into a store, all or nothing, in
 /// one IMMEDIATE transaction.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sets a git repository up to merge an export folder record by record: the
 /// folder's `.gitattributes` (committed, so every clone has it) sends its
@@ -25,29 +25,29 @@ public enum GitSetup {
 
     /// `executable` is the path git runs as the driver: this binary's.
     public static func run(folder: URL, executable: String) throws -> Outcome {
-        var isFolder: ObjCBool = false
+        var isFolder: Bool = false
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw EvidenceError.io(path: folder.path, reason: "cannot be created (\(error.localizedDescription))")
+                throw EvidenceError.io(path: folder.path, reason: "cannot be created (\(SystemCall.words(for: error)))")
             }
-        } else if !isFolder.boolValue {
+        } else if !isFolder {
             throw EvidenceError.io(path: folder.path, reason: "is a file, not a folder")
         }
         let top = try git(["-C", folder.path, "rev-parse", "--show-toplevel"], at: folder.path)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingWhitespaceAndNewlines()
         let file = folder.appendingPathComponent(".gitattributes")
         let existing = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         let wanted = attributes.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
-        let have = Set(existing.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        let have = Set(existing.split(separator: "\n").map { $0.trimmingWhitespace() })
         let missing = wanted.filter { !have.contains(String($0)) }
         if !missing.isEmpty {
             let text = existing.isEmpty ? attributes : existing + (existing.hasSuffix("\n") ? "" : "\n") + attributes
             do {
                 try Data(text.utf8).write(to: file, options: .atomic)
             } catch {
-                throw EvidenceError.io(path: file.path, reason: "cannot be written (\(error.localizedDescription))")
+                throw EvidenceError.io(path: file.path, reason: "cannot be written (\(SystemCall.words(for: error)))")
             }
         }
         let driver = shellQuoted(executable) + " merge-file %O %A %B %P"
@@ -58,30 +58,22 @@ public enum GitSetup {
 
     /// A path as a POSIX shell reads it back, in single quotes.
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingEvery("'", with: "'\\''") + "'"
     }
 
     /// Runs git and returns what it printed; throws with git's words when it fails.
     private static func git(_ arguments: [String], at path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let ran: Subprocess.Ran
         do {
-            try process.run()
-        } catch {
-            throw EvidenceError.io(path: path, reason: "git cannot be run (\(error.localizedDescription))")
+            ran = try Subprocess.run("/usr/bin/env", ["git"] + arguments, limit: 16 << 20)
+        } catch EvidenceError.io(_, let reason) {
+            throw EvidenceError.io(path: path, reason: "git \(reason)")
         }
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let words = String(decoding: complaint, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard ran.status == 0 else {
+            let words = ran.error.trimmingWhitespaceAndNewlines()
             throw EvidenceError.io(path: path, reason: "not in a git repository, or git refused: \(words)")
         }
+        let printed = ran.output
         return String(decoding: printed, as: UTF8.self)
     }
 }

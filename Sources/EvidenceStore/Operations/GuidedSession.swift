@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A tester's sitting with one device or simulator: the chosen claims, in
 /// document and area order, each answered in turn. Nothing is written until

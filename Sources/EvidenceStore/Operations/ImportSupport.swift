@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Natural keys to row ids for an import, filled as records are read or
 /// written, and the writes every version of the text format shares.
@@ -195,7 +195,7 @@ enum RecordDifference {
         let text: String
         switch value {
         case .string(let string): text = string
-        default: text = value.rendered().replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
+        default: text = value.rendered().replacingEvery("\n", with: " ").trimmingWhitespace()
         }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -59,93 +59,20 @@ public struct MachineTools: Sendable {
 
     // MARK: - Running a tool
 
-    struct Ran {
-        var status: Int32
-        var output: Data
-        var error: String
-    }
-
     /// Runs `executable` with `arguments`: its standard output to `file`
     /// (written as it comes) or kept (up to `limit` bytes), its standard error
     /// kept (its last 64 KB). Stopped after `seconds` when given.
     static func run(_ executable: String, _ arguments: [String], to file: String? = nil, limit: Int = 0, seconds: Double? = nil)
-        throws -> Ran
+        throws -> Subprocess.Ran
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        let outputPipe = Pipe()
-        var sink: FileHandle?
+        var sink: (descriptor: OpenFile, path: String)?
         if let file {
-            guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
-                throw EvidenceError.io(path: file, reason: "cannot be written")
+            let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw EvidenceError.io(path: file, reason: "cannot be written (\(SystemCall.words(errno)))")
             }
-            sink = handle
+            sink = (OpenFile(descriptor: descriptor), file)
         }
-        process.standardOutput = outputPipe
-        do {
-            try process.run()
-        } catch {
-            throw EvidenceError.io(path: executable, reason: "cannot be run (\(error.localizedDescription))")
-        }
-        let collected = Collected()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            var tail = Data()
-            while true {
-                let chunk = errors.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                tail.append(chunk)
-                if tail.count > 65_536 { tail = tail.suffix(65_536) }
-            }
-            collected.setError(String(decoding: tail, as: UTF8.self))
-            group.leave()
-        }
-        if let seconds {
-            let pid = process.processIdentifier
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak process] in
-                if process?.isRunning == true { kill(pid, SIGKILL) }
-            }
-        }
-        var kept = Data()
-        var failure: Error?
-        let reader = outputPipe.fileHandleForReading
-        while true {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            guard failure == nil else { continue }
-            if let sink {
-                do {
-                    try sink.write(contentsOf: chunk)
-                } catch {
-                    failure = EvidenceError.io(path: file ?? "", reason: "cannot be written (\(error.localizedDescription))")
-                }
-            } else if kept.count + chunk.count > limit {
-                failure = EvidenceError.io(path: executable, reason: "printed more than \(limit) bytes")
-            } else {
-                kept.append(chunk)
-            }
-        }
-        process.waitUntilExit()
-        group.wait()
-        try sink?.close()
-        if let failure { throw failure }
-        return Ran(status: process.terminationStatus, output: kept, error: collected.error)
-    }
-
-    /// What a background reader collected.
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var text = ""
-
-        func setError(_ value: String) {
-            lock.withLock { text = value }
-        }
-
-        var error: String { lock.withLock { text } }
+        return try Subprocess.run(executable, arguments, sink: sink, limit: limit, seconds: seconds)
     }
 }

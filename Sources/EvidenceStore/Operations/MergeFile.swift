@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// git's merge driver for the text format: three versions of one file
 /// (`%O %A %B`) merged record by record, by key. A record changed on one side
@@ -152,7 +152,7 @@ public enum MergeFile {
 
         init(_ text: String, _ path: String) throws {
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let trimmed = line.trimmingWhitespace()
                 if trimmed.isEmpty { continue }
                 let value = try JSONReader.parse(Data(trimmed.utf8))
                 guard let identity = RecordIdentity(value), byKey[identity.key] == nil else {

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -221,7 +222,7 @@ enum ReportImages {
 /// Hands out the run log's runs from both ends: the front to this thread, the
 /// back to the partner, each run once.
 private final class RunQueue: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var front = 0
     private var back: Int
 
@@ -297,12 +298,10 @@ private final class PartnerShare: @unchecked Sendable {
 
     func start() {
         started = true
-        let thread = Thread { [self] in
+        DetachedThread.start(stackSize: 8 << 20) { [self] in
             work()
             done.signal()
         }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// Waits for its shared reads; returns them or throws what they met.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Adding, editing and relabelling claims, sources, capabilities and lacks.
 /// Each call validates its values (Model) and then writes in one IMMEDIATE
@@ -180,7 +180,7 @@ extension Store {
 
     /// Who a change is recorded as: the name given, or "unknown".
     static func author(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespaces).isEmpty ? "unknown" : name
+        name.trimmingWhitespace().isEmpty ? "unknown" : name
     }
 
     /// A change made now, by `author`.

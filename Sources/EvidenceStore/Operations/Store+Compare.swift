@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Store {
     /// What changed from one side to the other, in one read: per claim and per

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `evidence ingest` is told beyond the file itself: the environment
 /// where the file lacks it, the Xcode build, who ran it and when.
@@ -21,7 +21,7 @@ public struct IngestOptions: Equatable, Sendable {
     public var maxBytes: Int
     /// Where a file's timestamps without a zone are read (xcodebuild writes
     /// the machine's local time); the run's note names it.
-    public var timeZone: TimeZone = .gmt
+    public var timeZone: Zone = .utc
     /// What the file was read from, named on the run and in the summary
     /// instead of the file: an `.xcresult` bundle and the command that read it.
     public var source: String?
@@ -148,7 +148,7 @@ extension Store {
         if source.isLarge { try prepareForLargeWrites() }
         // Errors name the file read; the summary and the run name what it was read from.
         let path = options.source ?? file
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.name(of: path)
         if let earlier = try reader.ingestedAt(sha256: source.digest) {
             return IngestSummary(file: path, shape: "", alreadyIngestedAt: earlier)
         }
@@ -280,7 +280,7 @@ extension Store {
         private let file: String
         private let digest: String
         private let detection: BuildDetection?
-        private let lock = NSLock()
+        private let lock = ThreadLock()
         private var known: [(environment: EnvironmentSpec, runUUID: String)] = []
         private var found: [String] = []
 
@@ -401,7 +401,7 @@ extension Store {
                 path: file, location: nil,
                 reason: "does not say whether the tests ran on a simulator or a device; pass --simulator MODEL or --device MODEL")
         }
-        guard let model = device.model ?? options.model, !model.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let model = device.model ?? options.model, !model.trimmingWhitespace().isEmpty else {
             throw EvidenceError.badFile(
                 path: file, location: nil, reason: "does not name the device model; pass --simulator MODEL or --device MODEL")
         }
@@ -434,7 +434,7 @@ extension Store {
                 reason: "the OS build '\(ControlCharacters.escaped(osBuild, keepingLineBreaks: false))' is not an Apple build number")
         }
         return EnvironmentSpec(
-            kind: kind, model: try checked(model.trimmingCharacters(in: .whitespaces), "model") { text, _ in text },
+            kind: kind, model: try checked(model.trimmingWhitespace(), "model") { text, _ in text },
             osName: try checked(osName ?? "", "OS name") { text, _ in text },
             osVersion: osVersion, osBuild: osBuild,
             toolName: toolVersion.isEmpty && toolBuild.isEmpty ? "" : "Xcode", toolVersion: toolVersion,

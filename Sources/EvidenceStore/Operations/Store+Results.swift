@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Starting runs and logging results: what QA does.
 extension Store {

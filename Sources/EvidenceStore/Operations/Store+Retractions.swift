@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Corrections: a wrong result or run is retracted, never deleted. The
 /// retraction records who, when and why; the results stay where they were,

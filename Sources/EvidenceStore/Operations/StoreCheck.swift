@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The health of a store: SQLite's own integrity checks, foreign keys, the
 /// schema version, and the attachments kept beside it.
@@ -62,7 +68,7 @@ public struct StoreCheck: Sendable, Equatable {
         let changed = status.filter(\.changedSinceApplied)
         let unrecorded = status.filter { $0.appliedAt != nil && $0.recordedSHA256 == nil }
         var digestDetail = changed.isEmpty ? "every applied migration matches its text" : changed.map { entry in
-            String(format: "%04d", entry.version) + "_\(entry.name) changed after it was applied (applied "
+            String(entry.version).zeroPadded(to: 4) + "_\(entry.name) changed after it was applied (applied "
                 + "\(entry.recordedSHA256?.prefix(12) ?? ""), now \(entry.bundledSHA256?.prefix(12) ?? ""))"
         }.joined(separator: "; ")
         if changed.isEmpty && !unrecorded.isEmpty {

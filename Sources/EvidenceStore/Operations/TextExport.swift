@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Writes a whole store in the text format, version 3: the same store always
 /// gives the same bytes, so the folder diffs and merges cleanly in git. The
@@ -162,8 +168,8 @@ final class ExportFolder {
         target = requested.resolvingSymlinksInPath().standardizedFileURL
         self.replace = replace
         let manager = FileManager.default
-        var isFolder: ObjCBool = false
-        if manager.fileExists(atPath: target.path, isDirectory: &isFolder), !isFolder.boolValue {
+        var isFolder: Bool = false
+        if manager.fileExists(atPath: target.path, isDirectory: &isFolder), !isFolder {
             throw EvidenceError.io(path: requested.path, reason: "is a file, not a folder")
         }
         if !manager.fileExists(atPath: target.path) { try Self.createFolder(target) }
@@ -185,7 +191,7 @@ final class ExportFolder {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw EvidenceError.io(path: url.path, reason: "cannot be created (\(error.localizedDescription))")
+            throw EvidenceError.io(path: url.path, reason: "cannot be created (\(SystemCall.words(for: error)))")
         }
     }
 
@@ -292,7 +298,7 @@ final class ExportFolder {
     private static func records(_ data: Data) -> [String: (line: String, description: String)]? {
         var found: [String: (String, String)] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let text = String(decoding: line, as: UTF8.self).trimmingWhitespace()
             guard !text.isEmpty else { continue }
             guard let value = try? JSONReader.parse(Data(text.utf8)), let identity = RecordIdentity(value) else { return nil }
             found[identity.key] = (text, identity.description)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a text-format store into a store, all or nothing, in one IMMEDIATE
 /// transaction. Version 2 folders go to `ExchangeImporter`; this class reads

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -91,8 +91,8 @@ public struct UserFile: Sendable {
     /// A new file beside the target with its mode and owner, synced, renamed
     /// over it once it is checked unchanged.
     private func writeBeside(_ bytes: [UInt8], status: stat, command: String) throws {
-        let folder = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
+        let folder = PathText.folder(of: target)
+        let name = PathText.name(of: target)
         for leftover in Leftovers.abandoned(in: folder, prefix: "." + name + ".evidence-") {
             unlink(folder + "/" + leftover)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -23,8 +23,8 @@ public struct XCResultBundle: Sendable {
 
     /// Whether a path names a bundle: a folder (an `.xcresult` is one).
     public static func isBundle(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        var isFolder: Bool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder
     }
 
     /// Runs xcresulttool on the bundle; refused, saying how to do it by hand, where there is no xcrun.
@@ -41,7 +41,7 @@ public struct XCResultBundle: Sendable {
             throw EvidenceError.io(path: folder, reason: "cannot be created (\(String(cString: strerror(errno))))")
         }
         do {
-            let json = folder + "/" + (path as NSString).lastPathComponent + ".json"
+            let json = folder + "/" + PathText.name(of: path) + ".json"
             let attempts = [
                 ["xcresulttool", "get", "test-results", "tests", "--path", path],
                 ["xcresulttool", "get", "--legacy", "--format", "json", "--path", path],

@@ -9,6 +9,6 @@ public enum CSVRenderer {
         guard text.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
             return text
         }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacingEvery("\"", with: "\"\"") + "\""
     }
 }

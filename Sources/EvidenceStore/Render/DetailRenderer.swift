@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Plain text and JSON for the `show` commands. Text is for a terminal: every
 /// value is flattened to one line, so nothing in the data can fake a heading.
@@ -184,7 +184,7 @@ public enum DetailRenderer {
 
     private static func aligned(_ fields: [(String, String)]) -> String {
         let width = (fields.map(\.0.count).max() ?? 0) + 1
-        return fields.map { "  " + ($0.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + " " + flat($0.1) + "\n" }
+        return fields.map { "  " + ($0.0 + ":").padded(to: width) + " " + flat($0.1) + "\n" }
             .joined()
     }
 

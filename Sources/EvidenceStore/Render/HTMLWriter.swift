@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes a document as HTML into a sink: headings with ids, paragraphs,
 /// lists, tables in a scrolling box, every text escaped (`HTML.escape`), links

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// JSON written by hand so that key order is the column order and the same rows
 /// always give the same bytes: an array of objects, one per line (`TabularStream`).

@@ -28,11 +28,11 @@ public enum LintOutput {
         case .github:
             // Workflow commands end at a line break and split properties at ',' and ':'.
             func data(_ text: String) -> String {
-                text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-                    .replacingOccurrences(of: "\n", with: "%0A")
+                text.replacingEvery("%", with: "%25").replacingEvery("\r", with: "%0D")
+                    .replacingEvery("\n", with: "%0A")
             }
             func property(_ text: String) -> String {
-                data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+                data(text).replacingEvery(":", with: "%3A").replacingEvery(",", with: "%2C")
             }
             return "::\(finding.severity.rawValue) file=\(property(finding.file)),line=\(finding.line),col=\(finding.column),"
                 + "title=\(property(finding.rule.rawValue))::\(data(finding.message))"

@@ -142,7 +142,7 @@ public enum Markdown {
                 }
             }
             let content = found.map { String(characters[(index + fence)..<$0]) } ?? ""
-            if let end = found, !content.trimmingCharacters(in: .whitespaces).isEmpty {
+            if let end = found, !content.trimmingWhitespace().isEmpty {
                 if !plain.isEmpty { pieces.append((plain, false)) }
                 plain = ""
                 pieces.append((content, true))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -50,12 +50,12 @@ public final class TextSink {
     /// A file a command writes as its --output: its missing parent folders
     /// are made first, as a person who names `references/evidence.md` expects.
     public static func output(_ path: String) throws -> TextSink {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.folder(of: path)
         if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
             do {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
             } catch {
-                throw EvidenceError.io(path: parent, reason: "cannot be created (\(error.localizedDescription))")
+                throw EvidenceError.io(path: parent, reason: "cannot be created (\(SystemCall.words(for: error)))")
             }
         }
         return try TextSink(path: path)

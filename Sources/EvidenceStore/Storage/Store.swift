@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -51,7 +51,7 @@ public final class Store {
 
     /// Turns a path given by the user into an absolute one, relative to the current folder.
     public static func absolutePath(_ path: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
+        let expanded = PathText.expandingTilde(path, home: ProcessInfo.processInfo.environment["HOME"])
         if expanded.hasPrefix("/") {
             return URL(fileURLWithPath: expanded).standardizedFileURL.path
         }
@@ -188,12 +188,12 @@ public final class Store {
     /// concurrent inits of one path all succeed: the first to finish names it,
     /// the others find it made.
     private static func create(_ path: String, clock: Clock, migrator: Migrator) throws -> (Store, InitOutcome) {
-        let folder = (path as NSString).deletingLastPathComponent
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        let folder = PathText.folder(of: path)
+        var isFolder: Bool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
             throw EvidenceError.io(path: path, reason: "cannot create the store: the folder \(folder) does not exist")
         }
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.name(of: path)
         for leftover in Leftovers.abandoned(in: folder, prefix: name + ".init-") {
             for suffix in [""] + StoreFile.companionSuffixes { unlink(folder + "/" + leftover + suffix) }
         }
@@ -376,15 +376,15 @@ extension Store {
                     path: destination, reason: "has a \(suffix) file: it is open, or was not closed cleanly; close it first")
             }
         }
-        let folder = (destination as NSString).deletingLastPathComponent
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        let folder = PathText.folder(of: destination)
+        var isFolder: Bool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
             throw EvidenceError.io(path: destination, reason: "cannot be written: the folder \(folder) does not exist")
         }
         // A temporary file of this process's own, created exclusively: no other
         // backup or store shares its name, and only it is ever removed (with
         // those a crashed backup left).
-        let name = (destination as NSString).lastPathComponent
+        let name = PathText.name(of: destination)
         for leftover in Leftovers.abandoned(in: folder, prefix: name + ".backup-") {
             for suffix in [""] + StoreFile.companionSuffixes { unlink(folder + "/" + leftover + suffix) }
         }

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Runs a producer on a thread of its own while the caller consumes what it
 /// makes, in order, in batches: reading and writing overlap on two cores.
@@ -31,7 +32,7 @@ enum Handoff {
             let queue = BatchQueue<Element>(capacity: batches)
             self.queue = queue
             let finished = self.finished
-            let producer = Thread {
+            DetachedThread.start(stackSize: 8 << 20) {
                 defer { finished.signal() }
                 var batch = HandoffBatch<Element>(capacity: batchSize)
                 do {
@@ -59,8 +60,6 @@ enum Handoff {
                     queue.put(.failure(error))
                 }
             }
-            producer.stackSize = 8 << 20
-            producer.start()
         }
 
         /// Gives each element to `consume`, in order, until the producer ends
@@ -106,7 +105,7 @@ final class BatchQueue<Element: Sendable>: @unchecked Sendable {
         case failure(Error)
     }
 
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var messages: [Message] = []
     private let capacity: Int
     private var cancelled = false

@@ -34,7 +34,7 @@ public indirect enum JSONValue: Equatable, Sendable {
             case "\t": out += "\\t"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    out += String(format: "\\u%04x", scalar.value)
+                    out += "\\u" + String(scalar.value, radix: 16).zeroPadded(to: 4)
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

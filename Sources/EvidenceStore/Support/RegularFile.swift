@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +30,7 @@ public enum RegularFile {
     /// Opens a regular file to read. The open itself does not wait (O_NONBLOCK),
     /// the type is checked on the open descriptor (no race with a rename), and
     /// reads then block as usual.
-    public static func open(_ path: String) throws -> FileHandle {
+    public static func open(_ path: String) throws -> OpenFile {
         let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw openError(errno) }
         var info = stat()
@@ -45,14 +45,14 @@ public enum RegularFile {
         }
         let flags = fcntl(descriptor, F_GETFL)
         if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
-        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        return OpenFile(descriptor: descriptor)
     }
 
     /// Reads a regular file whole, refusing one longer than `maxBytes` (read
     /// one byte past the limit, in case it grew after a size was checked).
     public static func read(_ path: String, maxBytes: Int) throws -> Data {
         let handle = try open(path)
-        defer { try? handle.close() }
+        defer { handle.close() }
         var data = Data()
         try forEachChunk(of: handle, size: 1 << 20) { chunk in
             data.append(contentsOf: chunk)
@@ -64,7 +64,7 @@ public enum RegularFile {
     /// Each chunk of `size` bytes of an open file to its end, the last
     /// shorter, all read into one buffer: valid only during `body`.
     public static func forEachChunk(
-        of handle: FileHandle, size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
+        of handle: OpenFile, size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
@@ -74,10 +74,10 @@ public enum RegularFile {
     }
 
     /// The next `size` bytes of an open file, fewer at its end, none past it.
-    /// One system call reads as much as the file gives, where
-    /// `FileHandle.read(upToCount:)` reads 4 KB at a time and appends each
-    /// piece to the data it returns (22,000 calls for two passes over 45 MB).
-    public static func read(from handle: FileHandle, upTo size: Int) throws -> Data {
+    /// One system call reads as much as the file gives (Foundation's
+    /// `FileHandle.read(upToCount:)` read 4 KB at a time and appended each
+    /// piece to the data it returned: 22,000 calls for two passes over 45 MB).
+    public static func read(from handle: OpenFile, upTo size: Int) throws -> Data {
         var data = Data(count: size)
         let filled = try data.withUnsafeMutableBytes { try read(from: handle, into: $0) }
         data.count = filled
@@ -86,11 +86,11 @@ public enum RegularFile {
 
     /// Fills `buffer` with the next bytes of an open file, fewer at its end:
     /// how many. A reader of many chunks reads each into the same buffer.
-    public static func read(from handle: FileHandle, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    public static func read(from handle: OpenFile, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         var filled = 0
         while filled < buffer.count {
-            let count = Glibc.read(handle.fileDescriptor, base + filled, buffer.count - filled)
+            let count = Glibc.read(handle.descriptor, base + filled, buffer.count - filled)
             if count > 0 {
                 filled += count
             } else if count == 0 {

@@ -1,5 +1,6 @@
 import CCrypto
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// SHA-256 of attachments, ingested files and claims' words, from OpenSSL's
 /// libcrypto (EVP), which uses the processor's SHA extensions where it has
@@ -69,7 +70,7 @@ public final class SHA256 {
     /// The hex digest of a file, read in chunks; nil when it cannot be read.
     public static func hex(ofFile path: String) -> String? {
         guard let handle = try? RegularFile.open(path) else { return nil }
-        defer { try? handle.close() }
+        defer { handle.close() }
         let hasher = SHA256()
         do {
             try RegularFile.forEachChunk(of: handle, size: 1 << 20) { hasher.update($0) }

@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 /// compare: what changed between two runs or two builds.
 enum CompareCommands {

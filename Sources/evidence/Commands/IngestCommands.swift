@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 /// ingest, and map add/list/remove.
 enum IngestCommands {

@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 /// lint and annotate: Markdown documents checked against the store.
 enum LintCommands {

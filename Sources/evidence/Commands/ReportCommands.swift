@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 /// report, checklist, sources, untested, status, verified-line.
 enum ReportCommands {

@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -130,7 +130,7 @@ final class SessionConsole {
         let claim = step.claim
         var text = "\n" + styled("[\(session.position + 1)/\(session.steps.count)] \(claim.claim.key)", "1")
         text += "  (\(clean(claim.claim.document)) › \(clean(claim.claim.area)))\n"
-        text += "  " + clean(claim.claim.statement).replacingOccurrences(of: "\n", with: "\n  ") + "\n"
+        text += "  " + clean(claim.claim.statement).replacingEvery("\n", with: "\n  ") + "\n"
         text += "  state: \(claim.state): \(clean(claim.reason))\n"
         if !claim.needs.isEmpty { text += "  needs: " + claim.needs.map(\.capability).joined(separator: ", ") + "\n" }
         for expected in claim.expectations {
@@ -200,7 +200,7 @@ final class SessionConsole {
     private func readAnswer(for step: GuidedSession.Step) -> SessionAnswer {
         while true {
             guard let line = prompt("result [p f b i s] [n]ext [u]ndo [q]uit [?]: ") else { return .quit }
-            let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+            let word = line.trimmingWhitespace().lowercased()
             let outcomes: [String: Outcome] = ["p": .pass, "f": .fail, "b": .blocked, "i": .inconclusive, "s": .skipped]
             switch word {
             case "": continue
@@ -224,7 +224,7 @@ final class SessionConsole {
     private func field<T>(_ text: String, _ accept: (String) throws -> T?) -> T?? {
         while true {
             guard let line = prompt(text) else { return nil }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             do {
                 return .some(try accept(trimmed))
             } catch {
@@ -371,7 +371,7 @@ enum SessionAnswers {
         }
         for (index, raw) in text.lines.enumerated() {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.hasPrefix("#") { continue }
             if line.isEmpty {
                 try close()
@@ -391,8 +391,8 @@ enum SessionAnswers {
             guard let colon = line.firstIndex(of: ":") else {
                 throw fail(number, "expected 'field: value', 'undo' or 'quit', found '\(ControlCharacters.escaped(line, keepingLineBreaks: false))'")
             }
-            let field = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let field = line[..<colon].trimmingWhitespace().lowercased()
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             if field == "claim" { try close() }
             block.append((number, field, value))
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import EvidenceStore
 
 /// Options several commands share, and how they are read.
@@ -63,10 +63,9 @@ enum SharedOptions {
     }
 
     /// --timezone, else the machine's zone ($TZ, or the system's). An unknown name is refused.
-    static func timeZone(_ values: ParsedValues) throws -> TimeZone {
-        guard let name = values.value("timezone") else { return TimeZone.current }
-        guard let zone = TimeZone(identifier: name) ?? (name.uppercased() == "UTC" ? TimeZone(identifier: "GMT") : nil)
-        else {
+    static func timeZone(_ values: ParsedValues) throws -> Zone {
+        guard let name = values.value("timezone") else { return Zone.current(environment: values.environment) }
+        guard let zone = Zone.named(name, environment: values.environment) else {
             throw EvidenceError.invalidValue(
                 field: "time zone", value: name, expected: "a zone of the tz database, such as Europe/Berlin, Asia/Tokyo or UTC")
         }

@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 /// init, migrate, check, query: making, upgrading and inspecting the store.
 enum StoreCommands {
@@ -115,7 +115,7 @@ extension Runner {
         let result = try StoreCheck.run(store)
         let width = result.items.map(\.name.count).max() ?? 0
         for item in result.items {
-            output.write((item.ok ? "ok    " : "FAIL  ") + item.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            output.write((item.ok ? "ok    " : "FAIL  ") + item.name.padded(to: width)
                 + "  " + item.detail + "\n")
         }
         return result.ok ? ExitCode.ok : ExitCode.failure

@@ -1,5 +1,5 @@
 import EvidenceStore
-import Foundation
+import FoundationEssentials
 
 /// export, import, sync, seed, merge-file, git-setup: the store as a folder of text files, shared through git.
 enum TransferCommands {
@@ -110,14 +110,14 @@ extension Runner {
         do {
             try Data(outcome.text.utf8).write(to: URL(fileURLWithPath: Store.absolutePath(ours)), options: .atomic)
         } catch {
-            throw EvidenceError.io(path: ours, reason: "cannot be written (\(error.localizedDescription))")
+            throw EvidenceError.io(path: ours, reason: "cannot be written (\(SystemCall.words(for: error)))")
         }
         for conflict in outcome.conflicts { output.message("conflict: " + conflict) }
         return outcome.conflicts.isEmpty ? ExitCode.ok : ExitCode.failure
     }
 
     func gitSetup(folder: String) throws -> Int32 {
-        let executable = Bundle.main.executableURL?.path ?? Store.absolutePath(CommandLine.arguments[0])
+        let executable = SystemCall.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
         let outcome = try GitSetup.run(folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable)
         output.message(
             (outcome.wroteAttributes ? "Wrote \(outcome.attributesFile); commit it." : "\(outcome.attributesFile) already sends the folder's files to evidence.")

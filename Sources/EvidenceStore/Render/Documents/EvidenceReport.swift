@@ -218,7 +218,7 @@ public struct EvidenceReport {
         writer.text(String(reason.dropLast(tail.count - "; known: ".count)))
         for (index, url) in known.enumerated() {
             if index > 0 { writer.text(", ") }
-            let shown = url.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: "http://", with: "")
+            let shown = url.replacingEvery("https://", with: "").replacingEvery("http://", with: "")
             writer.link(shown, to: url)
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the HTML report draws between its summary and its claims: a bar of
 /// claims by state per document, filters, the coverage matrix, a chart per

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A document's claims on each OS build, oldest first, as horizontal stacked
 /// bars (one row per build, its label in a column of its own so that none is

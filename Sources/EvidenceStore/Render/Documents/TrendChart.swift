@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One measurement's chart: value by build as an inline SVG, one series per
 /// model and posture, each with its own colour and marker shape, its baseline

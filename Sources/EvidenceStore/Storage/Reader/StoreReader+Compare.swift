@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `evidence compare` and `evidence history` read: a side's results and
 /// measurements, latest last, retracted ones left out.
@@ -11,7 +11,7 @@ extension StoreReader {
             let run = try self.run(id: try runID(reference: reference))
             return ResolvedSide(label: run.described, runID: run.id, environmentIDs: [])
         case .build(let model, let kind, let given):
-            let version = given.trimmingCharacters(in: .whitespaces)
+            let version = given.trimmingWhitespace()
             var ids: [Int64] = []
             // The model's versions and builds on the kind asked for, and on any kind (with the kinds that have it).
             var known: [String] = []

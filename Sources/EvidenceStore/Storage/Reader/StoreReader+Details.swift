@@ -78,8 +78,8 @@ extension StoreReader {
             WHERE cc.claim_id = ? ORDER BY k.name
             """
         ).forEachRow([id]) {
-            let simulators = $0.optionalText(1)?.components(separatedBy: "; ") ?? []
-            let environments = $0.optionalText(2)?.components(separatedBy: "; ") ?? []
+            let simulators = $0.optionalText(1)?.pieces(separatedBy: "; ") ?? []
+            let environments = $0.optionalText(2)?.pieces(separatedBy: "; ") ?? []
             needs.append(ClaimDetail.Need(capability: $0.text(0), lackedBy: simulators + environments))
         }
         let results = try resultEntries(.claim(claim.id))

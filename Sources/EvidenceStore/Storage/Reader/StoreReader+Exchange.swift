@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The records of text format version 2 that version 1 did not have, as the
 /// store holds them: runs with their results and retractions, label changes

@@ -75,7 +75,7 @@ extension StoreReader {
 
     /// A name as SQL writes an identifier.
     private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacingEvery("\"", with: "\"\"") + "\""
     }
 
     /// Every attachment with the claim and run of its result.

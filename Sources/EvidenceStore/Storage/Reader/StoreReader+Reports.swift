@@ -138,7 +138,7 @@ extension StoreReader {
                 decidedBy: evidence(9), lastLogged: evidence(14), resultCount: 0)
             claim.owner = row.text(19)
             claim.reasonNamesRun = row.int(21) != 0
-            claim.knownIssues = row.optionalText(22)?.components(separatedBy: ", ") ?? []
+            claim.knownIssues = row.optionalText(22)?.pieces(separatedBy: ", ") ?? []
             if let problem = row.optionalText(23) {
                 claim.mismatches.append(Mismatch(
                     claim: claim.key, label: claim.label, state: claim.state, kind: try Mismatch.Kind(parsing: claim.label.rawValue),

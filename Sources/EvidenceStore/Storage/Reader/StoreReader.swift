@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the store and returns typed read models: no caller sees SQL, a
 /// statement or a row. Every query of the library lives in this folder and in
@@ -113,7 +113,7 @@ public struct StoreReader {
     /// A text that is both is refused: the prefix is the same in every
     /// clone, the number is this store's own.
     private func resolve(_ reference: String, kind: String, byID: StaticString, byUUID: StaticString) throws -> Int64 {
-        let text = reference.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = reference.trimmingWhitespace().lowercased()
         let local = text.hasPrefix("#")
         let number = Int64(local ? String(text.dropFirst()) : text)
         let byNumber = try number.flatMap { try database.scalar(cached: byID, [.integer($0)]).int64 }

@@ -1,5 +1,11 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One SQLite connection. Not `Sendable`: use it from one thread; other processes
 /// and connections coordinate through SQLite's locks.

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A failure reported by SQLite: the extended result code, SQLite's message and
 /// the SQL being run. Bound values are never included, so no data leaks into logs.
@@ -54,7 +54,7 @@ extension DatabaseError: CustomStringConvertible {
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"
         if let sql {
-            text += " - while executing `\(sql.trimmingCharacters(in: .whitespacesAndNewlines))`"
+            text += " - while executing `\(sql.trimmingWhitespaceAndNewlines())`"
         }
         return text
     }

@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// How much one user-given statement may take: a time from its start,
 /// enforced inside SQLite by a progress handler that interrupts the statement

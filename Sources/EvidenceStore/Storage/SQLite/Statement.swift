@@ -1,5 +1,11 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A prepared statement. Not `Sendable`: it belongs to its connection's thread.
 /// Finalized when released.
@@ -45,7 +51,7 @@ final class Statement {
             if rest.hasPrefix("--") {
                 rest = rest.drop(while: { $0 != "\n" })
             } else if rest.hasPrefix("/*") {
-                guard let end = rest.range(of: "*/") else { return false }
+                guard let end = rest.firstRange(of: "*/") else { return false }
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix(";") {
                 rest = rest.dropFirst()

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Texts copied one after another into one buffer, to be bound in place
 /// (`Statement.bindInPlace`) while the buffer is held: a bulk insert binds

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One numbered step of the schema: a file `migrations/NNNN_description.sql`.
 public struct Migration: Sendable, Equatable {
@@ -13,7 +13,7 @@ public struct Migration: Sendable, Equatable {
     }
 
     /// The file name the migration came from, such as `0001_initial_schema.sql`.
-    public var fileName: String { String(format: "%04d_%@.sql", version, name) }
+    public var fileName: String { String(version).zeroPadded(to: 4) + "_\(name).sql" }
 
     /// The SHA-256 of its text, kept in `schema_migrations` when it is applied, so
     /// that a migration edited after it landed can be told from the one applied.

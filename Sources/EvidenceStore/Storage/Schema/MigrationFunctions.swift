@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// Functions the binary lends SQLite while migrations run, where plain SQL
 /// cannot compute what the Swift code of the store computes the same way:

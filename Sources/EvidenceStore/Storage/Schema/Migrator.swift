@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Applies migrations in order, each in one IMMEDIATE transaction together with
 /// its `schema_migrations` row (with the SHA-256 of its text) and

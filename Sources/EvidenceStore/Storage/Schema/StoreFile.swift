@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +24,7 @@ enum StoreFile {
     /// The network filesystem the store's folder lives on, or nil for a local one.
     /// SQLite's locks and WAL shared memory cannot be trusted on those.
     static func networkFilesystem(containing path: String) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         let resolved = URL(fileURLWithPath: folder.isEmpty ? "." : folder).resolvingSymlinksInPath().path
         guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8),
             let type = MountTable(table).filesystemType(of: resolved)
@@ -50,7 +50,7 @@ enum StoreFile {
     /// the file and its folder must be writable (a read-only filesystem says
     /// so too, even to root).
     static func unwritableReason(_ path: String) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         func denied(_ target: String) -> String? {
             guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 else { return nil }
             return String(cString: strerror(errno))
@@ -72,8 +72,7 @@ enum StoreFile {
     /// and 19), for a connection that cannot ask SQLite (an immutable one).
     static func headerSaysWAL(_ path: String) -> Bool {
         guard let handle = try? InputFile.open(path) else { return false }
-        defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 20)) ?? Data())
+        let header = [UInt8]((try? RegularFile.read(from: handle, upTo: 20)) ?? Data())
         return header.count == 20 && header[18] == 2 && header[19] == 2
     }
 
@@ -110,12 +109,14 @@ enum StoreFile {
     }
 
     private static func judge(_ path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw EvidenceError.io(path: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw EvidenceError.io(path: path, reason: "cannot be read (\(SystemCall.words(errno)))")
         }
-        defer { try? handle.close() }
-        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-        let size = (try? handle.seekToEnd()).map(Int.init) ?? header.count
+        let handle = OpenFile(descriptor: descriptor)
+        let header = [UInt8]((try? RegularFile.read(from: handle, upTo: 100)) ?? Data())
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : header.count
         if size == 0 {
             throw EvidenceError.notAStore(path: path, reason: "the file is empty (0 bytes)")
         }
@@ -147,7 +148,7 @@ enum StoreFile {
         }
         let application = bigEndian32(header, at: 68)
         guard application == applicationID else {
-            let shown = application == 0 ? "none" : String(format: "0x%08X", application)
+            let shown = application == 0 ? "none" : "0x" + String(application, radix: 16, uppercase: true).zeroPadded(to: 8)
             throw EvidenceError.notAStore(
                 path: path,
                 reason: "it is an SQLite database of another application (application_id \(shown), expected 0x45564944)")
@@ -213,10 +214,10 @@ enum StoreFile {
     static func startsWithSQLiteMagic(_ path: String) -> Bool {
         var attributes = stat()
         guard stat(path, &attributes) == 0, attributes.st_mode & S_IFMT == S_IFREG,
-            let handle = FileHandle(forReadingAtPath: path)
+            case let descriptor = open(path, O_RDONLY | O_CLOEXEC), descriptor >= 0
         else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: sqliteMagic.count)).map { [UInt8]($0) == sqliteMagic } ?? false
+        let handle = OpenFile(descriptor: descriptor)
+        return (try? RegularFile.read(from: handle, upTo: sqliteMagic.count)).map { [UInt8]($0) == sqliteMagic } ?? false
     }
 
     /// The path with symbolic links resolved, in the folder and the name.

@@ -486,7 +486,7 @@ public struct StoreWriter {
                 """
         ).map { (try $0.text("type"), try $0.text("name"), try $0.text("sql")) }
         for (type, name, _) in objects {
-            try database.execute("DROP \(type == "index" ? "INDEX" : "TRIGGER") \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            try database.execute("DROP \(type == "index" ? "INDEX" : "TRIGGER") \"\(name.replacingEvery("\"", with: "\"\""))\"")
         }
         return BulkLoad(definitions: objects.map(\.2))
     }

@@ -1,0 +1,97 @@
+import FoundationEssentials
+
+// What the tool needs of text that the standard library does not give and
+// Foundation's full module would (with ICU's data, 34 MB of the binary):
+// trimming, literal replacement, splitting at a separator, padding, paths.
+
+extension StringProtocol {
+    /// Without the spaces and tabs at either end (what Foundation's
+    /// `.whitespaces` trims: tab and every space separator).
+    public func trimmingWhitespace() -> String {
+        trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    }
+
+    /// Without white space and line breaks at either end.
+    public func trimmingWhitespaceAndNewlines() -> String {
+        trimming { $0.properties.isWhitespace }
+    }
+
+    private func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !drop($0) }), let last = scalars.lastIndex(where: { !drop($0) }) else {
+            return ""
+        }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+
+    /// Every occurrence of `target` replaced by `replacement`, found byte by
+    /// byte as Foundation's literal search finds it: "\n" is found inside
+    /// "\r\n", which compares as one `Character`.
+    public func replacingEvery(_ target: String, with replacement: String) -> String {
+        let bytes = Array(utf8)
+        let sought = Array(target.utf8)
+        guard !sought.isEmpty, bytes.count >= sought.count else { return String(self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == sought[0], index + sought.count <= bytes.count, bytes[index..<index + sought.count].elementsEqual(sought) {
+                out.append(contentsOf: replacement.utf8)
+                index += sought.count
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The pieces between each `separator`, empty ones kept: "a; ; b" gives
+    /// "a", "", "b"; a text without it gives itself.
+    public func pieces(separatedBy separator: String) -> [String] {
+        split(separator: separator, omittingEmptySubsequences: false).map { String($0) }
+    }
+
+    /// Padded with spaces at the end to `width` characters (never cut).
+    public func padded(to width: Int) -> String {
+        count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
+    }
+}
+
+/// Paths as text, as the shell and Foundation's `NSString` read them.
+public enum PathText {
+    /// The folder a path is in: "/a/b" → "/a", "b" → "", "/a" → "/".
+    public static func folder(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        return withoutTrailingSlashes(String(trimmed[..<slash]))
+    }
+
+    /// The last part of a path: "/a/b/" → "b", "/" → "/".
+    public static func name(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// The extension of the last part, without its dot: "a/b.PNG" → "PNG"; "" when none.
+    public static func fileExtension(of path: String) -> String {
+        let name = name(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// "~" and "~/…" with the home folder of `$HOME` (else the user's).
+    public static func expandingTilde(_ path: String, home: String?) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home, !home.isEmpty else { return path }
+        return withoutTrailingSlashes(home) + path.dropFirst()
+    }
+
+    private static func withoutTrailingSlashes(_ path: String) -> String {
+        var text = Substring(path)
+        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        return String(text)
+    }
+}
