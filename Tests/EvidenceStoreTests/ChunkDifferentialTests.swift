@@ -148,6 +148,38 @@ import Testing
         }
     }
 
+    /// Found by the differential fuzz target: a file with an error of its
+    /// reader's (a processing instruction, a node that is not an object) and,
+    /// further on, a text problem named either, as the file was cut (the text
+    /// of each chunk was checked before the reader read it). A text problem is
+    /// now said first wherever it lies, as when the file is read whole.
+    @Test func aTextProblemIsSaidBeforeAnyOtherErrorInAnyPieces() throws {
+        let junit = Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites tests="1">
+              <testsuite name="A" tests="1">
+                <testcase classname="A" name="one" time="0.1"><?pi not in JUnit?></testcase>
+              </testsuite>
+            </testsuites>
+            <!-- \u{0}
+            """.utf8)
+        let whole = ReadingPaths.outcome { JUnitOnePassTests.lines(try JUnitReader.read(.data(junit), path: "text.xml").tests, devices: []) }
+        #expect(whole.contains("a NUL byte"), "\(whole)")
+        var random = Seeded(state: 13)
+        for sizes in [[7, 14, 3, 32], [1, 1, 1, 1]] + (0..<20).map({ _ in Self.sizes(&random) }) {
+            let read = ReadingPaths.junit(junit, sizes: sizes, path: "text.xml", limit: FutureLimit(latest: "9999-12-31T23:59:59Z"))
+            #expect(read.pieces == whole, "pieces \(sizes)")
+        }
+        let json = Data(#"{"devices": [], "testNodes": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17], "x": "\#u{0}"}"#.utf8)
+        let path = folder.path("text.json")
+        try json.write(to: URL(fileURLWithPath: path))
+        for size in [1, 2, 5, 16, 64] {
+            let read = ReadingPaths.xcresult(json, path: path, chunkSize: size)
+            #expect(read.whole.contains("a NUL byte"), "\(read.whole)")
+            #expect(read.pieces == read.whole, "chunks of \(size)")
+        }
+    }
+
     static let xcresult = ["xcresult-tests-1.json", "xcresult-tests-3.json"]
 
     @Test(arguments: xcresult)

@@ -88,6 +88,39 @@ final class JSONStream {
         return true
     }
 
+    /// Runs `read`; an error of the file's it throws gives way to a text
+    /// problem (a NUL byte, invalid UTF-8) in the rest of the file, which is
+    /// said first whatever else is wrong, as when the file is read whole:
+    /// the error does not depend on where the file was cut into chunks.
+    func textProblemsFirst<T>(_ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch let error as EvidenceError {
+            if let problem = textProblemAhead() { throw problem }
+            throw error
+        }
+    }
+
+    /// The first text problem in what is left of the file, which is read to
+    /// its end for it; nil when there is none (or it cannot be read).
+    private func textProblemAhead() -> EvidenceError? {
+        guard let file, !exhausted else { return nil }
+        while let read = try? file.read(into: scratch) {
+            do {
+                guard read > 0 else {
+                    try text.finish()
+                    return nil
+                }
+                try text.check(UnsafeRawBufferPointer(rebasing: scratch[..<read]))
+            } catch let problem as EvidenceError {
+                return problem
+            } catch {
+                return nil
+            }
+        }
+        return nil
+    }
+
     /// How many '\n' the first `end` bytes hold: for the line of an error.
     static func newlines(in bytes: [UInt8], before end: Int) -> Int {
         bytes.withUnsafeBytes { Newlines.count(in: UnsafeRawBufferPointer(rebasing: $0[..<end])) }

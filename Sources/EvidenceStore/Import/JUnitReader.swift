@@ -179,14 +179,25 @@ public enum JUnitReader {
         let parser = try XMLPushParser(path: path, handler: decoder)
         var text = UTF8Stream(path: path, what: "XML")
         var declarations = DeclarationScanner(path: path)
+        // A text problem (a NUL byte, invalid UTF-8) anywhere in the file is
+        // said before anything else wrong with it, as when the file is read
+        // whole: after another error of the file's, only the rest's text is
+        // read, so the error does not depend on where the file was cut.
+        var failure: EvidenceError?
         try source.forEachChunk(size: chunkSize) { chunk in
             hasher?.update(chunk)
             let line = text.line
             try text.check(chunk)
-            try declarations.check(chunk, firstLine: line)
-            try parser.feed(chunk)
+            guard failure == nil else { return }
+            do {
+                try declarations.check(chunk, firstLine: line)
+                try parser.feed(chunk)
+            } catch let error as EvidenceError {
+                failure = error
+            }
         }
         try text.finish()
+        if let failure { throw failure }
         do {
             try parser.finish()
         } catch EvidenceError.badFile(let file, let location, let reason) where parser.errorLies(at: text.end) && !decoder.stack.isEmpty {

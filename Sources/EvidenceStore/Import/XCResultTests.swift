@@ -39,6 +39,10 @@ enum XCResultTests {
     /// The first pass. nil when the document is not an object with "testNodes":
     /// a summary, a legacy record or something else, which is then read whole.
     static func outline(_ stream: JSONStream, file: String) throws -> Outline? {
+        try stream.textProblemsFirst { try outlinePass(stream, file: file) }
+    }
+
+    private static func outlinePass(_ stream: JSONStream, file: String) throws -> Outline? {
         guard try stream.next() == UInt8(ascii: "{") else { return nil }
         try stream.open(UInt8(ascii: "{"))
         var pass = OutlinePass(stream: stream, file: file)
@@ -88,6 +92,12 @@ enum XCResultTests {
 
     /// The second pass: each result, in the file's order.
     static func forEachTest(
+        _ stream: JSONStream, outline: Outline, file: String, _ body: (TestReport.TestCase) throws -> Void
+    ) throws {
+        try stream.textProblemsFirst { try testPass(stream, outline: outline, file: file, body) }
+    }
+
+    private static func testPass(
         _ stream: JSONStream, outline: Outline, file: String, _ body: (TestReport.TestCase) throws -> Void
     ) throws {
         try stream.open(UInt8(ascii: "{"))
