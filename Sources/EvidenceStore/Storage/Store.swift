@@ -51,7 +51,7 @@ public final class Store {
 
     /// Turns a path given by the user into an absolute one, relative to the current folder.
     public static func absolutePath(_ path: String) -> String {
-        let expanded = PathText.expandingTilde(path, home: ProcessInfo.processInfo.environment["HOME"])
+        let expanded = PathText.expandingTilde(path, home: SystemCall.homeFolder(environment: ProcessInfo.processInfo.environment))
         if expanded.hasPrefix("/") {
             return URL(fileURLWithPath: expanded).standardizedFileURL.path
         }

@@ -64,7 +64,15 @@ public enum SystemCall {
         if let posix = error as? POSIXError { return words(posix.code.rawValue) }
         if let cocoa = error as? CocoaError {
             if let posix = cocoa.underlying as? POSIXError { return words(posix.code.rawValue) }
-            return "error \(cocoa.code.rawValue)"
+            // The codes FileManager and Data give without a system error under them.
+            switch cocoa.code {
+            case .fileNoSuchFile, .fileReadNoSuchFile: return words(ENOENT)
+            case .fileReadNoPermission, .fileWriteNoPermission: return words(EACCES)
+            case .fileWriteFileExists: return words(EEXIST)
+            case .fileWriteOutOfSpace: return words(ENOSPC)
+            case .fileWriteVolumeReadOnly: return words(EROFS)
+            default: return "file operation error \(cocoa.code.rawValue)"
+            }
         }
         if let described = error as? CustomStringConvertible { return described.description }
         return String(describing: error)
@@ -83,6 +91,13 @@ public enum SystemCall {
             left -= written
             base += written
         }
+    }
+
+    /// The user's home folder: `$HOME`, else the password database's entry.
+    public static func homeFolder(environment: [String: String]) -> String? {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return nil }
+        return String(cString: folder)
     }
 
     /// The path of the running program (`/proc/self/exe`), nil where unknown.

@@ -83,7 +83,7 @@ public enum PathText {
         return String(name[name.index(after: dot)...])
     }
 
-    /// "~" and "~/…" with the home folder of `$HOME` (else the user's).
+    /// "~" and "~/…" with the home folder given (`SystemCall.homeFolder`).
     public static func expandingTilde(_ path: String, home: String?) -> String {
         guard path == "~" || path.hasPrefix("~/"), let home, !home.isEmpty else { return path }
         return withoutTrailingSlashes(home) + path.dropFirst()
