@@ -178,6 +178,15 @@ import Testing
             #expect(read.whole.contains("a NUL byte"), "\(read.whole)")
             #expect(read.pieces == read.whole, "chunks of \(size)")
         }
+        // Two text problems: the first is said, not the one after it (the
+        // differential fuzz target found the second said in chunks of 7).
+        let twice = Data("{\"devices\": [],\n \"testNodes\": [\n  \"\u{0}\"\n, \"\u{0}\"]}".utf8)
+        try twice.write(to: URL(fileURLWithPath: path))
+        for size in [1, 2, 5, 7, 16, 64] {
+            let read = ReadingPaths.xcresult(twice, path: path, chunkSize: size)
+            #expect(read.whole.hasSuffix(":3: a NUL byte; the file is not JSON text"), "\(read.whole)")
+            #expect(read.pieces == read.whole, "chunks of \(size)")
+        }
     }
 
     static let xcresult = ["xcresult-tests-1.json", "xcresult-tests-3.json"]

@@ -24,6 +24,8 @@ final class JSONStream {
     private var dropped = 0
     private var exhausted = false
     private var text: UTF8Stream
+    /// Whether the text check found a problem: the error being thrown is it.
+    private var textFailed = false
     let hasher: (any ChunkDigest)?
     static let maxDepth = 64
     private(set) var depth = 0
@@ -63,7 +65,7 @@ final class JSONStream {
             let read = try file.read(into: scratch)
             guard read > 0 else {
                 exhausted = true
-                try text.finish()
+                try checkingText { try $0.finish() }
                 return buffer.count - position >= count
             }
             let chunk = UnsafeRawBufferPointer(rebasing: scratch[..<read])
@@ -81,7 +83,7 @@ final class JSONStream {
                 position = 0
             }
             hasher?.update(chunk)
-            try text.check(chunk)
+            try checkingText { try $0.check(chunk) }
             // Copied whole, not byte by byte.
             buffer.append(contentsOf: chunk.bindMemory(to: UInt8.self))
         }
@@ -96,7 +98,17 @@ final class JSONStream {
         do {
             return try read()
         } catch let error as EvidenceError {
-            if let problem = textProblemAhead() { throw problem }
+            if !textFailed, let problem = textProblemAhead() { throw problem }
+            throw error
+        }
+    }
+
+    /// Runs a check of the text, noting when it finds a problem.
+    private func checkingText(_ check: (inout UTF8Stream) throws -> Void) throws {
+        do {
+            try check(&text)
+        } catch {
+            textFailed = true
             throw error
         }
     }
