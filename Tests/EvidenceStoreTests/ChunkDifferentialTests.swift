@@ -187,6 +187,15 @@ import Testing
             #expect(read.whole.hasSuffix(":3: a NUL byte; the file is not JSON text"), "\(read.whole)")
             #expect(read.pieces == read.whole, "chunks of \(size)")
         }
+        // Invalid UTF-8, then a NUL: the first in the file's order is said, read whole or in chunks.
+        var mixed = Array("{\"devices\": [],\n \"testNodes\": [\n  \"x\"\n, \"\u{0}\"]}".utf8)
+        mixed[mixed.firstIndex(of: UInt8(ascii: "x"))!] = 0xFF
+        try Data(mixed).write(to: URL(fileURLWithPath: path))
+        for size in [1, 2, 5, 7, 16, 64] {
+            let read = ReadingPaths.xcresult(Data(mixed), path: path, chunkSize: size)
+            #expect(read.whole.hasSuffix(":3: invalid UTF-8"), "\(read.whole)")
+            #expect(read.pieces == read.whole, "chunks of \(size)")
+        }
     }
 
     static let xcresult = ["xcresult-tests-1.json", "xcresult-tests-3.json"]

@@ -9,13 +9,15 @@ enum UntrustedText {
         }
         try data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            if let nul = bytes.firstIndex(of: 0) {
+            // The first problem in the file's order, as a stream's check finds it.
+            let nul = bytes.firstIndex(of: 0)
+            let invalid = String(validating: bytes, as: UTF8.self) == nil ? firstInvalidUTF8(bytes) : nil
+            if let nul, invalid.map({ nul < $0 }) ?? true {
                 throw EvidenceError.badFile(
                     path: path, location: String(line(of: nul, in: bytes)), reason: "a NUL byte; the file is not \(what) text")
             }
-            if String(validating: bytes, as: UTF8.self) == nil {
-                throw EvidenceError.badFile(
-                    path: path, location: String(line(of: firstInvalidUTF8(bytes), in: bytes)), reason: "invalid UTF-8")
+            if let invalid {
+                throw EvidenceError.badFile(path: path, location: String(line(of: invalid, in: bytes)), reason: "invalid UTF-8")
             }
         }
     }

@@ -103,37 +103,18 @@ enum XCResultOnePass {
         _ stream: JSONStream, devices: [TestReport.Device], file: String, maxHeld: Int,
         emit: @escaping (TestReport.TestCase) throws -> Void
     ) throws {
-        try stream.open(UInt8(ascii: "{"))
-        var keys = KeysSeen(stream, known: XCResultTests.topKeys)
-        var pass = Pass(stream: stream, devices: devices, maxHeld: maxHeld, emit: emit)
-        var sawTests = false
-        while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.topKeys) {
-            try keys.add(key)
-            switch key {
-            case .known(TopKey.testNodes.rawValue):
-                sawTests = true
-                try XCResultTests.forEachNode(stream, file: file, in: "testNodes") { index in
-                    pass.path = [index]
-                    _ = try pass.node()
-                }
-            case .known(TopKey.devices.rawValue) where sawTests:
-                throw NeedsTwoPasses(reason: "\"devices\" comes after \"testNodes\"")
-            default:
-                try stream.skip()
-            }
-        }
-        try stream.finish()
-        guard sawTests else { throw ResultFile.changed(file) }
+        var decoder = XCResultDecoder(
+            stream: stream, file: file, consumer: Pass(stream: stream, devices: devices, maxHeld: maxHeld, emit: emit))
+        guard try decoder.decode() else { throw ResultFile.changed(file) }
     }
 
-    /// The reading of the nodes.
-    private struct Pass {
+    /// The one pass over the nodes: each node read from its bytes where it
+    /// can be, else key by key; a test case's results handed on as it ends.
+    private struct Pass: XCResultConsumer {
         let stream: JSONStream
         let devices: [TestReport.Device]
         let maxHeld: Int
         let emit: (TestReport.TestCase) throws -> Void
-        /// Where the node being read is: its index in testNodes, then in each children.
-        var path: [Int] = []
 
         init(stream: JSONStream, devices: [TestReport.Device], maxHeld: Int, emit: @escaping (TestReport.TestCase) throws -> Void) {
             self.stream = stream
@@ -142,72 +123,96 @@ enum XCResultOnePass {
             self.emit = emit
         }
 
-        private func pathText(_ key: String? = nil) -> String {
-            XCResultTests.pathText(path, key)
-        }
-
-        /// Reads the node at the position. A test case's results are handed
-        /// on, and nil returned, as for a node with one under it; any other
-        /// node is returned, for the node around it to hold.
-        mutating func node() throws -> Node? {
-            // A node with no object, array or escape in it (most test cases,
-            // failure messages, repetitions) is read from its bytes; one that
-            // the plain reading does not take is read key by key.
-            if let leaf = try stream.plainObject({ PlainNode.read($0) { $0.node() } }) {
-                guard leaf.type == "Test Case" else { return leaf }
-                try emitResults(of: leaf)
-                return nil
-            }
-            let (node, holdsTests) = try general()
-            guard node.type == "Test Case" else { return holdsTests ? nil : node }
-            guard !holdsTests else {
-                throw NeedsTwoPasses(reason: "a test case inside a test case at \(pathText())")
-            }
-            try emitResults(of: node)
-            return nil
-        }
-
-        /// A node read key by key, its children one by one; whether it has a test case under it.
-        private mutating func general() throws -> (Node, Bool) {
-            try stream.open(UInt8(ascii: "{"))
-            var keys = KeysSeen(stream, known: XCResultTests.nodeKeys)
+        /// A node being read key by key.
+        struct NodeState {
             var node = Node()
+            /// Whether a test case is under it: its children are then let go.
             var holdsTests = false
+            /// Where its first child held starts in the file.
+            var heldFrom: Int?
             var inSeconds: Double?
             var duration: Double?
-            while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.nodeKeys) {
-                try keys.add(key)
-                guard case .known(let index) = key, let known = Key(rawValue: index) else {
-                    try stream.skip()
-                    continue
-                }
-                switch known {
-                case .children: holdsTests = try children(&node.children)
-                case .nodeType: node.type = try text(known)
-                case .name: node.name = try text(known)
-                case .nodeIdentifier: node.identifier = try text(known)
-                case .result: node.result = try text(known)
-                case .durationInSeconds: inSeconds = try number(known, text: false)
-                case .duration: duration = try number(known, text: true)
-                case .tags: node.tags = try tags()
-                case .nodeIdentifierURL, .details: try stream.skip()
-                }
+        }
+
+        func topLevel(_ key: JSONKey, sawTests: Bool) throws {
+            if key == .known(TopKey.devices.rawValue), sawTests {
+                throw NeedsTwoPasses(reason: "\"devices\" comes after \"testNodes\"")
             }
-            node.seconds = inSeconds ?? duration
-            return (node, holdsTests)
+            try stream.skip()
+        }
+
+        // A node with no object, array or escape in it (most test cases,
+        // failure messages, repetitions) is read from its bytes; one that
+        // the plain reading does not take is read key by key.
+        func reading(nodeAt path: [Int]) -> XCResultNodeReading { .plainThenKeys }
+
+        func plain(_ bytes: UnsafeRawBufferPointer, path: [Int]) -> (value: Node?, length: Int)? {
+            PlainNode.read(bytes) { $0.node() }.map { (.some($0.value), $0.length) }
+        }
+
+        func value(_ value: JSONValue, path: [Int]) -> Node? { nil }
+
+        func begin(nodeAt path: [Int]) -> NodeState { NodeState() }
+
+        func key(_ key: Key?, of state: inout NodeState, path: [Int]) throws {
+            guard let key else { return try stream.skip() }
+            switch key {
+            case .nodeType: state.node.type = try text(key, path)
+            case .name: state.node.name = try text(key, path)
+            case .nodeIdentifier: state.node.identifier = try text(key, path)
+            case .result: state.node.result = try text(key, path)
+            case .durationInSeconds: state.inSeconds = try number(key, path, text: false)
+            case .duration: state.duration = try number(key, path, text: true)
+            case .tags: state.node.tags = try tags(path)
+            case .children, .nodeIdentifierURL, .details: try stream.skip()
+            }
+        }
+
+        /// A child is held until one turns out to be a test case or to have
+        /// one under it (its results are handed on then), and none after that.
+        func child(_ child: Node?, of state: inout NodeState, start: Int, path: [Int]) throws {
+            guard let child, child.type != "Test Case" else {
+                if let child { try emitResults(of: child, path: path) }
+                state.holdsTests = true
+                state.node.children = []
+                return
+            }
+            guard !state.holdsTests else { return }
+            let from = state.heldFrom ?? start
+            state.heldFrom = from
+            state.node.children.append(child)
+            if stream.offset - from > maxHeld {
+                throw NeedsTwoPasses(
+                    reason: "more than \(maxHeld) bytes of nodes at \(XCResultTests.pathText(Array(path.dropLast()))) hold no test case")
+            }
+        }
+
+        /// The node, for the node around it to hold: nil when it has a test
+        /// case under it; a test case itself, for the node around it to hand on.
+        func end(_ state: NodeState, path: [Int]) throws -> Node? {
+            var node = state.node
+            node.seconds = state.inSeconds ?? state.duration
+            if node.type == "Test Case", state.holdsTests {
+                throw NeedsTwoPasses(reason: "a test case inside a test case at \(XCResultTests.pathText(path))")
+            }
+            return state.holdsTests ? nil : node
+        }
+
+        func root(_ node: Node?, path: [Int]) throws {
+            if let node, node.type == "Test Case" { try emitResults(of: node, path: path) }
         }
 
         /// A string or null, as a node's type, name, identifier and result are.
-        private func text(_ key: Key) throws -> String? {
+        private func text(_ key: Key, _ path: [Int]) throws -> String? {
             switch try stream.value() {
             case .null: return nil
             case .string(let text): return text
-            default: throw NeedsTwoPasses(reason: "\(pathText("\(key)")) is not a string")
+            default: throw NeedsTwoPasses(reason: "\(XCResultTests.pathText(path, "\(key)")) is not a string")
             }
         }
 
         /// A number of seconds, or null; `text` takes "0,5s" as well.
-        private func number(_ key: Key, text: Bool) throws -> Double? {
+        private func number(_ key: Key, _ path: [Int], text: Bool) throws -> Double? {
             switch try stream.value() {
             case .null: return nil
             case .integer(let number): return Double(number)
@@ -216,72 +221,36 @@ enum XCResultOnePass {
                 if let seconds = Duration.seconds(string) { return seconds }
             default: break
             }
-            throw NeedsTwoPasses(reason: "\(pathText("\(key)")) is not a duration")
+            throw NeedsTwoPasses(reason: "\(XCResultTests.pathText(path, "\(key)")) is not a duration")
         }
 
-        private func tags() throws -> [String] {
+        private func tags(_ path: [Int]) throws -> [String] {
             switch try stream.value() {
             case .null: return []
             case .array(let items):
                 return try items.map {
                     guard case .string(let tag) = $0 else {
-                        throw NeedsTwoPasses(reason: "\(pathText("tags")) holds a value that is not a string")
+                        throw NeedsTwoPasses(reason: "\(XCResultTests.pathText(path, "tags")) holds a value that is not a string")
                     }
                     return tag
                 }
-            default: throw NeedsTwoPasses(reason: "\(pathText("tags")) is not an array")
+            default: throw NeedsTwoPasses(reason: "\(XCResultTests.pathText(path, "tags")) is not an array")
             }
-        }
-
-        /// A node's children: each held until one turns out to be a test case
-        /// or to have one under it, and none after that; whether one did.
-        private mutating func children(_ held: inout [Node]) throws -> Bool {
-            guard try stream.next() == UInt8(ascii: "[") else {
-                if case .null = try stream.value() { return false }
-                throw NeedsTwoPasses(reason: "\(pathText("children")) is not an array")
-            }
-            try stream.open(UInt8(ascii: "["))
-            var holdsTests = false
-            var heldFrom: Int?
-            var index = 0
-            while try stream.nextElement(first: index == 0) {
-                defer { index += 1 }
-                let start = stream.offset
-                guard try stream.next() == UInt8(ascii: "{") else {
-                    throw NeedsTwoPasses(reason: "\(pathText("children"))[\(index)] is not a node")
-                }
-                path.append(index)
-                let child = try node()
-                path.removeLast()
-                guard let child else {
-                    holdsTests = true
-                    held = []
-                    continue
-                }
-                guard !holdsTests else { continue }
-                let from = heldFrom ?? start
-                heldFrom = from
-                held.append(child)
-                if stream.offset - from > maxHeld {
-                    throw NeedsTwoPasses(reason: "more than \(maxHeld) bytes of nodes at \(pathText()) hold no test case")
-                }
-            }
-            return holdsTests
         }
 
         /// Hands on the results of a test case, as `XCResultReader.testCases` makes them.
-        private func emitResults(of node: Node) throws {
+        private func emitResults(of node: Node, path: [Int]) throws {
             // Named after its suite, whose name comes after it.
             guard let identifier = node.identifier else {
-                throw NeedsTwoPasses(reason: "the test case at \(pathText()) has no nodeIdentifier")
+                throw NeedsTwoPasses(reason: "the test case at \(XCResultTests.pathText(path)) has no nodeIdentifier")
             }
             guard node.result != nil else {
-                throw NeedsTwoPasses(reason: "the test case at \(pathText()) has no result")
+                throw NeedsTwoPasses(reason: "the test case at \(XCResultTests.pathText(path)) has no result")
             }
             var base = TestReport.TestCase(identifier: identifier, name: node.name ?? "", outcome: .pass, duration: node.seconds)
             base.tags = node.tags
             let tests = try XCResultReader.results(of: node, base: base, devices: devices) { what in
-                NeedsTwoPasses(reason: "\(what) at \(pathText()) has no result")
+                NeedsTwoPasses(reason: "\(what) at \(XCResultTests.pathText(path)) has no result")
             }
             for test in tests { try emit(test) }
         }

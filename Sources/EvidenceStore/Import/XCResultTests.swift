@@ -44,33 +44,13 @@ enum XCResultTests {
 
     private static func outlinePass(_ stream: JSONStream, file: String) throws -> Outline? {
         guard try stream.next() == UInt8(ascii: "{") else { return nil }
-        try stream.open(UInt8(ascii: "{"))
-        var pass = OutlinePass(stream: stream, file: file)
-        var keys = KeysSeen(stream, known: topKeys)
-        var devices: JSONValue?
-        var sawTests = false
-        var results = 0
-        while let key = try stream.nextKey(first: keys.isEmpty, among: topKeys) {
-            try keys.add(key)
-            switch key {
-            case .known(TopKey.testNodes.rawValue):
-                sawTests = true
-                try forEachNode(stream, file: file, in: "testNodes") { index in
-                    pass.path = [index]
-                    results += try pass.node().results
-                }
-            case .known(TopKey.devices.rawValue):
-                devices = try stream.value()
-            default:
-                try stream.skip()
-            }
-        }
-        try stream.finish()
-        guard sawTests else { return nil }
+        var decoder = XCResultDecoder(stream: stream, file: file, consumer: OutlinePass(stream: stream, file: file))
+        guard try decoder.decode() else { return nil }
+        var pass = decoder.consumer
         var report = TestReport(format: .xcresult, shape: "xcresulttool test-results tests")
-        report.devices = try Self.devices(devices, file: file)
+        report.devices = try Self.devices(pass.devices, file: file)
         pass.suites.sort { $0.node < $1.node }
-        return Outline(report: report, testCount: results, kinds: pass.kinds, suiteNames: pass.suites.map(\.name))
+        return Outline(report: report, testCount: pass.results, kinds: pass.kinds, suiteNames: pass.suites.map(\.name))
     }
 
     /// The JSON path of a node, given as its index in testNodes, then in each
@@ -100,22 +80,12 @@ enum XCResultTests {
     private static func testPass(
         _ stream: JSONStream, outline: Outline, file: String, _ body: (TestReport.TestCase) throws -> Void
     ) throws {
-        try stream.open(UInt8(ascii: "{"))
-        var pass = TestPass(stream: stream, file: file, outline: outline)
-        var first = true
-        while let key = try stream.nextKey(first: first, among: topKeys) {
-            first = false
-            guard key == .known(TopKey.testNodes.rawValue) else {
-                try stream.skip()
-                continue
+        try withoutActuallyEscaping(body) { body in
+            var decoder = XCResultDecoder(stream: stream, file: file, consumer: TestPass(stream: stream, file: file, outline: outline, emit: body))
+            _ = try decoder.decode()
+            guard decoder.consumer.nextNode == outline.kinds.count, decoder.consumer.nextSuite == outline.suiteNames.count else {
+                throw ResultFile.changed(file)
             }
-            try forEachNode(stream, file: file, in: "testNodes") { index in
-                try pass.node(suite: [], path: "testNodes[\(index)]", body)
-            }
-        }
-        try stream.finish()
-        guard pass.nextNode == outline.kinds.count, pass.nextSuite == outline.suiteNames.count else {
-            throw ResultFile.changed(file)
         }
     }
 
@@ -185,132 +155,162 @@ struct KeysSeen {
     }
 }
 
-/// The first pass over the nodes.
-private struct OutlinePass {
+/// The first pass: what each node outside a test case is, the suites'
+/// names, how many results the test cases give, and the devices.
+private struct OutlinePass: XCResultConsumer {
     let stream: JSONStream
     let file: String
     var kinds: [XCResultTests.Kind] = []
     /// Suites by the index of their node, in the order they end.
     var suites: [(node: Int, name: String)] = []
-    /// Where the node being read is: its index in testNodes, then in each children.
-    var path: [Int] = []
+    var devices: JSONValue?
+    var results = 0
 
     init(stream: JSONStream, file: String) {
         self.stream = stream
         self.file = file
     }
 
-    func pathText(_ key: String) -> String {
-        XCResultTests.pathText(path, key)
-    }
-
-    /// Reads the node at the position: its type, and how many results it gives.
-    mutating func node() throws -> (type: String, results: Int) {
-        let slot = kinds.count
-        kinds.append(.other)
-        try stream.open(UInt8(ascii: "{"))
-        var keys = KeysSeen(stream, known: XCResultTests.nodeKeys)
+    struct NodeState {
+        var slot: Int
         var type = ""
         var name = ""
         var results = 0
-        // The results its devices give (each one per repetition), and its repetitions.
+        /// The results its devices give (each one per repetition), and its repetitions.
         var deviceResults = 0
         var devices = 0
         var repetitions = 0
-        while let key = try stream.nextKey(first: keys.isEmpty, among: XCResultTests.nodeKeys) {
-            try keys.add(key)
-            switch key {
-            case .known(XCResultTests.NodeKey.children.rawValue):
-                try XCResultTests.forEachNode(stream, file: file, in: pathText("children")) { index in
-                    path.append(index)
-                    defer { path.removeLast() }
-                    let child = try node()
-                    results += child.results
-                    if child.type == "Device" {
-                        devices += 1
-                        deviceResults += child.results
-                    }
-                    if child.type == "Repetition" { repetitions += 1 }
-                }
-            case .known(XCResultTests.NodeKey.nodeType.rawValue), .known(XCResultTests.NodeKey.name.rawValue):
-                let isType = key == .known(XCResultTests.NodeKey.nodeType.rawValue)
-                switch try stream.value() {
-                case .null: continue
-                case .string(let text): if isType { type = text } else { name = text }
-                case let value:
-                    throw JSONCursor(value: value, path: pathText(isType ? "nodeType" : "name"), file: file)
-                        .error("expected a string, found \(value.typeName)")
-                }
-            default:
-                try stream.skip()
-            }
+    }
+
+    mutating func topLevel(_ key: JSONKey, sawTests: Bool) throws {
+        if key == .known(XCResultTests.TopKey.devices.rawValue) { devices = try stream.value() } else { try stream.skip() }
+    }
+
+    func reading(nodeAt path: [Int]) -> XCResultNodeReading { .keys }
+
+    func plain(_ bytes: UnsafeRawBufferPointer, path: [Int]) -> (value: (type: String, results: Int), length: Int)? { nil }
+
+    func value(_ value: JSONValue, path: [Int]) -> (type: String, results: Int) { ("", 0) }
+
+    mutating func begin(nodeAt path: [Int]) -> NodeState {
+        kinds.append(.other)
+        return NodeState(slot: kinds.count - 1)
+    }
+
+    mutating func key(_ key: XCResultTests.NodeKey?, of node: inout NodeState, path: [Int]) throws {
+        guard key == .nodeType || key == .name else { return try stream.skip() }
+        switch try stream.value() {
+        case .null: return
+        case .string(let text): if key == .nodeType { node.type = text } else { node.name = text }
+        case let value:
+            throw JSONCursor(value: value, path: XCResultTests.pathText(path, key == .nodeType ? "nodeType" : "name"), file: file)
+                .error("expected a string, found \(value.typeName)")
         }
-        switch type {
+    }
+
+    mutating func child(_ child: (type: String, results: Int), of node: inout NodeState, start: Int, path: [Int]) {
+        node.results += child.results
+        if child.type == "Device" {
+            node.devices += 1
+            node.deviceResults += child.results
+        }
+        if child.type == "Repetition" { node.repetitions += 1 }
+    }
+
+    mutating func root(_ node: (type: String, results: Int), path: [Int]) {
+        results += node.results
+    }
+
+    mutating func end(_ node: NodeState, path: [Int]) -> (type: String, results: Int) {
+        let slot = node.slot
+        switch node.type {
         case "Test Case":
             // Its children are read with it in the second pass: they are not noted.
             kinds.removeSubrange((slot + 1)...)
             while let last = suites.last, last.node > slot { suites.removeLast() }
             kinds[slot] = .testCase
             // One result per device, each one per repetition (XCResultReader.results).
-            return (type, devices > 0 ? deviceResults : max(1, repetitions))
+            return (node.type, node.devices > 0 ? node.deviceResults : max(1, node.repetitions))
         case "Device":
-            return (type, max(1, repetitions))
+            return (node.type, max(1, node.repetitions))
         case "Test Suite":
             kinds[slot] = .suite
-            suites.append((slot, name))
+            suites.append((slot, node.name))
         default:
             break
         }
-        return (type, results)
+        return (node.type, node.results)
     }
 }
 
-/// The second pass over the nodes.
-private struct TestPass {
+/// The second pass: knowing from the outline which nodes are test cases,
+/// reads each whole and hands its results on in the file's order.
+private struct TestPass: XCResultConsumer {
     let stream: JSONStream
     let file: String
     let outline: XCResultTests.Outline
+    let emit: (TestReport.TestCase) throws -> Void
     var nextNode = 0
     var nextSuite = 0
+    /// What the node being read is.
+    private var kind = XCResultTests.Kind.other
+    /// The names of the suites around the node being read.
+    var suites: [String] = []
 
-    init(stream: JSONStream, file: String, outline: XCResultTests.Outline) {
+    init(stream: JSONStream, file: String, outline: XCResultTests.Outline, emit: @escaping (TestReport.TestCase) throws -> Void) {
         self.stream = stream
         self.file = file
         self.outline = outline
+        self.emit = emit
     }
 
-    mutating func node(suite: [String], path: String, _ body: (TestReport.TestCase) throws -> Void) throws {
+    func topLevel(_ key: JSONKey, sawTests: Bool) throws {
+        try stream.skip()
+    }
+
+    mutating func reading(nodeAt path: [Int]) throws -> XCResultNodeReading {
         guard nextNode < outline.kinds.count else { throw ResultFile.changed(file) }
-        let kind = outline.kinds[nextNode]
+        kind = outline.kinds[nextNode]
         nextNode += 1
-        if kind == .testCase {
-            if let test = try stream.plainObject({ PlainNode.read($0) { $0.testCase(suite: suite.last) } }) {
-                try body(test)
-                return
-            }
-            let cursor = JSONCursor(value: try stream.value(), path: path, file: file)
-            for test in try XCResultReader.testCases(cursor, suite: suite, devices: outline.report.devices) {
-                try body(test)
-            }
-            return
+        return kind == .testCase ? .plainThenValue : .keys
+    }
+
+    func plain(_ bytes: UnsafeRawBufferPointer, path: [Int]) -> (value: TestReport.TestCase?, length: Int)? {
+        PlainNode.read(bytes) { $0.testCase(suite: suites.last) }.map { (.some($0.value), $0.length) }
+    }
+
+    func value(_ value: JSONValue, path: [Int]) throws -> TestReport.TestCase? {
+        let cursor = JSONCursor(value: value, path: XCResultTests.pathText(path), file: file)
+        for test in try XCResultReader.testCases(cursor, suite: suites, devices: outline.report.devices) {
+            try emit(test)
         }
-        var inner = suite
-        if kind == .suite {
-            guard nextSuite < outline.suiteNames.count else { throw ResultFile.changed(file) }
-            inner.append(outline.suiteNames[nextSuite])
-            nextSuite += 1
-        }
-        try stream.open(UInt8(ascii: "{"))
-        var first = true
-        while let key = try stream.nextKey(first: first, among: XCResultTests.nodeKeys) {
-            first = false
-            guard key == .known(XCResultTests.NodeKey.children.rawValue) else {
-                try stream.skip()
-                continue
-            }
-            try XCResultTests.forEachNode(stream, file: file, in: path + ".children") { index in
-                try node(suite: inner, path: "\(path).children[\(index)]", body)
-            }
-        }
+        return nil
+    }
+
+    /// Whether the node is a suite, whose name the cases under it carry.
+    mutating func begin(nodeAt path: [Int]) throws -> Bool {
+        guard kind == .suite else { return false }
+        guard nextSuite < outline.suiteNames.count else { throw ResultFile.changed(file) }
+        suites.append(outline.suiteNames[nextSuite])
+        nextSuite += 1
+        return true
+    }
+
+    func key(_ key: XCResultTests.NodeKey?, of node: inout Bool, path: [Int]) throws {
+        try stream.skip()
+    }
+
+    /// A test case read from its bytes is handed on here, where the reading may throw.
+    func child(_ child: TestReport.TestCase?, of node: inout Bool, start: Int, path: [Int]) throws {
+        if let child { try emit(child) }
+    }
+
+    func root(_ node: TestReport.TestCase?, path: [Int]) throws {
+        if let node { try emit(node) }
+    }
+
+    mutating func end(_ isSuite: Bool, path: [Int]) -> TestReport.TestCase? {
+        if isSuite { suites.removeLast() }
+        return nil
     }
 }
