@@ -57,6 +57,15 @@ struct XCResultDecoder<Consumer: XCResultConsumer> {
     let stream: JSONStream
     let file: String
     var consumer: Consumer
+    /// Where the node being read is: its index in testNodes, then in each
+    /// children (a stack, so that no node's path is a new array).
+    private var path: [Int] = []
+
+    init(stream: JSONStream, file: String, consumer: Consumer) {
+        self.stream = stream
+        self.file = file
+        self.consumer = consumer
+    }
 
     /// Reads the document, an object, to its end: whether it had "testNodes".
     mutating func decode() throws -> Bool {
@@ -71,7 +80,9 @@ struct XCResultDecoder<Consumer: XCResultConsumer> {
             }
             sawTests = true
             try XCResultTests.forEachNode(stream, file: file, in: "testNodes") { index in
-                try consumer.root(try node(at: [index]), path: [index])
+                path.append(index)
+                defer { path.removeLast() }
+                try consumer.root(try node(), path: path)
             }
         }
         try stream.finish()
@@ -79,9 +90,10 @@ struct XCResultDecoder<Consumer: XCResultConsumer> {
     }
 
     /// Reads the node at the position, at `path`.
-    private mutating func node(at path: [Int]) throws -> Consumer.Read {
+    private mutating func node() throws -> Consumer.Read {
         let reading = try consumer.reading(nodeAt: path)
         if reading != .keys {
+            let path = self.path
             if let read = try stream.plainObject({ consumer.plain($0, path: path) }) { return read }
             if reading == .plainThenValue { return try self.consumer.value(try stream.value(), path: path) }
         }
@@ -100,8 +112,10 @@ struct XCResultDecoder<Consumer: XCResultConsumer> {
             }
             try XCResultTests.forEachNode(stream, file: file, in: XCResultTests.pathText(path, "children")) { index in
                 let start = stream.offset
-                let child = try node(at: path + [index])
-                try consumer.child(child, of: &state, start: start, path: path + [index])
+                path.append(index)
+                defer { path.removeLast() }
+                let child = try node()
+                try consumer.child(child, of: &state, start: start, path: path)
             }
         }
         return try consumer.end(state, path: path)
