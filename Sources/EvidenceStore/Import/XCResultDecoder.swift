@@ -79,11 +79,8 @@ struct XCResultDecoder<Consumer: XCResultConsumer> {
                 continue
             }
             sawTests = true
-            try XCResultTests.forEachNode(stream, file: file, in: "testNodes") { index in
-                path.append(index)
-                defer { path.removeLast() }
-                try consumer.root(try node(), path: path)
-            }
+            var root: Consumer.NodeState?
+            try nodes(in: &root)
         }
         try stream.finish()
         return sawTests
@@ -110,14 +107,39 @@ struct XCResultDecoder<Consumer: XCResultConsumer> {
                 try consumer.key(known, of: &state, path: path)
                 continue
             }
-            try XCResultTests.forEachNode(stream, file: file, in: XCResultTests.pathText(path, "children")) { index in
-                let start = stream.offset
-                path.append(index)
-                defer { path.removeLast() }
-                let child = try node()
-                try consumer.child(child, of: &state, start: start, path: path)
-            }
+            var parent: Consumer.NodeState? = consume state
+            try nodes(in: &parent)
+            state = parent!
         }
         return try consumer.end(state, path: path)
+    }
+
+    /// Reads the array of nodes at the position: "testNodes" (no `parent`),
+    /// or a node's children. Each object in it is a node, handed to the
+    /// consumer; anything else is read and passed over; a null is an empty
+    /// array. A loop, not a closure: a closure capturing the decoder would
+    /// have its every access checked for exclusivity at run time.
+    private mutating func nodes(in parent: inout Consumer.NodeState?) throws {
+        let isRoot = parent == nil
+        let path = self.path
+        guard try XCResultTests.openNodes(stream, file: file, in: isRoot ? "testNodes" : XCResultTests.pathText(path, "children"))
+        else { return }
+        var index = 0
+        while try stream.nextElement(first: index == 0) {
+            defer { index += 1 }
+            guard try stream.next() == UInt8(ascii: "{") else {
+                try stream.skip()
+                continue
+            }
+            let start = stream.offset
+            self.path.append(index)
+            defer { self.path.removeLast() }
+            let read = try node()
+            if parent != nil {
+                try consumer.child(read, of: &parent!, start: start, path: self.path)
+            } else {
+                try consumer.root(read, path: self.path)
+            }
+        }
     }
 }

@@ -89,31 +89,20 @@ enum XCResultTests {
         }
     }
 
-    /// Reads the array of nodes at the position (`path` names it in errors),
-    /// calling `node` at each object, its index given; anything else in the
-    /// array is read and passed over. A null is an empty array.
-    static func forEachNode(
-        _ stream: JSONStream, file: String, in path: String, _ node: (Int) throws -> Void
-    ) throws {
+    /// Opens the array of nodes at the position (`path` names it in errors,
+    /// made only for one): false for a null, which is an empty array.
+    static func openNodes(_ stream: JSONStream, file: String, in path: @autoclosure () -> String) throws -> Bool {
         guard try stream.next() == UInt8(ascii: "[") else {
             let value = try stream.value()
             if value.isNull {
                 // testNodes may not be null; children may.
-                if path == "testNodes" { throw JSONCursor(value: value, path: "", file: file).error("'testNodes' is missing") }
-                return
+                if path() == "testNodes" { throw JSONCursor(value: value, path: "", file: file).error("'testNodes' is missing") }
+                return false
             }
-            throw JSONCursor(value: value, path: path, file: file).error("expected an array, found \(value.typeName)")
+            throw JSONCursor(value: value, path: path(), file: file).error("expected an array, found \(value.typeName)")
         }
         try stream.open(UInt8(ascii: "["))
-        var index = 0
-        while try stream.nextElement(first: index == 0) {
-            if try stream.next() == UInt8(ascii: "{") {
-                try node(index)
-            } else {
-                try stream.skip()
-            }
-            index += 1
-        }
+        return true
     }
 }
 
