@@ -74,7 +74,6 @@ public enum SystemCall {
             default: return "file operation error \(cocoa.code.rawValue)"
             }
         }
-        if let described = error as? CustomStringConvertible { return described.description }
         return String(describing: error)
     }
 
