@@ -198,6 +198,27 @@ import Testing
         }
     }
 
+    /// Found by the differential fuzz target: a UTF-16 file cut after the
+    /// first byte of its byte order mark was said to be invalid UTF-8. It is
+    /// said to be UTF-16 however it is cut; 0xFE or 0xFF alone is invalid UTF-8.
+    @Test func aByteOrderMarkIsSaidAsSuchInAnyPieces() throws {
+        for (bytes, said) in [([0xFF, 0xFE, 0x3C, 0x00], "is UTF-16"), ([0xFE, 0xFF, 0x00, 0x3C], "is UTF-16"), ([0xFE, 0x3C], "invalid UTF-8"), ([0xFF], "invalid UTF-8")] as [([UInt8], String)] {
+            let data = Data(bytes)
+            for sizes in [[1, 1, 1, 1], [1, 3], [2], [64]] {
+                let read = ReadingPaths.junit(data, sizes: sizes, path: "bom.xml", limit: FutureLimit(latest: "9999-12-31T23:59:59Z"))
+                #expect(read.whole.contains(said) && read.whole.contains(":1:"), "\(bytes): \(read.whole)")
+                #expect(read.pieces == read.whole, "\(bytes) in pieces \(sizes)")
+            }
+            let path = folder.path("bom.json")
+            try data.write(to: URL(fileURLWithPath: path))
+            for size in [1, 2, 64] {
+                let read = ReadingPaths.xcresult(data, path: path, chunkSize: size)
+                #expect(read.whole.contains(said), "\(bytes): \(read.whole)")
+                #expect(read.pieces == read.whole, "\(bytes) in chunks of \(size)")
+            }
+        }
+    }
+
     static let xcresult = ["xcresult-tests-1.json", "xcresult-tests-3.json"]
 
     @Test(arguments: xcresult)

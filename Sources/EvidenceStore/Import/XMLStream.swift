@@ -227,8 +227,18 @@ struct UTF8Stream {
     /// Checks the next chunk.
     mutating func check(_ bytes: UnsafeRawBufferPointer) throws {
         if countsLines { countLastLine(bytes) }
-        if offset == 0, bytes.count >= 2, (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
-            throw EvidenceError.badFile(path: path, location: "1", reason: "the \(what) is UTF-16; only UTF-8 is read")
+        if offset == 0, let first = bytes.first, first == 0xFE || first == 0xFF {
+            // A UTF-16 byte order mark, perhaps cut after its first byte:
+            // said as such however the file is cut. (0xFE and 0xFF are
+            // never UTF-8, so a first chunk of one such byte is held.)
+            guard bytes.count >= 2 else {
+                markStart = first
+                offset = 1
+                return
+            }
+            try refuseByteOrderMark(first, bytes[1])
+        } else if offset == 1, let held = markStart, let next = bytes.first {
+            try refuseByteOrderMark(held, next)
         }
         let start = offset
         offset += bytes.count
@@ -316,7 +326,19 @@ struct UTF8Stream {
 
     /// At the end of the input: nothing may be left half a character.
     func finish() throws {
+        if markStart != nil, offset == 1 { throw invalid(at: 0) }
         if !pending.isEmpty { throw invalid(at: pendingStart) }
+    }
+
+    /// A first byte 0xFE or 0xFF, held while the second is not yet read.
+    private var markStart: UInt8?
+
+    /// Refuses UTF-16's byte order mark; any other start with 0xFE or 0xFF is invalid UTF-8.
+    private func refuseByteOrderMark(_ first: UInt8, _ second: UInt8) throws {
+        if (first == 0xFE && second == 0xFF) || (first == 0xFF && second == 0xFE) {
+            throw EvidenceError.badFile(path: path, location: "1", reason: "the \(what) is UTF-16; only UTF-8 is read")
+        }
+        throw invalid(at: 0)
     }
 
     /// Whether the `length` bytes at `index`, the first a lead byte of that
