@@ -53,15 +53,9 @@ import Testing
         for (what, data) in Self.variants(of: original, random: &random) {
             for _ in 0..<4 {
                 let sizes = Self.sizes(&random)
-                let read = ReadingPaths.junit(data, sizes: sizes, path: name, limit: JUnitOnePassTests.limit)
-                #expect(read.pieces == read.whole, "\(name), \(what), pieces \(sizes)")
                 // The one pass gives the same cases, or hands the file to the two passes.
-                guard let onePass = read.onePass else { continue }
-                if onePass.hasPrefix("error: ") {
-                    #expect(read.whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(onePass)")
-                } else {
-                    #expect(onePass == read.whole, "\(name), \(what), one pass in pieces \(sizes)")
-                }
+                let read = ReadingPaths.junit(data, sizes: sizes, path: name, limit: JUnitOnePassTests.limit)
+                #expect(read.disagreement == nil, "\(name), \(what), pieces \(sizes)")
             }
         }
     }
@@ -82,14 +76,11 @@ import Testing
             </testsuites>
             """
         let data = Data(text.utf8)
-        let whole = ReadingPaths.outcome { JUnitOnePassTests.lines(try JUnitReader.read(.data(data), path: "ns.xml").tests, devices: []) }
+        let whole = ReadingPaths.junitTwoPasses(data, path: "ns.xml")
         #expect(whole.hasPrefix("error: ") && !whole.contains("never closed"), "\(whole)")
         var random = Seeded(state: 5)
         for sizes in [[7, 14, 3, 32]] + (0..<20).map({ _ in Self.sizes(&random) }) {
-            let pieces = ReadingPaths.outcome {
-                JUnitOnePassTests.lines(try JUnitReader.read(.pieces(data, sizes: sizes), path: "ns.xml").tests, devices: [])
-            }
-            #expect(pieces == whole, "pieces \(sizes)")
+            #expect(ReadingPaths.junitTwoPasses(data, sizes: sizes, path: "ns.xml") == whole, "pieces \(sizes)")
         }
     }
 
@@ -119,14 +110,11 @@ import Testing
     ])
     func anErrorBeforeTheEndReadsTheSameInAnyPieces(text: String) throws {
         let data = Data(text.utf8)
-        let whole = ReadingPaths.outcome { JUnitOnePassTests.lines(try JUnitReader.read(.data(data), path: "tag.xml").tests, devices: []) }
+        let whole = ReadingPaths.junitTwoPasses(data, path: "tag.xml")
         #expect(whole.hasPrefix("error: ") && !whole.contains("never closed"), "\(whole)")
         var random = Seeded(state: 7)
         for sizes in [[7, 14, 3, 32], [1, 1, 1, 1]] + (0..<20).map({ _ in Self.sizes(&random) }) {
-            let pieces = ReadingPaths.outcome {
-                JUnitOnePassTests.lines(try JUnitReader.read(.pieces(data, sizes: sizes), path: "tag.xml").tests, devices: [])
-            }
-            #expect(pieces == whole, "pieces \(sizes)")
+            #expect(ReadingPaths.junitTwoPasses(data, sizes: sizes, path: "tag.xml") == whole, "pieces \(sizes)")
         }
     }
 
@@ -137,13 +125,10 @@ import Testing
         var random = Seeded(state: 11)
         for cut in [good.count / 2, good.count / 3, good.count - 20] {
             let data = Data(good.prefix(cut).utf8)
-            let whole = ReadingPaths.outcome { JUnitOnePassTests.lines(try JUnitReader.read(.data(data), path: "cut.xml").tests, devices: []) }
+            let whole = ReadingPaths.junitTwoPasses(data, path: "cut.xml")
             #expect(whole.contains("is never closed"), "cut at \(cut): \(whole)")
             for sizes in (0..<10).map({ _ in Self.sizes(&random) }) {
-                let pieces = ReadingPaths.outcome {
-                    JUnitOnePassTests.lines(try JUnitReader.read(.pieces(data, sizes: sizes), path: "cut.xml").tests, devices: [])
-                }
-                #expect(pieces == whole, "cut at \(cut), pieces \(sizes)")
+                #expect(ReadingPaths.junitTwoPasses(data, sizes: sizes, path: "cut.xml") == whole, "cut at \(cut), pieces \(sizes)")
             }
         }
     }
@@ -163,7 +148,7 @@ import Testing
             </testsuites>
             <!-- \u{0}
             """.utf8)
-        let whole = ReadingPaths.outcome { JUnitOnePassTests.lines(try JUnitReader.read(.data(junit), path: "text.xml").tests, devices: []) }
+        let whole = ReadingPaths.junitTwoPasses(junit, path: "text.xml")
         #expect(whole.contains("a NUL byte"), "\(whole)")
         var random = Seeded(state: 13)
         for sizes in [[7, 14, 3, 32], [1, 1, 1, 1]] + (0..<20).map({ _ in Self.sizes(&random) }) {
@@ -230,15 +215,9 @@ import Testing
             try data.write(to: URL(fileURLWithPath: path))
             for _ in 0..<4 {
                 let size = Int.random(in: 1...48, using: &random)
-                let read = ReadingPaths.xcresult(data, path: path, chunkSize: size)
-                #expect(read.pieces == read.whole, "\(name), \(what), chunks of \(size)")
                 // The one pass, in chunks of that size: the same cases, or the two passes' turn.
-                guard let onePass = read.onePass else { continue }
-                if onePass.hasPrefix("error: ") {
-                    #expect(read.whole.hasPrefix("error: "), "\(name), \(what): the one pass failed where the two passes read it: \(onePass)")
-                } else {
-                    #expect(onePass == read.whole, "\(name), \(what), one pass in chunks of \(size)")
-                }
+                let read = ReadingPaths.xcresult(data, path: path, chunkSize: size)
+                #expect(read.disagreement == nil, "\(name), \(what), chunks of \(size)")
             }
         }
     }

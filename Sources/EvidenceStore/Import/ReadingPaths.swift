@@ -13,6 +13,26 @@ enum ReadingPaths {
         /// The one pass's; nil where it handed the file to the two passes
         /// (or never started: the lead sent it there).
         var onePass: String?
+
+        /// What disagrees, nil when nothing does: the pieces must give what
+        /// the whole gives, and the one pass the same, or, where it failed,
+        /// the whole must have failed too (the two passes say what is wrong).
+        var disagreement: String? {
+            if pieces != whole { return "in pieces: \(pieces.prefix(300)) where whole: \(whole.prefix(300))" }
+            guard let onePass else { return nil }
+            if onePass.hasPrefix("error: ") {
+                return whole.hasPrefix("error: ") ? nil : "the one pass failed where the two passes read it: \(onePass.prefix(300))"
+            }
+            return onePass == whole ? nil : "one pass: \(onePass.prefix(300)) where whole: \(whole.prefix(300))"
+        }
+    }
+
+    /// JUnit's two passes over `data`, whole (no `sizes`) or in pieces of those sizes.
+    static func junitTwoPasses(_ data: Data, sizes: [Int]? = nil, path: String) -> String {
+        outcome {
+            let report = try JUnitReader.read(sizes.map { .pieces(data, sizes: $0) } ?? .data(data), path: path)
+            return lines(report.tests, devices: report.devices)
+        }
     }
 
     /// A test case as one line: every field the readers fill.
@@ -36,14 +56,8 @@ enum ReadingPaths {
 
     /// JUnit: the two passes whole and in pieces of `sizes`, and the one pass in those pieces.
     static func junit(_ data: Data, sizes: [Int], path: String, limit: FutureLimit) -> Outcomes {
-        func twoPasses(_ source: ByteSource) -> String {
-            outcome {
-                let report = try JUnitReader.read(source, path: path)
-                return lines(report.tests, devices: report.devices)
-            }
-        }
         let source = ByteSource.pieces(data, sizes: sizes)
-        var outcomes = Outcomes(whole: twoPasses(.data(data)), pieces: twoPasses(source))
+        var outcomes = Outcomes(whole: junitTwoPasses(data, path: path), pieces: junitTwoPasses(data, sizes: sizes, path: path))
         guard let lead = JUnitReader.lead(source, path: path) else { return outcomes }
         let devices = DeviceList()
         var tests: [TestReport.TestCase] = []

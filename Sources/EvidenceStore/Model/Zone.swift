@@ -66,9 +66,7 @@ public struct Zone: Sendable, Equatable {
             }
             return .utc
         }
-        var target = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/etc/localtime", &target, target.count - 1)
-        let link = count > 0 ? String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let link = SystemCall.linkTarget("/etc/localtime") ?? ""
         let name = link.firstRange(of: "zoneinfo/").map { String(link[$0.upperBound...]) } ?? "localtime"
         return file("/etc/localtime", identifier: name) ?? .utc
     }
@@ -255,7 +253,7 @@ struct PosixRule: Sendable, Equatable {
     /// Seconds east of UTC at `time` (seconds since 1970).
     func offset(at time: Int64) -> Int32 {
         guard let daylight else { return standardOffset }
-        let year = CivilDate.year(ofDay: (time + Int64(standardOffset)).floorDivided(by: 86_400))
+        let year = Timestamp.civil(fromDays: (time + Int64(standardOffset)).floorDivided(by: 86_400)).0
         // The changes of that year, in UTC: the start in standard time, the end in daylight time.
         let start = daylight.start.moment(in: year) - Int64(standardOffset)
         let end = daylight.end.moment(in: year) - Int64(daylight.offset)
@@ -266,9 +264,9 @@ struct PosixRule: Sendable, Equatable {
 
 extension PosixRule.Change {
     /// Seconds since 1970 of this change's local time in `year`, as if UTC.
-    func moment(in year: Int64) -> Int64 {
-        let january1 = CivilDate.days(year: year, month: 1, day: 1)
-        let leap = CivilDate.isLeap(year)
+    func moment(in year: Int) -> Int64 {
+        let january1 = Timestamp.days(year: year, month: 1, day: 1)
+        let leap = Timestamp.daysIn(month: 2, year: year) == 29
         let dayNumber: Int64
         switch day {
         case .julian(let n):
@@ -276,11 +274,11 @@ extension PosixRule.Change {
         case .zeroBased(let n):
             dayNumber = january1 + Int64(n)
         case .weekday(let month, let week, let weekday):
-            let first = CivilDate.days(year: year, month: Int64(month), day: 1)
+            let first = Timestamp.days(year: year, month: month, day: 1)
             // 1970-01-01 was a Thursday (4).
             let firstWeekday = (first + 4).floorModulo(7)
             var dayOfMonth = 1 + (Int64(weekday) - firstWeekday).floorModulo(7) + Int64(week - 1) * 7
-            let length = CivilDate.monthLength(year: year, month: Int64(month))
+            let length = Int64(Timestamp.daysIn(month: month, year: year))
             while dayOfMonth > length { dayOfMonth -= 7 }
             dayNumber = first + dayOfMonth - 1
         }
@@ -372,42 +370,6 @@ private struct RuleScanner {
             time = sign * seconds
         }
         return PosixRule.Change(day: day, time: time)
-    }
-}
-
-/// Days and years of the proleptic Gregorian calendar, counted from 1970-01-01.
-enum CivilDate {
-    /// Days since 1970-01-01 of a date (Howard Hinnant's days_from_civil).
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = y.floorDivided(by: 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The year of a day counted from 1970-01-01.
-    static func year(ofDay day: Int64) -> Int64 {
-        let z = day + 719_468
-        let era = z.floorDivided(by: 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        return yearOfEra + era * 400 + (monthIndex >= 10 ? 1 : 0)
-    }
-
-    static func isLeap(_ year: Int64) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    static func monthLength(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 }
 

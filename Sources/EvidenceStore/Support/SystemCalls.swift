@@ -101,8 +101,13 @@ public enum SystemCall {
 
     /// The path of the running program (`/proc/self/exe`), nil where unknown.
     public static func executablePath() -> String? {
+        linkTarget("/proc/self/exe")
+    }
+
+    /// Where the symbolic link at `path` points, nil where it is none.
+    public static func linkTarget(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
