@@ -1,76 +1,64 @@
 import EvidenceStore
 
-/// A fully parsed command line, ready to run. Building one reads nothing but
+/// A command line, parsed and ready to run. Building one reads nothing but
 /// the words and the environment it was given.
-enum Command: Equatable {
-    case help(String)
-    case version
-    // The store
-    case initialize(store: String)
-    case migrate(store: String, list: Bool, format: OutputFormat)
-    case check(store: String)
-    case query(store: String, sql: String, format: OutputFormat, limits: QueryLimits)
-    case demo(store: String?)
-    case backup(store: String, destination: String, force: Bool)
-    // Claims, sources, capabilities, environments
-    case claimAdd(store: String, draft: ClaimDraft, by: String)
-    case claimList(store: String, filter: ClaimFilter, format: OutputFormat)
-    case claimShow(store: String, key: String, format: DetailFormat)
-    case claimEdit(store: String, key: String, changes: ClaimChanges, by: String)
-    case claimLabel(store: String, key: String, label: Label, reason: String, by: String)
-    case sourceAdd(store: String, draft: SourceDraft, by: String)
-    case sourceList(store: String, format: OutputFormat)
-    case sourceShow(store: String, url: String, format: DetailFormat)
-    case capabilityAdd(store: String, name: String, description: String, by: String)
-    case capabilityList(store: String, format: OutputFormat)
-    case envLacks(store: String, draft: LackDraft, by: String)
-    case envList(store: String, format: OutputFormat)
-    case documentSubjects(store: String, document: String, add: [String], remove: [String], newModel: Bool)
-    case documentList(store: String, format: OutputFormat)
-    // Runs and results
-    /// `detect`: what the options leave out of the environment is read from Xcode on this machine.
-    case runStart(store: String, draft: RunDraft, detect: Bool)
-    case runList(store: String, format: OutputFormat)
-    case runShow(store: String, reference: String, format: DetailFormat)
-    case log(store: String, observation: Observation, run: RunChoice, json: Bool, detect: Bool)
-    case retract(RetractTarget, store: String, reference: String, reason: String, by: String)
-    case resultLink(store: String, reference: String, url: String, by: String)
-    case measurements(store: String, filter: MeasurementFilter, format: OutputFormat)
-    case attachmentsList(store: String, format: OutputFormat)
-    case attachmentsVerify(store: String, format: OutputFormat)
-    // The text format
-    case export(store: String, folder: String, replace: Bool)
-    case importFolder(store: String, folder: String, replace: Bool)
-    case sync(store: String, folder: String)
-    case mergeFile(base: String, ours: String, theirs: String, path: String?)
-    case gitSetup(folder: String)
-    case seed(store: String, folder: String?)
-    // Reports
-    /// `stamp`: the generation time is printed, read when the command runs.
-    case document(Reports.Kind, store: String, output: String?, options: Reports.Options, stamp: Bool)
-    case checklistMark(store: String, item: String, mark: TextFormat.ChecklistMark.Kind?, reason: String?, by: String)
-    case untested(store: String, needsDevice: Bool, document: String?, all: Bool, owner: String?, failing: Bool, format: OutputFormat)
-    case status(store: String, document: String?, byOwner: Bool, owner: String?, format: OutputFormat)
-    case verifiedLine(store: String, document: String?)
-    // Automated results
-    case claimExpect(store: String, key: String, expected: ExpectedValue, by: String)
-    case claimUnexpect(store: String, key: String, name: String, by: String)
-    case history(store: String, claim: String, format: OutputFormat)
-    case flaky(store: String, window: Int, format: OutputFormat)
-    case lint(store: String, files: [String], document: String?, format: LintOutput.Format, strict: Bool, mode: LintMode, by: String)
-    case annotate(store: String, file: String, document: String)
-    case compare(store: String, from: ComparisonSide, to: ComparisonSide, output: CompareCommands.Output, failOn: Set<ComparisonChange>)
-    case session(
-        store: String, environment: EnvironmentSpec, tester: String, newModel: Bool, selection: SessionSelection,
-        answers: String?, detect: Bool)
-    case ingest(store: String, files: [String], options: IngestOptions, verbose: Bool, detect: Bool)
-    case mapAdd(store: String, pattern: String, claim: String)
-    case mapList(store: String, format: OutputFormat)
-    case mapRemove(store: String, pattern: String, claim: String?)
+protocol Command: Sendable {
+    func run(_ runner: Runner) throws -> Int32
 }
 
-/// What `retract` corrects.
-enum RetractTarget: Equatable {
-    case result
-    case run
+/// A command of the tree, declared once: its help, arguments and options
+/// (`spec`), the typed values it is made of (its stored properties, read from
+/// the parsed words by `init`), and what it does (`run`). The tree lists the
+/// types; nothing else names a command.
+protocol DeclaredCommand: Command, Equatable {
+    /// Its name, help, arguments and options; the tree attaches the type.
+    static var spec: CommandSpec { get }
+    /// Reads the parsed words: the parser has checked what the spec requires
+    /// and allows; what remains is how the values go together.
+    init(_ values: ParsedValues) throws
+}
+
+extension DeclaredCommand {
+    /// Its spec, with the type that runs it attached.
+    static var declaration: CommandSpec {
+        var spec = spec
+        spec.command = Self.self
+        return spec
+    }
+}
+
+/// `--help`, `-h`, `help [command]` or a group without its subcommand.
+struct ShowHelp: Command, Equatable {
+    let text: String
+
+    func run(_ runner: Runner) throws -> Int32 {
+        runner.output.write(text)
+        return ExitCode.ok
+    }
+}
+
+/// `--version`.
+struct ShowVersion: Command, Equatable {
+    func run(_ runner: Runner) throws -> Int32 {
+        runner.output.write("evidence \(CommandTree.version)\n")
+        return ExitCode.ok
+    }
+}
+
+/// A command that prints one listing the store computes, in `--format`.
+protocol ListingCommand: DeclaredCommand {
+    var store: String { get }
+    var format: OutputFormat { get }
+    init(store: String, format: OutputFormat)
+    func listing(_ store: Store) throws -> Tabular
+}
+
+extension ListingCommand {
+    init(_ values: ParsedValues) throws {
+        self.init(store: try CommandTree.storePath(values), format: try values[CommandTree.format])
+    }
+
+    func run(_ runner: Runner) throws -> Int32 {
+        try runner.listing(store: store, format: format, listing)
+    }
 }

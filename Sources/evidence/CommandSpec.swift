@@ -1,6 +1,6 @@
-/// The shape of one command as its help shows it, and how its parsed values
-/// become a `Command`. The whole command tree is data, so help text, usage
-/// lines and "did you mean" all come from one description.
+/// The shape of one command as its help shows it, and the type it becomes.
+/// The whole command tree is data, so help text, usage lines and "did you
+/// mean" all come from one description.
 struct CommandSpec: Sendable {
     var name: String
     var abstract: String
@@ -8,10 +8,42 @@ struct CommandSpec: Sendable {
     var arguments: [ArgumentSpec] = []
     var options: [OptionSpec] = []
     var subcommands: [CommandSpec] = []
-    /// Builds the command from parsed values; nil for a group of subcommands.
-    var build: (@Sendable (ParsedValues) throws -> Command)? = nil
+    /// The command its parsed values become; nil for a group of subcommands.
+    var command: (any DeclaredCommand.Type)? = nil
     /// How the usage line shows the environment options, when it has them.
     var environment: EnvironmentUsage = .optional
+
+    /// A command's spec: its typed arguments and options give their help.
+    init(
+        name: String, abstract: String, discussion: String? = nil, arguments: [any DeclaredArgument] = [],
+        options: [any DeclaredOption] = [], environment: EnvironmentUsage = .optional
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments.map(\.argument)
+        self.options = options.map(\.option)
+        self.environment = environment
+    }
+
+    /// A group: a name for the commands under it, and maybe a command of its own
+    /// (`checklist` writes the checklist; `checklist mark` marks an item).
+    init(group name: String, abstract: String, commands: [any DeclaredCommand.Type], own: (any DeclaredCommand.Type)? = nil) {
+        if let own {
+            self = own.declaration
+        } else {
+            self.name = name
+            self.abstract = abstract
+        }
+        subcommands = commands.map { $0.declaration }
+    }
+
+    /// The root or a group of groups.
+    init(group name: String, abstract: String, subcommands: [CommandSpec]) {
+        self.name = name
+        self.abstract = abstract
+        self.subcommands = subcommands
+    }
 
     /// Whether a command must be given an environment: the usage line groups
     /// --device/--simulator, --os and the builds, and marks what is required.
@@ -66,27 +98,40 @@ struct OptionSpec: Sendable {
 }
 
 /// What the parser found for one command: option values by long name and
-/// argument values by name, each in the order given.
+/// argument values by name, each in the order given. A command reads them
+/// through its typed declarations: `try values[ClaimAdd.statement]`.
 struct ParsedValues: Sendable {
     var path: [String]
     var options: [String: [String]] = [:]
     var arguments: [String: [String]] = [:]
     var environment: [String: String] = [:]
+    /// The long names of the options the command declares, the global ones
+    /// included, and the names of its arguments; nil reads anything (a test's values).
+    var declaredOptions: Set<String>? = nil
+    var declaredArguments: Set<String>? = nil
 
-    func flag(_ name: String) -> Bool { options[name] != nil }
-    func value(_ name: String) -> String? { options[name]?.last }
-    func values(_ name: String) -> [String] { options[name] ?? [] }
-    func argument(_ name: String) -> String? { arguments[name]?.first }
-    func argumentValues(_ name: String) -> [String] { arguments[name] ?? [] }
-
-    /// A required argument or option value. The parser checks that what a
-    /// spec requires is given; a name no spec declares (a slip in a command's
-    /// code) is an error that names it, never an empty value.
-    func required(_ name: String) throws -> String {
-        guard let given = argument(name) ?? value(name) else {
-            throw UsageError(message: "Missing <\(name)>.", path: path)
+    /// The value of an option, read as its declaration says. Reading one the
+    /// command does not declare (a slip in its code) is an error that names
+    /// it, never a value that silently is not there.
+    subscript<Value>(_ option: Option<Value>) -> Value {
+        get throws {
+            let name = option.option.name
+            guard declaredOptions?.contains(name) ?? true else {
+                throw UsageError(message: "'\(option.option.synopsis)' is not an option of this command.", path: path)
+            }
+            return try option.read(options[name] ?? [], self)
         }
-        return given
+    }
+
+    /// The value of an argument, read as its declaration says.
+    subscript<Value>(_ argument: Argument<Value>) -> Value {
+        get throws {
+            let name = argument.argument.name
+            guard declaredArguments?.contains(name) ?? true else {
+                throw UsageError(message: "'\(argument.argument.displayName)' is not an argument of this command.", path: path)
+            }
+            return try argument.read(arguments[name] ?? [], self)
+        }
     }
 }
 

@@ -4,31 +4,35 @@ import EvidenceStore
 enum CommandTree {
     static let version = "0.1.0"
 
-    static let storeOption = OptionSpec(
-        name: "store", valueName: "path",
-        help: "The store file (default: $EVIDENCE_STORE, else ./evidence.sqlite).")
+    static let store = Option.text(
+        "store", "path", help: "The store file (default: $EVIDENCE_STORE, else ./evidence.sqlite).")
 
-    static let formatOption = OptionSpec(
-        name: "format", valueName: "format",
-        help: "Output format: \(Choices.list(OutputFormat.names)) (default: table).", choices: OutputFormat.names)
+    static let format = Option.choice(
+        "format", "format", help: "Output format: \(Choices.list(OutputFormat.names)) (default: table).", of: OutputFormat.self
+    ).defaulting(to: .table)
 
-    static let detailFormatOption = OptionSpec(
-        name: "format", valueName: "format",
+    static let detailFormat = Option.choice(
+        "format", "format",
         help: "Output format: \(Choices.list(DetailFormat.allCases.map { $0 == .table ? "table (readable text)" : $0.rawValue })) (default: table).",
-        choices: DetailFormat.names)
+        of: DetailFormat.self
+    ).defaulting(to: .table)
 
     static let root = CommandSpec(
-        name: "evidence",
+        group: "evidence",
         abstract: "Track the evidence behind technical documentation: claims, sources, test runs and measurements, in one SQLite store.",
         subcommands: StoreCommands.specs + [
             ClaimCommands.spec, SourceCommands.document, SourceCommands.source, SourceCommands.capability, SourceCommands.environment,
-            RunCommands.run, RunCommands.log, SessionCommands.session, RunCommands.result, RunCommands.measurements, RunCommands.attachments,
-        ] + TransferCommands.specs + ReportCommands.specs + [CompareCommands.compare, CompareCommands.history, CompareCommands.flaky, IngestCommands.ingest, IngestCommands.map, LintCommands.lint, LintCommands.annotate]
+            RunCommands.run, RunCommands.Log.declaration, SessionCommands.Session.declaration, RunCommands.result, RunCommands.Measurements.declaration, RunCommands.attachments,
+        ] + TransferCommands.specs + ReportCommands.specs + [
+            CompareCommands.Compare.declaration, CompareCommands.History.declaration, CompareCommands.Flaky.declaration,
+            IngestCommands.Ingest.declaration, IngestCommands.map, LintCommands.Lint.declaration,
+            LintCommands.Annotate.declaration,
+        ]
     )
 
-    static let parser = Parser(root: root, globalOptions: [storeOption])
+    static let parser = Parser(root: root, globalOptions: [store.option])
 
-    static func parse(_ words: [String], environment: [String: String]) throws -> Command {
+    static func parse(_ words: [String], environment: [String: String]) throws -> any Command {
         try parser.parse(words, environment: environment)
     }
 
@@ -48,17 +52,9 @@ enum CommandTree {
     }
 
     /// The store path: --store, else $EVIDENCE_STORE, else ./evidence.sqlite.
-    static func storePath(_ values: ParsedValues) -> String {
-        if let path = values.value("store"), !path.isEmpty { return path }
+    static func storePath(_ values: ParsedValues) throws -> String {
+        if let path = try values[store], !path.isEmpty { return path }
         if let path = values.environment["EVIDENCE_STORE"], !path.isEmpty { return path }
         return "evidence.sqlite"
-    }
-
-    static func format(_ values: ParsedValues) throws -> OutputFormat {
-        try values.value("format").map(OutputFormat.init(parsing:)) ?? .table
-    }
-
-    static func detailFormat(_ values: ParsedValues) throws -> DetailFormat {
-        try values.value("format").map(DetailFormat.init(parsing:)) ?? .table
     }
 }

@@ -32,7 +32,7 @@ enum Help {
         }
         lines.append("")
         lines.append("OPTIONS:")
-        let options = spec.options + (spec.build == nil && !path.isEmpty ? [] : globalOptions)
+        let options = spec.options + (spec.command == nil && !path.isEmpty ? [] : globalOptions)
         for option in options {
             lines.append(contentsOf: entry(option.label, option.help))
         }
@@ -55,7 +55,7 @@ enum Help {
 
     static func usage(for spec: CommandSpec, path: [String], globalOptions: [OptionSpec]) -> String {
         var parts = ["evidence"] + path
-        if spec.build == nil {
+        if spec.command == nil {
             parts.append("<subcommand>")
             return "USAGE: " + parts.joined(separator: " ")
         }

@@ -11,7 +11,7 @@ struct Parser {
     /// Options whose value names a file: an empty one would silently mean a default.
     static let pathValueNames: Set<String> = ["path", "file", "folder"]
 
-    func parse(_ words: [String], environment: [String: String]) throws -> Command {
+    func parse(_ words: [String], environment: [String: String]) throws -> any Command {
         var spec = root
         var path: [String] = []
         var values = ParsedValues(path: [], environment: environment)
@@ -30,7 +30,7 @@ struct Parser {
                 target = next
                 targetPath.append(word)
             }
-            return .help(Help.text(for: target, path: targetPath, globalOptions: globalOptions))
+            return ShowHelp(text: Help.text(for: target, path: targetPath, globalOptions: globalOptions))
         }
 
         while index < words.count {
@@ -45,10 +45,10 @@ struct Parser {
                 continue
             }
             if word == "--help" || word == "-h" {
-                return .help(Help.text(for: spec, path: path, globalOptions: globalOptions))
+                return ShowHelp(text: Help.text(for: spec, path: path, globalOptions: globalOptions))
             }
             if word == "--version" && path.isEmpty {
-                return .version
+                return ShowVersion()
             }
             // An option's name is one word; "-- a comment" is SQL or text, not an option.
             let looksLikeOption = !word.prefix { $0 != "=" }.contains(where: \.isWhitespace)
@@ -73,16 +73,18 @@ struct Parser {
             positionals.append(word)
         }
 
-        guard let build = spec.build else {
+        guard let command = spec.command else {
             // A group without a subcommand: show what it offers.
-            return .help(Help.text(for: spec, path: path, globalOptions: globalOptions))
+            return ShowHelp(text: Help.text(for: spec, path: path, globalOptions: globalOptions))
         }
         values.path = path
+        values.declaredOptions = Set(options(of: spec).map(\.name))
+        values.declaredArguments = Set(spec.arguments.map(\.name))
         try assign(positionals, to: spec, path: path, into: &values)
         try checkRequired(spec, path: path, values: values)
         try checkChoices(spec, path: path, values: values)
         try checkControlCharacters(spec, path: path, values: values)
-        return try build(values)
+        return try command.init(values)
     }
 
     /// Refuses a value outside an option's or argument's choices, as
@@ -97,10 +99,10 @@ struct Parser {
             }
         }
         for option in options(of: spec) {
-            try check(values.values(option.name), option.choices, option.synopsis)
+            try check(values.options[option.name] ?? [], option.choices, option.synopsis)
         }
         for argument in spec.arguments {
-            try check(values.argumentValues(argument.name), argument.choices, argument.displayName)
+            try check(values.arguments[argument.name] ?? [], argument.choices, argument.displayName)
         }
     }
 
@@ -119,10 +121,10 @@ struct Parser {
             }
         }
         for option in options(of: spec) where !option.isFlag {
-            try check(values.values(option.name), option.name, option.synopsis)
+            try check(values.options[option.name] ?? [], option.name, option.synopsis)
         }
         for argument in spec.arguments {
-            try check(values.argumentValues(argument.name), argument.name, argument.displayName)
+            try check(values.arguments[argument.name] ?? [], argument.name, argument.displayName)
         }
     }
 

@@ -4,71 +4,100 @@ import Testing
 @testable import evidence
 
 @Suite struct ParserTests {
-    func parse(_ words: [String], environment: [String: String] = [:]) throws -> Command {
+    func parse(_ words: [String], environment: [String: String] = [:]) throws -> any Command {
         try CommandTree.parse(words, environment: environment)
     }
 
+    /// The command a line parses to, as the type expected; nil for another type.
+    func parse<Expected: Command>(_ words: [String], environment: [String: String] = [:], as _: Expected.Type) throws
+        -> Expected?
+    {
+        try parse(words, environment: environment) as? Expected
+    }
+
+    func help(_ words: [String]) throws -> String? {
+        try parse(words, as: ShowHelp.self)?.text
+    }
+
+    func query(_ sql: String, _ format: OutputFormat = .table, _ limits: QueryLimits = defaultLimits) -> StoreCommands.Query {
+        StoreCommands.Query(store: "evidence.sqlite", sql: sql, format: format, limits: limits)
+    }
+
     @Test func rootHelpMatchesTheGoldenFile() throws {
-        guard case .help(let text) = try parse(["--help"]) else {
-            Issue.record("--help must give help")
-            return
-        }
+        let text = try #require(try help(["--help"]), "--help must give help")
         try Golden.check(text, against: "help-root.txt")
-        #expect(try parse([]) == .help(text))
-        #expect(try parse(["help"]) == .help(text))
-        #expect(try parse(["-h"]) == .help(text))
+        #expect(try help([]) == text)
+        #expect(try help(["help"]) == text)
+        #expect(try help(["-h"]) == text)
     }
 
     @Test func subcommandHelpMatchesTheGoldenFile() throws {
-        guard case .help(let text) = try parse(["query", "--help"]) else {
-            Issue.record("query --help must give help")
-            return
-        }
+        let text = try #require(try help(["query", "--help"]), "query --help must give help")
         try Golden.check(text, against: "help-query.txt")
-        #expect(try parse(["help", "query"]) == .help(text))
-        #expect(try parse(["query", "-h"]) == .help(text))
+        #expect(try help(["help", "query"]) == text)
+        #expect(try help(["query", "-h"]) == text)
     }
 
-    /// A value the parser did not check (a name no spec declares) is an error
-    /// that names it, never an empty string that reaches the store.
-    @Test func aRequiredValueNoSpecDeclaresIsAnError() throws {
-        let values = ParsedValues(path: ["claim", "show"], arguments: ["key": ["a.b"]])
-        #expect(try values.required("key") == "a.b")
-        #expect(throws: UsageError(message: "Missing <kye>.", path: ["claim", "show"])) { try values.required("kye") }
+    /// A value the command does not declare (a slip in its code) is an error
+    /// that names it, never a value that silently is not there.
+    @Test func readingAValueTheCommandDoesNotDeclareIsAnError() throws {
+        var values = ParsedValues(path: ["claim", "show"], arguments: ["key": ["a.b"]])
+        values.declaredOptions = ["format", "store"]
+        values.declaredArguments = ["key"]
+        #expect(try values[ClaimCommands.key] == "a.b")
+        #expect(try values[CommandTree.detailFormat] == .table)
+        #expect(throws: UsageError(message: "'--reason <text>' is not an option of this command.", path: ["claim", "show"])) {
+            try values[RunCommands.Retraction.reason]
+        }
+        #expect(throws: UsageError(message: "'<label>' is not an argument of this command.", path: ["claim", "show"])) {
+            try values[ClaimCommands.Relabel.label]
+        }
+    }
+
+    /// No command declares an option or argument twice (the global --store
+    /// included), and every command of the tree has a type that runs it.
+    @Test func everyCommandDeclaresEachOfItsOptionsOnce() throws {
+        func visit(_ spec: CommandSpec, _ path: [String]) {
+            let names = spec.options.map(\.name) + [CommandTree.store.option.name]
+            #expect(Set(names).count == names.count, "\(path): an option declared twice")
+            let arguments = spec.arguments.map(\.name)
+            #expect(Set(arguments).count == arguments.count, "\(path): an argument declared twice")
+            #expect(spec.command != nil || !spec.subcommands.isEmpty, "\(path): neither a command nor a group")
+            for subcommand in spec.subcommands { visit(subcommand, path + [subcommand.name]) }
+        }
+        visit(CommandTree.root, [])
     }
 
     @Test func versionIsPrinted() throws {
-        #expect(try parse(["--version"]) == .version)
+        #expect(try parse(["--version"], as: ShowVersion.self) == ShowVersion())
     }
 
     @Test func theStorePathComesFromTheOptionThenTheEnvironmentThenTheDefault() throws {
-        #expect(try parse(["init"]) == .initialize(store: "evidence.sqlite"))
-        #expect(try parse(["init"], environment: ["EVIDENCE_STORE": "/x/e.sqlite"]) == .initialize(store: "/x/e.sqlite"))
+        typealias Initialize = StoreCommands.Initialize
+        #expect(try parse(["init"], as: Initialize.self) == Initialize(store: "evidence.sqlite"))
         #expect(
-            try parse(["init", "--store", "a.sqlite"], environment: ["EVIDENCE_STORE": "/x/e.sqlite"])
-                == .initialize(store: "a.sqlite"))
-        #expect(try parse(["--store=b.sqlite", "init"]) == .initialize(store: "b.sqlite"))
-        #expect(try parse(["init", "--store=file:c.sqlite"]) == .initialize(store: "file:c.sqlite"))
+            try parse(["init"], environment: ["EVIDENCE_STORE": "/x/e.sqlite"], as: Initialize.self)
+                == Initialize(store: "/x/e.sqlite"))
+        #expect(
+            try parse(["init", "--store", "a.sqlite"], environment: ["EVIDENCE_STORE": "/x/e.sqlite"], as: Initialize.self)
+                == Initialize(store: "a.sqlite"))
+        #expect(try parse(["--store=b.sqlite", "init"], as: Initialize.self) == Initialize(store: "b.sqlite"))
+        #expect(try parse(["init", "--store=file:c.sqlite"], as: Initialize.self) == Initialize(store: "file:c.sqlite"))
     }
 
     static let defaultLimits = QueryLimits(maxRows: nil, seconds: QueryLimits.defaultSeconds)
 
     @Test func optionsTakeSeparateOrInlineValues() throws {
+        typealias Query = StoreCommands.Query
+        #expect(try parse(["query", "--format", "json", "SELECT 1"], as: Query.self) == query("SELECT 1", .json))
+        #expect(try parse(["query", "SELECT 1", "--format=csv"], as: Query.self) == query("SELECT 1", .csv))
         #expect(
-            try parse(["query", "--format", "json", "SELECT 1"])
-                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .json, limits: Self.defaultLimits))
-        #expect(
-            try parse(["query", "SELECT 1", "--format=csv"])
-                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .csv, limits: Self.defaultLimits))
-        #expect(
-            try parse(["query", "--max-rows", "10", "--time-limit=0", "SELECT 1"])
-                == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .table, limits: QueryLimits(maxRows: 10, seconds: nil)))
+            try parse(["query", "--max-rows", "10", "--time-limit=0", "SELECT 1"], as: Query.self)
+                == query("SELECT 1", .table, QueryLimits(maxRows: 10, seconds: nil)))
     }
 
     @Test func doubleDashEndsOptions() throws {
-        #expect(
-            try parse(["query", "--", "--format"])
-                == .query(store: "evidence.sqlite", sql: "--format", format: .table, limits: Self.defaultLimits))
+        #expect(try parse(["query", "--", "--format"], as: StoreCommands.Query.self) == query("--format"))
     }
 
     @Test func unknownOptionsSuggestTheClosest() throws {
@@ -117,14 +146,11 @@ import Testing
             try parse(["claim", "label", "k", "maybe", "--reason", "r"])
         }
         // Values are taken in any case, as before.
-        #expect(try parse(["query", "--format", "JSON", "SELECT 1"]) == .query(store: "evidence.sqlite", sql: "SELECT 1", format: .json, limits: Self.defaultLimits))
+        #expect(try parse(["query", "--format", "JSON", "SELECT 1"], as: StoreCommands.Query.self) == query("SELECT 1", .json))
     }
 
     @Test func helpListsTheAcceptedValuesFromTheEnums() throws {
-        guard case .help(let text) = try parse(["claim", "list", "--help"]) else {
-            Issue.record("expected help")
-            return
-        }
+        let text = try #require(try help(["claim", "list", "--help"]), "expected help")
         let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains("Only claims in this state: " + VerificationState.names.dropLast().joined(separator: ", ")))
         #expect(flat.contains("Output format: " + OutputFormat.names.dropLast().joined(separator: ", ")))
@@ -147,14 +173,6 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("OVERVIEW: Run one read-only SQL statement"))
         #expect(result.stderr.isEmpty)
-    }
-
-    /// A value the parser did not check (a name no spec declares) is an error
-    /// that names it, never an empty string that reaches the store.
-    @Test func aRequiredValueNoSpecDeclaresIsAnError() throws {
-        let values = ParsedValues(path: ["claim", "show"], arguments: ["key": ["a.b"]])
-        #expect(try values.required("key") == "a.b")
-        #expect(throws: UsageError(message: "Missing <kye>.", path: ["claim", "show"])) { try values.required("kye") }
     }
 
     @Test func versionIsPrinted() throws {

@@ -1,184 +1,234 @@
 import EvidenceStore
 
-/// claim add, list, show, edit, label.
+/// claim add, list, show, edit, label, expect.
 enum ClaimCommands {
-    static let newDocument = OptionSpec(
-        name: "new-document", help: "Start a document whose name is close to an existing one, instead of taking it for a typo.")
-
-    static let ownerOption = OptionSpec(
-        name: "owner", valueName: "name", help: "Who answers for it: the person QA asks and leads follow up with.")
-
     static let spec = CommandSpec(
-        name: "claim",
-        abstract: "Add, list, show, edit and relabel claims.",
-        subcommands: [
-            CommandSpec(
-                name: "add",
-                abstract: "Add a claim a document makes.",
-                arguments: [ArgumentSpec(name: "key", help: "The claim's stable key, such as island.clock-offset.closed.")],
-                options: [
-                    OptionSpec(name: "statement", valueName: "text", help: "What the document says.", isRequired: true),
-                    OptionSpec(name: "document", valueName: "document", help: "The document it belongs to.", isRequired: true),
-                    OptionSpec(name: "area", valueName: "area", help: "The section, such as \"Live Activities\".", isRequired: true),
-                    OptionSpec(
-                        name: "label", valueName: "label",
-                        help: "What the document says it is: \(Choices.list(Label.names)).", isRequired: true,
-                        choices: Label.names),
-                    OptionSpec(name: "as-of", valueName: "date", help: "The date the label holds as of (YYYY-MM-DD)."),
-                    OptionSpec(
-                        name: "source", valueName: "url", help: "A source it cites, with an optional locator (URL#StandBy, URL?time=94).",
-                        isRepeatable: true),
-                    OptionSpec(name: "needs", valueName: "capability", help: "A capability checking it needs.", isRepeatable: true),
-                    OptionSpec(
-                        name: "model", valueName: "model",
-                        help: "A device model it speaks about, such as \"iPhone Duo\" (default: its document's; none: any model).",
-                        isRepeatable: true),
-                    ownerOption,
-                    newDocument,
-                    SharedOptions.newModel,
-                    SharedOptions.by,
-                ],
-                build: { values in
-                    .claimAdd(
-                        store: CommandTree.storePath(values),
-                        draft: ClaimDraft(
-                            key: try values.required("key"), statement: try values.required("statement"),
-                            document: try values.required("document"), area: try values.required("area"),
-                            label: try Label(parsing: try values.required("label")), asOf: values.value("as-of"),
-                            sources: values.values("source"), needs: values.values("needs"),
-                            models: values.values("model"), newDocument: values.flag("new-document"),
-                            newModel: values.flag("new-model"), owner: values.value("owner") ?? ""),
-                        by: SharedOptions.author(values))
-                }
-            ),
-            CommandSpec(
-                name: "list",
-                abstract: "List claims with their label and derived state.",
-                options: [
-                    OptionSpec(name: "document", valueName: "document", help: "Only claims of this document."),
-                    OptionSpec(name: "area", valueName: "area", help: "Only claims of this area."),
-                    OptionSpec(name: "label", valueName: "label", help: "Only claims with this label.", choices: Label.names),
-                    OptionSpec(
-                        name: "state", valueName: "state",
-                        help: "Only claims in this state: \(Choices.list(VerificationState.names)).",
-                        choices: VerificationState.names),
-                    OptionSpec(name: "owner", valueName: "name", help: "Only claims this person owns."),
-                    CommandTree.formatOption,
-                ],
-                build: { values in
-                    .claimList(
-                        store: CommandTree.storePath(values),
-                        filter: ClaimFilter(
-                            document: values.value("document"), area: values.value("area"),
-                            label: try values.value("label").map(Label.init(parsing:)),
-                            state: try values.value("state").map(VerificationState.init(parsing:)),
-                            owner: try values.value("owner").map(Validate.owner)),
-                        format: try CommandTree.format(values))
-                }
-            ),
-            CommandSpec(
-                name: "show",
-                abstract: "Show a claim: its sources, every result with its environment and measurements, its label history and its state.",
-                arguments: [ArgumentSpec(name: "key", help: "The claim's key.")],
-                options: [CommandTree.detailFormatOption],
-                build: { values in
-                    .claimShow(
-                        store: CommandTree.storePath(values), key: try values.required("key"),
-                        format: try CommandTree.detailFormat(values))
-                }
-            ),
-            CommandSpec(
-                name: "edit",
-                abstract: "Change a claim's statement, document, area, date, sources, needed capabilities or models.",
-                discussion: "The label changes only through 'evidence claim label', which records why. A new statement makes earlier passes stale: they proved other words. Only results on the models a claim speaks about decide its state; a claim with none speaks about any model.",
-                arguments: [ArgumentSpec(name: "key", help: "The claim's key.")],
-                options: [
-                    OptionSpec(name: "statement", valueName: "text", help: "The new statement."),
-                    OptionSpec(name: "document", valueName: "document", help: "The new document."),
-                    OptionSpec(name: "area", valueName: "area", help: "The new area."),
-                    OptionSpec(name: "as-of", valueName: "date", help: "The new as-of date (YYYY-MM-DD)."),
-                    OptionSpec(name: "clear-as-of", help: "Remove the as-of date."),
-                    OptionSpec(name: "source", valueName: "url", help: "Cite another source (URL[#locator]).", isRepeatable: true),
-                    OptionSpec(name: "remove-source", valueName: "url", help: "Stop citing a source (URL[#locator]).", isRepeatable: true),
-                    OptionSpec(name: "needs", valueName: "capability", help: "Add a needed capability.", isRepeatable: true),
-                    OptionSpec(name: "remove-needs", valueName: "capability", help: "Remove a needed capability.", isRepeatable: true),
-                    OptionSpec(name: "model", valueName: "model", help: "A device model it also speaks about.", isRepeatable: true),
-                    OptionSpec(
-                        name: "remove-model", valueName: "model", help: "A device model it no longer speaks about.",
-                        isRepeatable: true),
-                    ownerOption,
-                    OptionSpec(name: "no-owner", help: "Leave it with no owner."),
-                    newDocument,
-                    SharedOptions.newModel,
-                    SharedOptions.by,
-                ],
-                build: { values in
-                    if values.value("as-of") != nil && values.flag("clear-as-of") {
-                        throw UsageError(message: "Give either --as-of or --clear-as-of, not both.", path: values.path)
-                    }
-                    let asOf: String?? = values.flag("clear-as-of") ? .some(nil) : values.value("as-of").map { .some($0) }
-                    if values.value("owner") != nil && values.flag("no-owner") {
-                        throw UsageError(message: "Give either --owner or --no-owner, not both.", path: values.path)
-                    }
-                    var changes = ClaimChanges(
-                        statement: values.value("statement"), document: values.value("document"),
-                        area: values.value("area"), asOf: asOf, addSources: values.values("source"),
-                        removeSources: values.values("remove-source"), addNeeds: values.values("needs"),
-                        removeNeeds: values.values("remove-needs"), addModels: values.values("model"),
-                        removeModels: values.values("remove-model"), newDocument: values.flag("new-document"),
-                        newModel: values.flag("new-model"))
-                    changes.owner = values.flag("no-owner") ? "" : values.value("owner")
-                    return .claimEdit(
-                        store: CommandTree.storePath(values), key: try values.required("key"),
-                        changes: changes, by: SharedOptions.author(values))
-                }
-            ),
-            CommandSpec(
-                name: "label",
-                abstract: "Change a claim's label, recording who, when and why in its history.",
-                arguments: [
-                    ArgumentSpec(name: "key", help: "The claim's key."),
-                    ArgumentSpec(
-                        name: "label", help: "The new label: \(Choices.list(Label.names)).", choices: Label.names),
-                ],
-                options: [
-                    OptionSpec(name: "reason", valueName: "text", help: "Why the label changes.", isRequired: true),
-                    SharedOptions.by,
-                ],
-                build: { values in
-                    .claimLabel(
-                        store: CommandTree.storePath(values), key: try values.required("key"),
-                        label: try Label(parsing: values.argument("label") ?? ""),
-                        reason: try values.required("reason"), by: SharedOptions.author(values))
-                }
-            ),
-            CommandSpec(
-                name: "expect",
-                abstract: "Record what a claim's measurement must be, within a tolerance.",
-                discussion: "Such as 'status-bar clock y=171pt ±2pt' (or +-2). A result logged without --result is judged by "
-                    + "its measurements against these: pass when each is within its tolerance, fail when one is outside, "
-                    + "which the note then names; a tester's --result stands, and the note says when the values disagree. "
-                    + "The reports show what was expected beside what was measured.",
-                arguments: [
-                    ArgumentSpec(name: "key", help: "The claim's key."),
-                    ArgumentSpec(name: "value", help: "NAME=VALUE UNIT [±TOLERANCE]; with --remove, the measurement's name."),
-                ],
-                options: [
-                    OptionSpec(name: "remove", help: "Drop the expected value of the measurement named instead."), SharedOptions.by,
-                ],
-                build: { values in
-                    let key = try values.required("key")
-                    let value = try values.required("value")
-                    let author = SharedOptions.author(values)
-                    if values.flag("remove") {
-                        return .claimUnexpect(store: CommandTree.storePath(values), key: key, name: value, by: author)
-                    }
-                    return .claimExpect(
-                        store: CommandTree.storePath(values), key: key, expected: try ExpectedValue(parsing: value), by: author)
-                }
-            ),
-        ]
-    )
+        group: "claim", abstract: "Add, list, show, edit and relabel claims.",
+        commands: [Add.self, List.self, Show.self, Edit.self, Relabel.self, Expect.self])
+
+    static let newDocument = Option.flag(
+        "new-document", help: "Start a document whose name is close to an existing one, instead of taking it for a typo.")
+    static let owner = Option.text("owner", "name", help: "Who answers for it: the person QA asks and leads follow up with.")
+    static let key = Argument.required("key", help: "The claim's key.")
+}
+
+extension ClaimCommands {
+    /// `claim add`
+    struct Add: DeclaredCommand {
+        static let key = Argument.required("key", help: "The claim's stable key, such as island.clock-offset.closed.")
+        static let statement = Option.required("statement", "text", help: "What the document says.")
+        static let document = Option.required("document", "document", help: "The document it belongs to.")
+        static let area = Option.required("area", "area", help: "The section, such as \"Live Activities\".")
+        static let label = Option.requiredChoice(
+            "label", "label", help: "What the document says it is: \(Choices.list(Label.names)).", of: Label.self)
+        static let asOf = Option.text("as-of", "date", help: "The date the label holds as of (YYYY-MM-DD).")
+        static let source = Option.repeated(
+            "source", "url", help: "A source it cites, with an optional locator (URL#StandBy, URL?time=94).")
+        static let needs = Option.repeated("needs", "capability", help: "A capability checking it needs.")
+        static let model = Option.repeated(
+            "model", "model",
+            help: "A device model it speaks about, such as \"iPhone Duo\" (default: its document's; none: any model).")
+        static let spec = CommandSpec(
+            name: "add",
+            abstract: "Add a claim a document makes.",
+            arguments: [key],
+            options: [
+                statement, document, area, label, asOf, source, needs, model, owner, newDocument, SharedOptions.newModel,
+                SharedOptions.by,
+            ])
+
+        let store: String
+        let draft: ClaimDraft
+        let by: String
+
+        init(store: String, draft: ClaimDraft, by: String) {
+            self.store = store
+            self.draft = draft
+            self.by = by
+        }
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            draft = ClaimDraft(
+                key: try values[Self.key], statement: try values[Self.statement], document: try values[Self.document],
+                area: try values[Self.area], label: try values[Self.label], asOf: try values[Self.asOf],
+                sources: try values[Self.source], needs: try values[Self.needs], models: try values[Self.model],
+                newDocument: try values[newDocument], newModel: try values[SharedOptions.newModel],
+                owner: try values[owner] ?? "")
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.claimAdd(store: store, draft: draft, by: by) }
+    }
+
+    /// `claim list`
+    struct List: DeclaredCommand {
+        static let document = Option.text("document", "document", help: "Only claims of this document.")
+        static let area = Option.text("area", "area", help: "Only claims of this area.")
+        static let label = Option.choice("label", "label", help: "Only claims with this label.", of: Label.self)
+        static let state = Option.choice(
+            "state", "state", help: "Only claims in this state: \(Choices.list(VerificationState.names)).",
+            of: VerificationState.self)
+        static let owner = Option.text("owner", "name", help: "Only claims this person owns.")
+        static let spec = CommandSpec(
+            name: "list", abstract: "List claims with their label and derived state.",
+            options: [document, area, label, state, owner, CommandTree.format])
+
+        let store: String
+        let filter: ClaimFilter
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            filter = ClaimFilter(
+                document: try values[Self.document], area: try values[Self.area], label: try values[Self.label],
+                state: try values[Self.state], owner: try values[Self.owner].map(Validate.owner))
+            format = try values[CommandTree.format]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.claimList(store: store, filter: filter, format: format) }
+    }
+
+    /// `claim show`
+    struct Show: DeclaredCommand {
+        static let spec = CommandSpec(
+            name: "show",
+            abstract: "Show a claim: its sources, every result with its environment and measurements, its label history and its state.",
+            arguments: [ClaimCommands.key], options: [CommandTree.detailFormat])
+
+        let store: String
+        let key: String
+        let format: DetailFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            key = try values[ClaimCommands.key]
+            format = try values[CommandTree.detailFormat]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.claimShow(store: store, key: key, format: format) }
+    }
+
+    /// `claim edit`
+    struct Edit: DeclaredCommand {
+        static let statement = Option.text("statement", "text", help: "The new statement.")
+        static let document = Option.text("document", "document", help: "The new document.")
+        static let area = Option.text("area", "area", help: "The new area.")
+        static let asOf = Option.text("as-of", "date", help: "The new as-of date (YYYY-MM-DD).")
+        static let clearAsOf = Option.flag("clear-as-of", help: "Remove the as-of date.")
+        static let source = Option.repeated("source", "url", help: "Cite another source (URL[#locator]).")
+        static let removeSource = Option.repeated("remove-source", "url", help: "Stop citing a source (URL[#locator]).")
+        static let needs = Option.repeated("needs", "capability", help: "Add a needed capability.")
+        static let removeNeeds = Option.repeated("remove-needs", "capability", help: "Remove a needed capability.")
+        static let model = Option.repeated("model", "model", help: "A device model it also speaks about.")
+        static let removeModel = Option.repeated("remove-model", "model", help: "A device model it no longer speaks about.")
+        static let noOwner = Option.flag("no-owner", help: "Leave it with no owner.")
+        static let spec = CommandSpec(
+            name: "edit",
+            abstract: "Change a claim's statement, document, area, date, sources, needed capabilities or models.",
+            discussion: "The label changes only through 'evidence claim label', which records why. A new statement makes earlier passes stale: they proved other words. Only results on the models a claim speaks about decide its state; a claim with none speaks about any model.",
+            arguments: [ClaimCommands.key],
+            options: [
+                statement, document, area, asOf, clearAsOf, source, removeSource, needs, removeNeeds, model, removeModel,
+                owner, noOwner, newDocument, SharedOptions.newModel, SharedOptions.by,
+            ])
+
+        let store: String
+        let key: String
+        let changes: ClaimChanges
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            if try values[Self.asOf] != nil && values[Self.clearAsOf] {
+                throw UsageError(message: "Give either --as-of or --clear-as-of, not both.", path: values.path)
+            }
+            let asOf: String?? = try values[Self.clearAsOf] ? .some(nil) : values[Self.asOf].map { .some($0) }
+            if try values[owner] != nil && values[Self.noOwner] {
+                throw UsageError(message: "Give either --owner or --no-owner, not both.", path: values.path)
+            }
+            var changes = ClaimChanges(
+                statement: try values[Self.statement], document: try values[Self.document], area: try values[Self.area],
+                asOf: asOf, addSources: try values[Self.source], removeSources: try values[Self.removeSource],
+                addNeeds: try values[Self.needs], removeNeeds: try values[Self.removeNeeds], addModels: try values[Self.model],
+                removeModels: try values[Self.removeModel], newDocument: try values[newDocument],
+                newModel: try values[SharedOptions.newModel])
+            changes.owner = try values[Self.noOwner] ? "" : values[owner]
+            store = try CommandTree.storePath(values)
+            key = try values[ClaimCommands.key]
+            self.changes = changes
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.claimEdit(store: store, key: key, changes: changes, by: by) }
+    }
+
+    /// `claim label`
+    struct Relabel: DeclaredCommand {
+        static let label = Argument.choice("label", help: "The new label: \(Choices.list(Label.names)).", of: Label.self)
+        static let reason = Option.required("reason", "text", help: "Why the label changes.")
+        static let spec = CommandSpec(
+            name: "label",
+            abstract: "Change a claim's label, recording who, when and why in its history.",
+            arguments: [ClaimCommands.key, label], options: [reason, SharedOptions.by])
+
+        let store: String
+        let key: String
+        let label: Label
+        let reason: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            key = try values[ClaimCommands.key]
+            label = try values[Self.label]
+            reason = try values[Self.reason]
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.claimLabel(store: store, key: key, label: label, reason: reason, by: by)
+        }
+    }
+
+    /// `claim expect`
+    struct Expect: DeclaredCommand {
+        static let value = Argument.required("value", help: "NAME=VALUE UNIT [±TOLERANCE]; with --remove, the measurement's name.")
+        static let remove = Option.flag("remove", help: "Drop the expected value of the measurement named instead.")
+        static let spec = CommandSpec(
+            name: "expect",
+            abstract: "Record what a claim's measurement must be, within a tolerance.",
+            discussion: "Such as 'status-bar clock y=171pt ±2pt' (or +-2). A result logged without --result is judged by "
+                + "its measurements against these: pass when each is within its tolerance, fail when one is outside, "
+                + "which the note then names; a tester's --result stands, and the note says when the values disagree. "
+                + "The reports show what was expected beside what was measured.",
+            arguments: [ClaimCommands.key, value], options: [remove, SharedOptions.by])
+
+        /// What changes: a value expected, or the expectation of a measurement dropped.
+        enum Change: Equatable {
+            case expect(ExpectedValue)
+            case remove(name: String)
+        }
+
+        let store: String
+        let key: String
+        let change: Change
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            key = try values[ClaimCommands.key]
+            let value = try values[Self.value]
+            change = try values[Self.remove] ? .remove(name: value) : .expect(try ExpectedValue(parsing: value))
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            switch change {
+            case .expect(let expected): try runner.claimExpect(store: store, key: key, expected: expected, by: by)
+            case .remove(let name): try runner.claimUnexpect(store: store, key: key, name: name, by: by)
+            }
+        }
+    }
 }
 
 extension Runner {

@@ -6,7 +6,7 @@ enum CompareCommands {
     static let formats = OutputFormat.names + ["markdown"]
 
     /// How a comparison is written: as a listing, or as a Markdown document.
-    enum Output: Equatable {
+    enum Output: Equatable, Sendable {
         case listing(OutputFormat)
         case markdown
 
@@ -15,90 +15,129 @@ enum CompareCommands {
             self = name == "markdown" ? .markdown : .listing(try OutputFormat(parsing: name))
         }
     }
-
-    static let compare = CommandSpec(
-        name: "compare",
-        abstract: "What changed between two runs, or two builds of a model: regressions, fixes, coverage and moved measurements.",
-        discussion: "Each side is a run (--from RUN --to RUN, by UUID, a prefix of 6 or more, or local number) or, with "
-            + "--model, the model's environments at an OS version or build (--model \"iPhone Duo\" --from 27.1 --to 27.2), "
-            + "devices and simulators each with their own lines unless --kind names one. Per claim and per automated test "
-            + "(by its identifier, whether or not it maps to a claim), the latest pass or fail on each side, ordered as the "
-            + "state orders results (the day at the coarser precision, then the order recorded; within a run a fail "
-            + "outweighs a pass at the same moment), gives: regressed (pass, then fail), fixed (fail, then pass), "
-            + "still-failing, newly-covered (nothing decisive before) or no-longer-covered (nothing decisive after); a pass "
-            + "on both sides is no line. Retracted results, and a claim's results on models it does not speak about, count "
-            + "for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
-        options: [
-            OptionSpec(name: "from", valueName: "side", help: "The earlier run, or with --model the earlier OS version or build.", isRequired: true),
-            OptionSpec(name: "to", valueName: "side", help: "The later run, or with --model the later OS version or build.", isRequired: true),
-            OptionSpec(name: "model", valueName: "model", help: "Compare this model's builds instead of two runs."),
-            OptionSpec(
-                name: "kind", valueName: "kind", help: "With --model, only \(Choices.list(EnvironmentKind.names)) (default: both).",
-                choices: EnvironmentKind.names),
-            OptionSpec(
-                name: "format", valueName: "format", help: "Output format: \(Choices.list(formats)) (default: table).",
-                choices: formats),
-            OptionSpec(
-                name: "fail-on", valueName: "changes",
-                help: "Exit 1 when any line has one of these changes, comma-separated: \(Choices.list(ComparisonChange.names)); "
-                    + "such as regressed,moved (a gate for CI)."),
-        ],
-        build: { values in
-            let model = values.value("model")
-            if model == nil, values.value("kind") != nil {
-                throw UsageError(message: "--kind needs --model.", path: values.path)
-            }
-            func side(_ name: String) throws -> ComparisonSide {
-                let value = try values.required(name)
-                guard let model else { return .run(value) }
-                return .build(model: model, kind: try values.value("kind").map(EnvironmentKind.init(parsing:)), version: value)
-            }
-            let failOn = try (values.value("fail-on") ?? "").split(separator: ",").map {
-                try ComparisonChange(parsing: String($0))
-            }
-            return .compare(
-                store: CommandTree.storePath(values), from: try side("from"), to: try side("to"),
-                output: try Output(parsing: values.value("format")), failOn: Set(failOn))
-        }
-    )
 }
 
 extension CompareCommands {
-    static let history = CommandSpec(
-        name: "history",
-        abstract: "A claim's results over time and builds, newest first, with measurements and retractions.",
-        discussion: "Days come newest first; within a day, results are ordered by the clock when each has a time, and by "
-            + "the order they were recorded in when any has only a date. Retracted results are listed and marked.",
-        arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
-        options: [CommandTree.formatOption],
-        build: { .history(store: CommandTree.storePath($0), claim: try $0.required("claim"), format: try CommandTree.format($0)) }
-    )
+    /// `compare`
+    struct Compare: DeclaredCommand {
+        static let from = Option.required(
+            "from", "side", help: "The earlier run, or with --model the earlier OS version or build.")
+        static let to = Option.required("to", "side", help: "The later run, or with --model the later OS version or build.")
+        static let model = Option.text("model", "model", help: "Compare this model's builds instead of two runs.")
+        static let kind = Option.choice(
+            "kind", "kind", help: "With --model, only \(Choices.list(EnvironmentKind.names)) (default: both).",
+            of: EnvironmentKind.self)
+        static let format = Option.text("format", "format", help: "Output format: \(Choices.list(formats)) (default: table).")
+            .accepting(formats).map { try Output(parsing: $0) }
+        static let failOn = Option.text(
+            "fail-on", "changes",
+            help: "Exit 1 when any line has one of these changes, comma-separated: \(Choices.list(ComparisonChange.names)); "
+                + "such as regressed,moved (a gate for CI)."
+        ).map { text in Set(try (text ?? "").split(separator: ",").map { try ComparisonChange(parsing: String($0)) }) }
+        static let spec = CommandSpec(
+            name: "compare",
+            abstract: "What changed between two runs, or two builds of a model: regressions, fixes, coverage and moved measurements.",
+            discussion: "Each side is a run (--from RUN --to RUN, by UUID, a prefix of 6 or more, or local number) or, with "
+                + "--model, the model's environments at an OS version or build (--model \"iPhone Duo\" --from 27.1 --to 27.2), "
+                + "devices and simulators each with their own lines unless --kind names one. Per claim and per automated test "
+                + "(by its identifier, whether or not it maps to a claim), the latest pass or fail on each side, ordered as the "
+                + "state orders results (the day at the coarser precision, then the order recorded; within a run a fail "
+                + "outweighs a pass at the same moment), gives: regressed (pass, then fail), fixed (fail, then pass), "
+                + "still-failing, newly-covered (nothing decisive before) or no-longer-covered (nothing decisive after); a pass "
+                + "on both sides is no line. Retracted results, and a claim's results on models it does not speak about, count "
+                + "for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
+            options: [from, to, model, kind, format, failOn])
 
-    static let flaky = CommandSpec(
-        name: "flaky",
-        abstract: "Claims and automated tests that both passed and failed on one environment within their last results.",
-        discussion: "One environment is one model, kind, OS build and Xcode build. Retracted results count for nothing. "
-            + "Flaky never hides failing: a claim whose latest decisive result failed stays failing. "
-            + "`claim show`, `untested` and the evidence report flag flaky claims too (over the last "
-            + "\(FlakyListing.defaultWindow) results).",
-        options: [
-            OptionSpec(
-                name: "window", valueName: "count",
-                help: "How many of the latest decisive results (pass or fail) on each environment to look at "
-                    + "(default: \(FlakyListing.defaultWindow))."),
-            CommandTree.formatOption,
-        ],
-        build: { values in
-            var window = FlakyListing.defaultWindow
-            if let text = values.value("window") {
+        let store: String
+        let from: ComparisonSide
+        let to: ComparisonSide
+        let output: Output
+        let failOn: Set<ComparisonChange>
+
+        init(_ values: ParsedValues) throws {
+            let model = try values[Self.model]
+            let kind = try values[Self.kind]
+            if model == nil, kind != nil {
+                throw UsageError(message: "--kind needs --model.", path: values.path)
+            }
+            func side(_ option: Option<String>) throws -> ComparisonSide {
+                let value = try values[option]
+                guard let model else { return .run(value) }
+                return .build(model: model, kind: kind, version: value)
+            }
+            store = try CommandTree.storePath(values)
+            from = try side(Self.from)
+            to = try side(Self.to)
+            output = try values[Self.format]
+            failOn = try values[Self.failOn]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.compare(store: store, from: from, to: to, output: output, failOn: failOn)
+        }
+    }
+
+    /// `history`
+    struct History: DeclaredCommand {
+        static let claim = Argument.required("claim", help: "The claim's key.")
+        static let spec = CommandSpec(
+            name: "history",
+            abstract: "A claim's results over time and builds, newest first, with measurements and retractions.",
+            discussion: "Days come newest first; within a day, results are ordered by the clock when each has a time, and by "
+                + "the order they were recorded in when any has only a date. Retracted results are listed and marked.",
+            arguments: [claim], options: [CommandTree.format])
+
+        let store: String
+        let claim: String
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            claim = try values[Self.claim]
+            format = try values[CommandTree.format]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.listing(store: store, format: format) { Tabular(try $0.reader.history(ofClaim: claim)) }
+        }
+    }
+
+    /// `flaky`
+    struct Flaky: DeclaredCommand {
+        static let window = Option.text(
+            "window", "count",
+            help: "How many of the latest decisive results (pass or fail) on each environment to look at "
+                + "(default: \(FlakyListing.defaultWindow)).")
+            .map { text -> Int in
+                guard let text else { return FlakyListing.defaultWindow }
                 guard let count = Int(text), count >= 1 else {
                     throw EvidenceError.invalidValue(field: "window", value: text, expected: "a whole number of results, 1 or more")
                 }
-                window = count
+                return count
             }
-            return .flaky(store: CommandTree.storePath(values), window: window, format: try CommandTree.format(values))
+        static let spec = CommandSpec(
+            name: "flaky",
+            abstract: "Claims and automated tests that both passed and failed on one environment within their last results.",
+            discussion: "One environment is one model, kind, OS build and Xcode build. Retracted results count for nothing. "
+                + "Flaky never hides failing: a claim whose latest decisive result failed stays failing. "
+                + "`claim show`, `untested` and the evidence report flag flaky claims too (over the last "
+                + "\(FlakyListing.defaultWindow) results).",
+            options: [window, CommandTree.format])
+
+        let store: String
+        let window: Int
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            window = try values[Self.window]
+            format = try values[CommandTree.format]
         }
-    )
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.listing(store: store, format: format) { Tabular(try $0.reader.flakyList(window: window)) }
+        }
+    }
 }
 
 extension Runner {

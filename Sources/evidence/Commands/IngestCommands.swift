@@ -3,91 +3,142 @@ import FoundationEssentials
 
 /// ingest, and map add/list/remove.
 enum IngestCommands {
-    static let ingest = CommandSpec(
-        name: "ingest",
-        abstract: "Read test results from .xcresult bundles, xcresulttool JSON or JUnit XML into runs, results and claims.",
-        discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. An .xcresult bundle is read with Xcode's 'xcrun xcresulttool get test-results tests' (older bundles: 'get --legacy --format json'), its summary giving each device's OS build; EVIDENCE_XCRUN names another xcrun. The device, OS and build come from the file where it gives them, else from the options, else from Xcode on this machine (xcodebuild -version; a simulator's OS build from xcrun simctl list runtimes) unless --no-detect. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
-        arguments: [ArgumentSpec(name: "file", help: "A result file, or an .xcresult bundle.", isVariadic: true)],
-        options: [
-            OptionSpec(
-                name: "format", valueName: "format",
-                help: "\(Choices.list(TestReport.Format.allCases.map(\.rawValue))) (default: detected from the content).",
-                choices: TestReport.Format.allCases.map(\.rawValue)),
-        ] + SharedOptions.environment + [
-            OptionSpec(
-                name: "xcode-version-file", valueName: "file",
-                help: "The output of 'xcodebuild -version', for the Xcode version and build."),
-            SharedOptions.tester, SharedOptions.date,
-            OptionSpec(
-                name: "timezone", valueName: "zone",
-                help: "The zone of the file's timestamps that name none, such as Europe/Berlin or UTC (default: this "
-                    + "machine's, as xcodebuild writes them)."),
-            OptionSpec(name: "verbose", help: "List the tests that map to no claim."),
-            OptionSpec(
-                name: "max-size", valueName: "bytes",
-                help: "Refuse files larger than this (default: \(IngestOptions.defaultMaxBytes))."),
-        ],
-        build: { values in
-            if values.value("device") != nil && values.value("simulator") != nil {
-                throw UsageError(message: "Give either --device or --simulator, not both.", path: values.path)
-            }
-            var maxBytes = IngestOptions.defaultMaxBytes
-            if let text = values.value("max-size") {
+    static let map = CommandSpec(
+        group: "map", abstract: "Add, list and remove rules that map test identifiers to claims.",
+        commands: [MapAdd.self, MapList.self, MapRemove.self])
+}
+
+extension IngestCommands {
+    /// `ingest`
+    struct Ingest: DeclaredCommand {
+        static let file = Argument.variadic("file", help: "A result file, or an .xcresult bundle.")
+        static let format = Option.text(
+            "format", "format",
+            help: "\(Choices.list(TestReport.Format.allCases.map(\.rawValue))) (default: detected from the content).")
+            // The parser has checked the value against the choices.
+            .accepting(TestReport.Format.allCases.map(\.rawValue)).map { $0.flatMap { TestReport.Format(rawValue: $0.lowercased()) } }
+        static let xcodeVersionFile = Option.text(
+            "xcode-version-file", "file", help: "The output of 'xcodebuild -version', for the Xcode version and build.")
+        static let verbose = Option.flag("verbose", help: "List the tests that map to no claim.")
+        static let maxSize = Option.text(
+            "max-size", "bytes", help: "Refuse files larger than this (default: \(IngestOptions.defaultMaxBytes)).")
+            .map { text -> Int in
+                guard let text else { return IngestOptions.defaultMaxBytes }
                 guard let number = Int(text), number > 0 else {
                     throw EvidenceError.invalidValue(field: "maximum size", value: text, expected: "a number of bytes above 0")
                 }
-                maxBytes = number
+                return number
             }
-            // The parser has checked the value against the choices.
-            let format = values.value("format").flatMap { TestReport.Format(rawValue: $0.lowercased()) }
+        static let spec = CommandSpec(
+            name: "ingest",
+            abstract: "Read test results from .xcresult bundles, xcresulttool JSON or JUnit XML into runs, results and claims.",
+            discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. An .xcresult bundle is read with Xcode's 'xcrun xcresulttool get test-results tests' (older bundles: 'get --legacy --format json'), its summary giving each device's OS build; EVIDENCE_XCRUN names another xcrun. The device, OS and build come from the file where it gives them, else from the options, else from Xcode on this machine (xcodebuild -version; a simulator's OS build from xcrun simctl list runtimes) unless --no-detect. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
+            arguments: [file],
+            options: [format] + SharedOptions.environment + [
+                xcodeVersionFile, SharedOptions.tester, SharedOptions.date, SharedOptions.timezone, verbose, maxSize,
+            ])
+
+        let store: String
+        let files: [String]
+        let options: IngestOptions
+        let verbose: Bool
+        let detect: Bool
+
+        init(_ values: ParsedValues) throws {
+            let device = try values[SharedOptions.device]
+            let simulator = try values[SharedOptions.simulator]
+            if device != nil && simulator != nil {
+                throw UsageError(message: "Give either --device or --simulator, not both.", path: values.path)
+            }
+            let maxBytes = try values[Self.maxSize]
             var options = IngestOptions(
-                format: format, kind: values.value("device") != nil ? .device : values.value("simulator") != nil ? .simulator : nil,
-                model: values.value("device") ?? values.value("simulator"), os: values.value("os"),
-                osBuild: try values.value("os-build").map { try AppleBuild.validated($0, field: "OS build") },
-                xcodeVersion: values.value("xcode"),
-                xcodeBuild: try values.value("xcode-build").map { try AppleBuild.validated($0, field: "Xcode build") },
-                xcodeVersionFile: values.value("xcode-version-file"), tester: SharedOptions.tester(values),
-                date: try values.value("date").map { try Timestamp.parse($0, field: "date") }, maxBytes: maxBytes)
-            options.newModel = values.flag("new-model")
+                format: try values[Self.format], kind: device != nil ? .device : simulator != nil ? .simulator : nil,
+                model: device ?? simulator, os: try values[SharedOptions.os],
+                osBuild: try values[SharedOptions.osBuild].map { try AppleBuild.validated($0, field: "OS build") },
+                xcodeVersion: try values[SharedOptions.xcode],
+                xcodeBuild: try values[SharedOptions.xcodeBuild].map { try AppleBuild.validated($0, field: "Xcode build") },
+                xcodeVersionFile: try values[Self.xcodeVersionFile], tester: try SharedOptions.tester(values),
+                date: try values[SharedOptions.date].map { try Timestamp.parse($0, field: "date") }, maxBytes: maxBytes)
+            options.newModel = try values[SharedOptions.newModel]
             options.timeZone = try SharedOptions.timeZone(values)
             if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
-            return .ingest(
-                store: CommandTree.storePath(values), files: values.argumentValues("file"), options: options,
-                verbose: values.flag("verbose"), detect: SharedOptions.detect(values))
+            store = try CommandTree.storePath(values)
+            files = try values[Self.file]
+            self.options = options
+            verbose = try values[Self.verbose]
+            detect = try SharedOptions.detect(values)
         }
-    )
 
-    static let map = CommandSpec(
-        name: "map",
-        abstract: "Add, list and remove rules that map test identifiers to claims.",
-        subcommands: [
-            CommandSpec(
-                name: "add",
-                abstract: "Map tests whose identifier matches a pattern to a claim.",
-                discussion: "A pattern is a test identifier such as LiveActivityTests/testCompactTrailingFitsCircle(), with * and ? as wildcards. It also matches the identifier without its module and with or without \"()\".",
-                arguments: [
-                    ArgumentSpec(name: "pattern", help: "The test identifier pattern."),
-                    ArgumentSpec(name: "claim", help: "The claim's key."),
-                ],
-                build: { .mapAdd(store: CommandTree.storePath($0), pattern: try $0.required("pattern"), claim: $0.argumentValues("claim").first ?? "") }
-            ),
-            CommandSpec(
-                name: "list",
-                abstract: "List the mapping rules.",
-                options: [CommandTree.formatOption],
-                build: { .mapList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-            CommandSpec(
-                name: "remove",
-                abstract: "Remove a mapping rule (every rule of the pattern when no claim is given).",
-                arguments: [
-                    ArgumentSpec(name: "pattern", help: "The pattern of the rule."),
-                    ArgumentSpec(name: "claim", help: "The claim's key.", isOptional: true),
-                ],
-                build: { .mapRemove(store: CommandTree.storePath($0), pattern: try $0.required("pattern"), claim: $0.argument("claim")) }
-            ),
-        ]
-    )
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.ingest(store: store, files: files, options: options, verbose: verbose, detect: detect)
+        }
+    }
+
+    /// `map add`
+    struct MapAdd: DeclaredCommand {
+        static let pattern = Argument.required("pattern", help: "The test identifier pattern.")
+        static let claim = Argument.required("claim", help: "The claim's key.")
+        static let spec = CommandSpec(
+            name: "add",
+            abstract: "Map tests whose identifier matches a pattern to a claim.",
+            discussion: "A pattern is a test identifier such as LiveActivityTests/testCompactTrailingFitsCircle(), with * and ? as wildcards. It also matches the identifier without its module and with or without \"()\".",
+            arguments: [pattern, claim])
+
+        let store: String
+        let pattern: String
+        let claim: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            pattern = try values[Self.pattern]
+            claim = try values[Self.claim]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            try opened.addMapping(pattern: pattern, claimKey: claim)
+            runner.output.message("Mapped tests matching \(pattern) to \(claim).")
+            return ExitCode.ok
+        }
+    }
+
+    /// `map list`
+    struct MapList: ListingCommand {
+        static let spec = CommandSpec(name: "list", abstract: "List the mapping rules.", options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.mappingList()) }
+    }
+
+    /// `map remove`
+    struct MapRemove: DeclaredCommand {
+        static let pattern = Argument.required("pattern", help: "The pattern of the rule.")
+        static let claim = Argument.optional("claim", help: "The claim's key.")
+        static let spec = CommandSpec(
+            name: "remove", abstract: "Remove a mapping rule (every rule of the pattern when no claim is given).",
+            arguments: [pattern, claim])
+
+        let store: String
+        let pattern: String
+        let claim: String?
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            pattern = try values[Self.pattern]
+            claim = try values[Self.claim]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            try opened.removeMapping(pattern: pattern, claimKey: claim)
+            runner.output.message("Removed the mapping of \(pattern)\(claim.map { " to " + $0 } ?? "").")
+            return ExitCode.ok
+        }
+    }
 }
 
 extension Runner {

@@ -2,58 +2,93 @@ import EvidenceStore
 import FoundationEssentials
 
 /// lint and annotate: Markdown documents checked against the store.
-enum LintCommands {
-    static let lint = CommandSpec(
-        name: "lint",
-        abstract: "Check Markdown documents against the evidence: words, labels, numbers, links, verified line, generated blocks.",
-        discussion: "A claim marker is an HTML comment at the end of the text it marks: <!-- evidence: KEY (LABEL) -->, in a "
-            + "table row's last cell (the first cell holds the words), or after a list item's or paragraph's words; "
-            + "the words may be the last whole sentences before it. Proof only on older builds is a stale-proof warning. "
-            + "Generated blocks sit between <!-- evidence:checklist --> and <!-- /evidence:checklist --> (also untested and "
-            + "sources). Findings print as FILE:LINE:COL: error|warning: message [rule]. Exit 0 when clean, 1 when any "
-            + "error (or, with --strict, any warning). The document's name is its front matter's name:, else its file "
-            + "name; --document overrides it.",
-        arguments: [ArgumentSpec(name: "file", help: "A Markdown document.", isVariadic: true)],
-        options: [
-            OptionSpec(name: "document", valueName: "name", help: "The document's name in the store (for every file)."),
-            OptionSpec(
-                name: "format", valueName: "format", help: "text (the default), json (one object a line) or github (annotations).",
-                choices: LintOutput.Format.names),
-            OptionSpec(name: "strict", help: "Exit 1 on warnings too."),
-            OptionSpec(name: "write", help: "Rewrite the generated blocks and the verified: field in place; print what changed."),
-            OptionSpec(name: "sync", help: "The document leads: carry changed words and labels, and new claims, into the store."),
-            OptionSpec(name: "dry-run", help: "With --sync, print the changes and write nothing."),
-            SharedOptions.by,
-        ],
-        build: { values in
-            let mode: LintMode
-            switch (values.flag("write"), values.flag("sync")) {
+enum LintCommands {}
+
+extension LintCommands {
+    /// `lint`
+    struct Lint: DeclaredCommand {
+        static let file = Argument.variadic("file", help: "A Markdown document.")
+        static let document = Option.text("document", "name", help: "The document's name in the store (for every file).")
+        static let format = Option.choice(
+            "format", "format", help: "text (the default), json (one object a line) or github (annotations).",
+            of: LintOutput.Format.self
+        ).defaulting(to: .text)
+        static let strict = Option.flag("strict", help: "Exit 1 on warnings too.")
+        static let write = Option.flag(
+            "write", help: "Rewrite the generated blocks and the verified: field in place; print what changed.")
+        static let sync = Option.flag(
+            "sync", help: "The document leads: carry changed words and labels, and new claims, into the store.")
+        static let dryRun = Option.flag("dry-run", help: "With --sync, print the changes and write nothing.")
+        static let spec = CommandSpec(
+            name: "lint",
+            abstract: "Check Markdown documents against the evidence: words, labels, numbers, links, verified line, generated blocks.",
+            discussion: "A claim marker is an HTML comment at the end of the text it marks: <!-- evidence: KEY (LABEL) -->, in a "
+                + "table row's last cell (the first cell holds the words), or after a list item's or paragraph's words; "
+                + "the words may be the last whole sentences before it. Proof only on older builds is a stale-proof warning. "
+                + "Generated blocks sit between <!-- evidence:checklist --> and <!-- /evidence:checklist --> (also untested and "
+                + "sources). Findings print as FILE:LINE:COL: error|warning: message [rule]. Exit 0 when clean, 1 when any "
+                + "error (or, with --strict, any warning). The document's name is its front matter's name:, else its file "
+                + "name; --document overrides it.",
+            arguments: [file],
+            options: [document, format, strict, write, sync, dryRun, SharedOptions.by])
+
+        let store: String
+        let files: [String]
+        let document: String?
+        let format: LintOutput.Format
+        let strict: Bool
+        let mode: LintMode
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            let dryRun = try values[Self.dryRun]
+            switch (try values[Self.write], try values[Self.sync]) {
             case (true, true): throw UsageError(message: "Give --write or --sync, not both.", path: values.path)
             case (true, false): mode = .write
-            case (false, true): mode = .sync(dryRun: values.flag("dry-run"))
+            case (false, true): mode = .sync(dryRun: dryRun)
             case (false, false): mode = .check
             }
-            if values.flag("dry-run") && !values.flag("sync") {
+            if try dryRun && !values[Self.sync] {
                 throw UsageError(message: "--dry-run goes with --sync.", path: values.path)
             }
-            return .lint(
-                store: CommandTree.storePath(values), files: values.argumentValues("file"), document: values.value("document"),
-                format: try values.value("format").map(LintOutput.Format.init(parsing:)) ?? .text,
-                strict: values.flag("strict"), mode: mode, by: SharedOptions.author(values))
+            store = try CommandTree.storePath(values)
+            files = try values[Self.file]
+            document = try values[Self.document]
+            format = try values[Self.format]
+            strict = try values[Self.strict]
+            by = try SharedOptions.author(values)
         }
-    )
 
-    static let annotate = CommandSpec(
-        name: "annotate",
-        abstract: "Place claim markers in a Markdown document where it states a claim's words.",
-        discussion: "A marker goes at the end of a table row whose first cell is a claim's statement, or right after the "
-            + "whole sentences of a list item or paragraph line that state it (whitespace, emphasis and links aside). "
-            + "Claims it cannot place are listed, such as several claims of one sentence, which are marked by hand. "
-            + "Running it again changes nothing.",
-        arguments: [ArgumentSpec(name: "file", help: "The Markdown document.")],
-        options: [OptionSpec(name: "document", valueName: "name", help: "The document's name in the store.", isRequired: true)],
-        build: { .annotate(store: CommandTree.storePath($0), file: try $0.required("file"), document: try $0.required("document")) }
-    )
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.lint(store: store, files: files, document: document, format: format, strict: strict, mode: mode, by: by)
+        }
+    }
+
+    /// `annotate`
+    struct Annotate: DeclaredCommand {
+        static let file = Argument.required("file", help: "The Markdown document.")
+        static let document = Option.required("document", "name", help: "The document's name in the store.")
+        static let spec = CommandSpec(
+            name: "annotate",
+            abstract: "Place claim markers in a Markdown document where it states a claim's words.",
+            discussion: "A marker goes at the end of a table row whose first cell is a claim's statement, or right after the "
+                + "whole sentences of a list item or paragraph line that state it (whitespace, emphasis and links aside). "
+                + "Claims it cannot place are listed, such as several claims of one sentence, which are marked by hand. "
+                + "Running it again changes nothing.",
+            arguments: [file], options: [document])
+
+        let store: String
+        let file: String
+        let document: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            file = try values[Self.file]
+            document = try values[Self.document]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.annotate(store: store, file: file, document: document) }
+    }
 }
 
 enum LintMode: Equatable, Sendable {

@@ -3,141 +3,258 @@ import FoundationEssentials
 
 /// report, checklist, sources, untested, status, verified-line.
 enum ReportCommands {
-    static let documentOption = OptionSpec(name: "document", valueName: "document", help: "Only this document.")
-    static let ownerOption = OptionSpec(name: "owner", valueName: "name", help: "Only claims this person owns.")
-    static let outputOption = OptionSpec(
-        name: "output", valueName: "file", help: "Write to this file (replaced whole; missing folders are made) instead of standard output.")
-    static let stampOption = OptionSpec(name: "stamp", help: "Print the generation time (off by default, so the bytes stay stable).")
-    static let formatOption = OptionSpec(
-        name: "format", valueName: "format",
-        help: "markdown (GitHub-flavoured, the default) or html (one self-contained page).", choices: DocumentFormat.names)
-    static let noImagesOption = OptionSpec(
-        name: "no-images", help: "In HTML, name the images attached to results instead of embedding them.")
+    static let specs: [CommandSpec] = [
+        Report.declaration,
+        CommandSpec(group: "checklist", abstract: Checklist.spec.abstract, commands: [Mark.self], own: Checklist.self),
+        Sources.declaration, Untested.declaration, Status.declaration, VerifiedLine.declaration,
+    ]
 
-    static func document(_ kind: Reports.Kind, _ values: ParsedValues) throws -> Command {
-        let format = try values.value("format").map(DocumentFormat.init(parsing:)) ?? .markdown
-        if values.flag("no-images") && format != .html {
-            throw UsageError(message: "--no-images goes with --format html.", path: values.path)
-        }
-        var options = Reports.Options(document: values.value("document"), format: format, images: !values.flag("no-images"))
-        if let runs = values.value("runs") {
-            if runs.lowercased() == "all" {
-                options.runs = nil
-            } else if let count = Int(runs), count >= 0 {
-                options.runs = count
-            } else {
-                throw EvidenceError.invalidValue(field: "--runs", value: runs, expected: "a number of runs, 0 or more, or 'all'")
+    static let document = Option.text("document", "document", help: "Only this document.")
+    static let owner = Option.text("owner", "name", help: "Only claims this person owns.").map { try $0.map(Validate.owner) }
+}
+
+extension ReportCommands {
+    /// What `report`, `checklist` and `sources` share: which document, where
+    /// it goes and in what format.
+    struct DocumentRequest: Equatable, Sendable {
+        static let output = Option.text(
+            "output", "file", help: "Write to this file (replaced whole; missing folders are made) instead of standard output.")
+        static let stamp = Option.flag("stamp", help: "Print the generation time (off by default, so the bytes stay stable).")
+        static let format = Option.choice(
+            "format", "format", help: "markdown (GitHub-flavoured, the default) or html (one self-contained page).",
+            of: DocumentFormat.self
+        ).defaulting(to: .markdown)
+        static let noImages = Option.flag("no-images", help: "In HTML, name the images attached to results instead of embedding them.")
+        static let runs = Option.text(
+            "runs", "count",
+            help: "Show the newest this many runs in the run log, or 'all' (default: \(Reports.Options.defaultRuns)); "
+                + "the report says how many it leaves out.")
+
+        /// The options of `checklist` and `sources`.
+        static let options: [any DeclaredOption] = [document, output, format, stamp]
+
+        let kind: Reports.Kind
+        let store: String
+        let output: String?
+        let options: Reports.Options
+        /// The generation time is printed, read when the command runs.
+        let stamp: Bool
+
+        init(_ kind: Reports.Kind, _ values: ParsedValues) throws {
+            let format = try values[Self.format]
+            let images = kind == .report ? !(try values[Self.noImages]) : true
+            if !images && format != .html {
+                throw UsageError(message: "--no-images goes with --format html.", path: values.path)
             }
+            var options = Reports.Options(document: try values[document], format: format, images: images)
+            if kind == .report, let runs = try values[Self.runs] {
+                if runs.lowercased() == "all" {
+                    options.runs = nil
+                } else if let count = Int(runs), count >= 0 {
+                    options.runs = count
+                } else {
+                    throw EvidenceError.invalidValue(field: "--runs", value: runs, expected: "a number of runs, 0 or more, or 'all'")
+                }
+            }
+            self.kind = kind
+            store = try CommandTree.storePath(values)
+            output = try values[Self.output]
+            self.options = options
+            stamp = try values[Self.stamp]
         }
-        return .document(kind, store: CommandTree.storePath(values), output: values.value("output"), options: options, stamp: values.flag("stamp"))
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.document(kind, store: store, output: output, options: options, stamp: stamp)
+        }
     }
 
-    static let specs: [CommandSpec] = [
-        CommandSpec(
+    /// `report`
+    struct Report: DeclaredCommand {
+        static let spec = CommandSpec(
             name: "report",
             abstract: "Write the evidence report as GitHub-flavoured Markdown or one HTML page.",
             discussion: "A legend of labels and states, claims by label and state, every claim once with its state and reason, sources, the result it rests on and its measurements against what it expects, the newest runs of the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support. The HTML page also draws each document's claims by state and by build, a coverage matrix of claims by environment (each kind and model's current build, every build a click away), each measurement's values by build with the expected band, and screenshots side by side across builds; its filters take an address (#filter?document=NAME&state=STATE&label=LABEL&needs=CAPABILITY&model=MODEL&owner=NAME). It makes no network request, reads whole without JavaScript, and follows the reader's light or dark setting.",
             options: [
-                documentOption,
-                OptionSpec(
-                    name: "runs", valueName: "count",
-                    help: "Show the newest this many runs in the run log, or 'all' (default: \(Reports.Options.defaultRuns)); "
-                        + "the report says how many it leaves out."),
-                outputOption, formatOption, noImagesOption, stampOption,
-            ],
-            build: { try document(.report, $0) }
-        ),
-        CommandSpec(
+                document, DocumentRequest.runs, DocumentRequest.output, DocumentRequest.format, DocumentRequest.noImages,
+                DocumentRequest.stamp,
+            ])
+
+        let request: DocumentRequest
+
+        init(_ values: ParsedValues) throws { request = try DocumentRequest(.report, values) }
+
+        func run(_ runner: Runner) throws -> Int32 { try request.run(runner) }
+    }
+
+    /// `checklist`
+    struct Checklist: DeclaredCommand {
+        static let spec = CommandSpec(
             name: "checklist",
             abstract: "Write a document's checklist as a Markdown task list.",
             discussion: "An item is ticked only when every claim linked to it is verified in an environment that has every capability the claim needs; an unticked item says why.",
-            options: [documentOption, outputOption, formatOption, stampOption],
-            subcommands: [
-                CommandSpec(
-                    name: "mark",
-                    abstract: "Mark a checklist item untested on purpose or checked by hand, or clear the mark.",
-                    discussion: "A mark never hides a failure: an item marked untested still shows its failing claims first. --checked ticks only an item no claim is linked to; where claims are linked, their evidence decides.",
-                    arguments: [ArgumentSpec(name: "item", help: "The item's key, such as surfaces.previews-and-device.")],
-                    options: [
-                        OptionSpec(name: "untested", help: "Mark it untested on purpose."),
-                        OptionSpec(name: "checked", help: "Mark it checked by hand (only items with no linked claim)."),
-                        OptionSpec(name: "reason", valueName: "text", help: "Why: what was checked, or why it stays untested."),
-                        OptionSpec(name: "clear", help: "Remove the mark."),
-                        SharedOptions.by,
-                    ],
-                    build: { values in
-                        let chosen = ["untested", "checked", "clear"].filter { values.flag($0) }
-                        guard chosen.count == 1 else {
-                            throw UsageError(
-                                message: "Give exactly one of --untested, --checked or --clear.", path: values.path)
-                        }
-                        let kind = TextFormat.ChecklistMark.Kind(rawValue: chosen[0])
-                        if kind != nil && values.value("reason") == nil {
-                            throw UsageError(message: "Missing expected argument '--reason <text>'.", path: values.path)
-                        }
-                        if kind == nil && values.value("reason") != nil {
-                            throw UsageError(message: "--reason goes with --untested or --checked, not --clear.", path: values.path)
-                        }
-                        return .checklistMark(
-                            store: CommandTree.storePath(values), item: try values.required("item"), mark: kind,
-                            reason: values.value("reason"), by: SharedOptions.author(values))
-                    }
-                )
-            ],
-            build: { try document(.checklist, $0) }
-        ),
-        CommandSpec(
+            options: DocumentRequest.options)
+
+        let request: DocumentRequest
+
+        init(_ values: ParsedValues) throws { request = try DocumentRequest(.checklist, values) }
+
+        func run(_ runner: Runner) throws -> Int32 { try request.run(runner) }
+    }
+
+    /// `sources`
+    struct Sources: DeclaredCommand {
+        static let spec = CommandSpec(
             name: "sources",
             abstract: "Write the source list as Markdown, grouped by publisher and kind, with the claims that cite each.",
-            options: [documentOption, outputOption, formatOption, stampOption],
-            build: { try document(.sources, $0) }
-        ),
-        CommandSpec(
+            options: DocumentRequest.options)
+
+        let request: DocumentRequest
+
+        init(_ values: ParsedValues) throws { request = try DocumentRequest(.sources, values) }
+
+        func run(_ runner: Runner) throws -> Int32 { try request.run(runner) }
+    }
+
+    /// `checklist mark`
+    struct Mark: DeclaredCommand {
+        static let item = Argument.required("item", help: "The item's key, such as surfaces.previews-and-device.")
+        static let untested = Option.flag("untested", help: "Mark it untested on purpose.")
+        static let checked = Option.flag("checked", help: "Mark it checked by hand (only items with no linked claim).")
+        static let reason = Option.text("reason", "text", help: "Why: what was checked, or why it stays untested.")
+        static let clear = Option.flag("clear", help: "Remove the mark.")
+        static let spec = CommandSpec(
+            name: "mark",
+            abstract: "Mark a checklist item untested on purpose or checked by hand, or clear the mark.",
+            discussion: "A mark never hides a failure: an item marked untested still shows its failing claims first. --checked ticks only an item no claim is linked to; where claims are linked, their evidence decides.",
+            arguments: [item], options: [untested, checked, reason, clear, SharedOptions.by])
+
+        let store: String
+        let item: String
+        /// The mark to set; nil clears it.
+        let mark: TextFormat.ChecklistMark.Kind?
+        let reason: String?
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            let chosen: [(Option<Bool>, TextFormat.ChecklistMark.Kind?)] = [(Self.untested, .untested), (Self.checked, .checked), (Self.clear, nil)]
+            let given = try chosen.filter { try values[$0.0] }
+            guard given.count == 1 else {
+                throw UsageError(message: "Give exactly one of --untested, --checked or --clear.", path: values.path)
+            }
+            let mark = given[0].1
+            let reason = try values[Self.reason]
+            if mark != nil && reason == nil {
+                throw UsageError(message: "Missing expected argument '--reason <text>'.", path: values.path)
+            }
+            if mark == nil && reason != nil {
+                throw UsageError(message: "--reason goes with --untested or --checked, not --clear.", path: values.path)
+            }
+            store = try CommandTree.storePath(values)
+            item = try values[Self.item]
+            self.mark = mark
+            self.reason = reason
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.checklistMark(store: store, item: item, mark: mark, reason: reason, by: by)
+        }
+    }
+
+    /// `untested`
+    struct Untested: DeclaredCommand {
+        static let needsDevice = Option.flag("needs-device", help: "Only claims that need a device.")
+        static let all = Option.flag("all", help: "Include not-published claims.")
+        static let failing = Option.flag(
+            "failing", help: "Include failing claims too, each with the issues known to track it (evidence result link).")
+        static let spec = CommandSpec(
             name: "untested",
             abstract: "List claims still untested or needing a device.",
             discussion: "Not-published claims record what the vendor has not said; they are not QA work, and are listed only with --all.",
-            options: [
-                OptionSpec(name: "needs-device", help: "Only claims that need a device."),
-                OptionSpec(name: "all", help: "Include not-published claims."),
-                OptionSpec(
-                    name: "failing",
-                    help: "Include failing claims too, each with the issues known to track it (evidence result link)."),
-                ownerOption, documentOption, CommandTree.formatOption,
-            ],
-            build: {
-                if $0.flag("needs-device") && $0.flag("failing") {
-                    throw UsageError(message: "Give either --needs-device or --failing, not both.", path: $0.path)
-                }
-                return .untested(
-                    store: CommandTree.storePath($0), needsDevice: $0.flag("needs-device"), document: $0.value("document"),
-                    all: $0.flag("all"), owner: try $0.value("owner").map(Validate.owner), failing: $0.flag("failing"),
-                    format: try CommandTree.format($0))
+            options: [needsDevice, all, failing, ReportCommands.owner, ReportCommands.document, CommandTree.format])
+
+        let store: String
+        let needsDevice: Bool
+        let document: String?
+        let all: Bool
+        let owner: String?
+        let failing: Bool
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            needsDevice = try values[Self.needsDevice]
+            failing = try values[Self.failing]
+            if needsDevice && failing {
+                throw UsageError(message: "Give either --needs-device or --failing, not both.", path: values.path)
             }
-        ),
-        CommandSpec(
+            store = try CommandTree.storePath(values)
+            document = try values[ReportCommands.document]
+            all = try values[Self.all]
+            owner = try values[ReportCommands.owner]
+            format = try values[CommandTree.format]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.listing(store: store, format: format) {
+                let document = try $0.reader.resolveDocument(document)
+                return Tabular(
+                    try $0.reader.untestedList(
+                        needsDevice: needsDevice, document: document, all: all, owner: try $0.reader.resolveOwner(owner),
+                        failing: failing))
+            }
+        }
+    }
+
+    /// `status`
+    struct Status: DeclaredCommand {
+        static let by = Option.text("by", "grouping", help: "document (the default) or owner (\"\" for claims with none).")
+            .accepting(["document", "owner"]).map { $0?.lowercased() == "owner" }
+        static let spec = CommandSpec(
             name: "status",
             abstract: "Count claims by document (or owner), label and state, with the issues known to track failing ones.",
-            options: [
-                OptionSpec(
-                    name: "by", valueName: "grouping", help: "document (the default) or owner (\"\" for claims with none).",
-                    choices: ["document", "owner"]),
-                ownerOption, documentOption, CommandTree.formatOption,
-            ],
-            build: {
-                .status(
-                    store: CommandTree.storePath($0), document: $0.value("document"),
-                    byOwner: $0.value("by")?.lowercased() == "owner", owner: try $0.value("owner").map(Validate.owner),
-                    format: try CommandTree.format($0))
+            options: [by, ReportCommands.owner, ReportCommands.document, CommandTree.format])
+
+        let store: String
+        let document: String?
+        let byOwner: Bool
+        let owner: String?
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            document = try values[ReportCommands.document]
+            byOwner = try values[Self.by]
+            owner = try values[ReportCommands.owner]
+            format = try values[CommandTree.format]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.listing(store: store, format: format) {
+                let document = try $0.reader.resolveDocument(document)
+                let counts = try $0.reader.stateCounts(document: document, byOwner: byOwner, owner: try $0.reader.resolveOwner(owner))
+                return StateCount.table(counts, by: byOwner ? "owner" : "document")
             }
-        ),
-        CommandSpec(
+        }
+    }
+
+    /// `verified-line`
+    struct VerifiedLine: DeclaredCommand {
+        static let spec = CommandSpec(
             name: "verified-line",
             abstract: "Print the one-line summary a document's front matter carries.",
             discussion: "Such as: Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no",
-            options: [documentOption],
-            build: { .verifiedLine(store: CommandTree.storePath($0), document: $0.value("document")) }
-        ),
-    ]
+            options: [ReportCommands.document])
+
+        let store: String
+        let document: String?
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            document = try values[ReportCommands.document]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.verifiedLine(store: store, document: document) }
+    }
 }
 
 extension Runner {

@@ -1,144 +1,255 @@
 import EvidenceStore
 
-/// run start, list, show; log; measurements; attachments.
+/// run start, list, show, retract; result link, retract; log; measurements; attachments.
 enum RunCommands {
     static let run = CommandSpec(
-        name: "run",
-        abstract: "Start, list and show runs: sittings on one device or simulator.",
-        subcommands: [
-            CommandSpec(
-                name: "start",
-                abstract: "Start a run and print its id.",
-                options: SharedOptions.environment + [
-                    SharedOptions.tester, SharedOptions.date,
-                    OptionSpec(name: "note", valueName: "text", help: "A note about the run."),
-                ],
-                build: { values in
-                    .runStart(
-                        store: CommandTree.storePath(values),
-                        draft: RunDraft(
-                            environment: try SharedOptions.requireEnvironment(values), tester: SharedOptions.tester(values),
-                            startedAt: values.value("date"), note: values.value("note") ?? "",
-                            newModel: values.flag("new-model")),
-                        detect: SharedOptions.detect(values))
-                },
-                environment: .required
-            ),
-            CommandSpec(
-                name: "list",
-                abstract: "List runs with their environment and number of results.",
-                options: [CommandTree.formatOption],
-                build: { .runList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-            CommandSpec(
-                name: "show",
-                abstract: "Show a run and every result in it.",
-                arguments: [
-                    ArgumentSpec(name: "id", help: "The run's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
-                ],
-                options: [CommandTree.detailFormatOption],
-                build: {
-                    .runShow(
-                        store: CommandTree.storePath($0), reference: try $0.required("id"),
-                        format: try CommandTree.detailFormat($0))
-                }
-            ),
-            retract(
-                .run, abstract: "Retract a whole run: every result in it counts for nothing from now on.",
-                id: "The run's UUID, or a prefix of it of 6 or more, or its local number, which another clone's store "
-                    + "gives another run."),
-        ]
-    )
-
+        group: "run", abstract: "Start, list and show runs: sittings on one device or simulator.",
+        commands: [Start.self, List.self, Show.self, RetractRun.self])
     static let result = CommandSpec(
-        name: "result",
-        abstract: "Correct a result logged by mistake, or tie it to the issue that tracks it.",
-        subcommands: [
-            CommandSpec(
-                name: "link",
-                abstract: "Tie a result to the issue (bug) that tracks it.",
-                discussion: "Links are only ever added, like retractions, and travel through export and import. A failing "
-                    + "claim stays failing; its reason names the issues linked to its failures since its last pass "
-                    + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.",
-                arguments: [
-                    ArgumentSpec(
-                        name: "result",
-                        help: "The result's UUID, or a prefix of it of 6 or more, or its local number (this store's only)."),
-                    ArgumentSpec(name: "url", help: "The issue's http:// or https:// address."),
-                ],
-                options: [SharedOptions.by],
-                build: { values in
-                    .resultLink(
-                        store: CommandTree.storePath(values), reference: try values.required("result"), url: try values.required("url"),
-                        by: SharedOptions.author(values))
-                }
-            ),
-            retract(
-                .result, abstract: "Retract one result: it stays in the store, shown as retracted, and counts for nothing.",
-                id: "The result's UUID, or a prefix of it of 6 or more (as 'claim show' and 'run show' print it), or its "
-                    + "local number, which another clone's store gives another result.")
-        ]
-    )
+        group: "result", abstract: "Correct a result logged by mistake, or tie it to the issue that tracks it.",
+        commands: [Link.self, RetractResult.self])
+    static let attachments = CommandSpec(
+        group: "attachments", abstract: "List attachments, or verify that their files are unchanged.",
+        commands: [AttachmentList.self, AttachmentVerify.self])
 
-    private static func retract(_ target: RetractTarget, abstract: String, id: String) -> CommandSpec {
-        CommandSpec(
-            name: "retract",
-            abstract: abstract,
-            discussion: "Retractions are append-only: nothing is deleted, and the retraction records who, when and why. Use it for a wrong date, claim, device or build, then log the result again correctly.",
-            arguments: [ArgumentSpec(name: "id", help: id)],
-            options: [
-                OptionSpec(name: "reason", valueName: "text", help: "Why it is wrong.", isRequired: true),
-                SharedOptions.by,
-            ],
-            build: { values in
-                .retract(
-                    target, store: CommandTree.storePath(values), reference: try values.required("id"),
-                    reason: try values.required("reason"), by: SharedOptions.author(values))
-            }
-        )
+    static let note = Option.text("note", "text", help: "A note about the run.")
+}
+
+/// What `retract` corrects.
+enum RetractTarget: Equatable, Sendable {
+    case result
+    case run
+}
+
+extension RunCommands {
+    /// `run start`
+    struct Start: DeclaredCommand {
+        static let spec = CommandSpec(
+            name: "start", abstract: "Start a run and print its id.",
+            options: SharedOptions.environment + [SharedOptions.tester, SharedOptions.date, note], environment: .required)
+
+        let store: String
+        let draft: RunDraft
+        /// What the options leave out of the environment is read from Xcode on this machine.
+        let detect: Bool
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            draft = RunDraft(
+                environment: try SharedOptions.requireEnvironment(values), tester: try SharedOptions.tester(values),
+                startedAt: try values[SharedOptions.date], note: try values[note] ?? "",
+                newModel: try values[SharedOptions.newModel])
+            detect = try SharedOptions.detect(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.runStart(store: store, draft: draft, detect: detect) }
     }
 
-    static let log = CommandSpec(
-        name: "log",
-        abstract: "Log one result for a claim, with its measurements and attachments.",
-        discussion: "Without --run, the result joins the run of the same environment, tester and day, or starts one. Measurements take the form NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'; units: pt, px, mm, ms, s, %, count, fps, B, KB, MB, x (a ratio, 2.5x).",
-        arguments: [ArgumentSpec(name: "claim", help: "The claim's key.")],
-        options: [
-            OptionSpec(
-                name: "result", valueName: "result",
-                help: "\(Choices.list(Outcome.names)) (default: judged by the measurements against the claim's expected "
-                    + "values, when each has one).",
-                choices: Outcome.names),
-            OptionSpec(
-                name: "run", valueName: "id",
-                help: "The run to add it to: its UUID, a prefix of it of 6 or more, or its local number (this store's only)."),
-        ] + SharedOptions.environment + [
-            SharedOptions.tester, SharedOptions.date,
-            OptionSpec(
-                name: "posture", valueName: "posture", help: "\(Choices.list(Posture.names)).", choices: Posture.names),
-            OptionSpec(name: "note", valueName: "text", help: "What was seen."),
-            OptionSpec(name: "measure", valueName: "measurement", help: "A measurement (see above).", isRepeatable: true),
-            OptionSpec(
-                name: "attach", valueName: "file", help: "A file inside the store's folder to attach.", isRepeatable: true),
-            OptionSpec(
-                name: "issue", valueName: "url",
-                help: "The issue (bug) that tracks what it shows, such as https://github.com/o/r/issues/12; a failing claim "
-                    + "stays failing and names it as known.",
-                isRepeatable: true),
-            OptionSpec(
-                name: "format", valueName: "format",
-                help: "text (a sentence on standard error) or json (the result on standard output) (default: text).",
-                choices: ["text", "json"]),
-        ],
-        build: { values in
+    /// `run list`
+    struct List: ListingCommand {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List runs with their environment and number of results.", options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.runList()) }
+    }
+
+    /// `run show`
+    struct Show: DeclaredCommand {
+        static let id = Argument.required(
+            "id", help: "The run's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
+        static let spec = CommandSpec(
+            name: "show", abstract: "Show a run and every result in it.", arguments: [id], options: [CommandTree.detailFormat])
+
+        let store: String
+        let reference: String
+        let format: DetailFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            reference = try values[Self.id]
+            format = try values[CommandTree.detailFormat]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.runShow(store: store, reference: reference, format: format) }
+    }
+
+    /// `run retract` and `result retract`: what they share.
+    struct Retraction: Equatable, Sendable {
+        static let id = Argument.required("id", help: "The run's or the result's UUID.")
+        static let reason = Option.required("reason", "text", help: "Why it is wrong.")
+
+        static func spec(abstract: String, id: String) -> CommandSpec {
+            CommandSpec(
+                name: "retract",
+                abstract: abstract,
+                discussion: "Retractions are append-only: nothing is deleted, and the retraction records who, when and why. Use it for a wrong date, claim, device or build, then log the result again correctly.",
+                arguments: [Self.id.helped(id)],
+                options: [reason, SharedOptions.by])
+        }
+
+        let target: RetractTarget
+        let store: String
+        let reference: String
+        let reason: String
+        let by: String
+
+        init(_ target: RetractTarget, _ values: ParsedValues) throws {
+            self.target = target
+            store = try CommandTree.storePath(values)
+            reference = try values[Self.id]
+            reason = try values[Self.reason]
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.retract(target, store: store, reference: reference, reason: reason, by: by)
+        }
+    }
+
+    /// `run retract`
+    struct RetractRun: DeclaredCommand {
+        static let spec = Retraction.spec(
+            abstract: "Retract a whole run: every result in it counts for nothing from now on.",
+            id: "The run's UUID, or a prefix of it of 6 or more, or its local number, which another clone's store "
+                + "gives another run.")
+
+        let retraction: Retraction
+
+        init(_ values: ParsedValues) throws { retraction = try Retraction(.run, values) }
+
+        func run(_ runner: Runner) throws -> Int32 { try retraction.run(runner) }
+    }
+
+    /// `result retract`
+    struct RetractResult: DeclaredCommand {
+        static let spec = Retraction.spec(
+            abstract: "Retract one result: it stays in the store, shown as retracted, and counts for nothing.",
+            id: "The result's UUID, or a prefix of it of 6 or more (as 'claim show' and 'run show' print it), or its "
+                + "local number, which another clone's store gives another result.")
+
+        let retraction: Retraction
+
+        init(_ values: ParsedValues) throws { retraction = try Retraction(.result, values) }
+
+        func run(_ runner: Runner) throws -> Int32 { try retraction.run(runner) }
+    }
+
+    /// `result link`
+    struct Link: DeclaredCommand {
+        static let result = Argument.required(
+            "result", help: "The result's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
+        static let url = Argument.required("url", help: "The issue's http:// or https:// address.")
+        static let spec = CommandSpec(
+            name: "link",
+            abstract: "Tie a result to the issue (bug) that tracks it.",
+            discussion: "Links are only ever added, like retractions, and travel through export and import. A failing "
+                + "claim stays failing; its reason names the issues linked to its failures since its last pass "
+                + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.",
+            arguments: [result, url], options: [SharedOptions.by])
+
+        let store: String
+        let reference: String
+        let url: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            reference = try values[Self.result]
+            url = try values[Self.url]
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let (result, added) = try opened.linkResult(reference, to: url, by: by)
+            runner.output.message(added ? "Linked \(result) to \(url)." : "\(result) is linked to \(url) already; nothing changed.")
+            return ExitCode.ok
+        }
+    }
+
+    /// `attachments list`
+    struct AttachmentList: ListingCommand {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List attachments with their size and SHA-256.", options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.attachmentList()) }
+    }
+
+    /// `attachments verify`
+    struct AttachmentVerify: DeclaredCommand {
+        static let spec = CommandSpec(
+            name: "verify", abstract: "List attachments whose files changed or vanished; exit 1 when there are any.",
+            options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            format = try values[CommandTree.format]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.attachmentsVerify(store: store, format: format) }
+    }
+}
+
+extension RunCommands {
+    /// `log`
+    struct Log: DeclaredCommand {
+        static let claim = Argument.required("claim", help: "The claim's key.")
+        static let result = Option.choice(
+            "result", "result",
+            help: "\(Choices.list(Outcome.names)) (default: judged by the measurements against the claim's expected "
+                + "values, when each has one).",
+            of: Outcome.self)
+        static let runID = Option.text(
+            "run", "id", help: "The run to add it to: its UUID, a prefix of it of 6 or more, or its local number (this store's only).")
+        static let posture = Option.choice("posture", "posture", help: "\(Choices.list(Posture.names)).", of: Posture.self)
+        static let note = Option.text("note", "text", help: "What was seen.")
+        static let measure = Option.repeated("measure", "measurement", help: "A measurement (see above).").map {
+            try $0.map(MeasurementDraft.init(parsing:))
+        }
+        static let attach = Option.repeated("attach", "file", help: "A file inside the store's folder to attach.")
+        static let issue = Option.repeated(
+            "issue", "url",
+            help: "The issue (bug) that tracks what it shows, such as https://github.com/o/r/issues/12; a failing claim "
+                + "stays failing and names it as known.")
+        static let format = Option.text(
+            "format", "format", help: "text (a sentence on standard error) or json (the result on standard output) (default: text).")
+            .accepting(["text", "json"]).map { $0?.lowercased() == "json" }
+        static let spec = CommandSpec(
+            name: "log",
+            abstract: "Log one result for a claim, with its measurements and attachments.",
+            discussion: "Without --run, the result joins the run of the same environment, tester and day, or starts one. Measurements take the form NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'; units: pt, px, mm, ms, s, %, count, fps, B, KB, MB, x (a ratio, 2.5x).",
+            arguments: [claim],
+            options: [result, runID] + SharedOptions.environment + [
+                SharedOptions.tester, SharedOptions.date, posture, note, measure, attach, issue, format,
+            ],
+            environment: .orRun)
+
+        let store: String
+        let observation: Observation
+        /// The run it goes to: one named, or the run of its environment, tester and day.
+        let choice: RunChoice
+        /// The result on standard output as JSON, instead of a sentence on standard error.
+        let json: Bool
+        let detect: Bool
+
+        init(_ values: ParsedValues) throws {
             let environment = try SharedOptions.environment(values, requireAll: true)
-            let choice: RunChoice
-            switch (values.value("run"), environment) {
+            switch (try values[Self.runID], environment) {
             case (let run?, nil):
                 choice = .existing(run)
             case (nil, let environment?):
                 choice = .matching(
-                    environment, tester: SharedOptions.tester(values), newModel: values.flag("new-model"))
+                    environment, tester: try SharedOptions.tester(values), newModel: try values[SharedOptions.newModel])
             case (.some, .some):
                 throw UsageError(message: "Give either --run or the environment options, not both.", path: values.path)
             case (nil, nil):
@@ -147,58 +258,47 @@ enum RunCommands {
                         + "goes to a run, or to the run of an environment named by --device or --simulator, --os and --xcode.",
                     path: values.path)
             }
-            return .log(
-                store: CommandTree.storePath(values),
-                observation: try {
-                    var observation = Observation(
-                        claimKey: try values.required("claim"), outcome: try Outcome(parsing: values.value("result") ?? "pass"),
-                        posture: try values.value("posture").map(Posture.init(parsing:)), note: values.value("note") ?? "",
-                        measurements: try values.values("measure").map(MeasurementDraft.init(parsing:)),
-                        attachments: values.values("attach"), checkedAt: values.value("date"))
-                    observation.issues = values.values("issue")
-                    observation.outcomeGiven = values.value("result") != nil
-                    return observation
-                }(),
-                run: choice, json: values.value("format")?.lowercased() == "json", detect: SharedOptions.detect(values))
-        },
-        environment: .orRun
-    )
-
-    static let measurements = CommandSpec(
-        name: "measurements",
-        abstract: "List measurements with their baseline and delta.",
-        options: [
-            OptionSpec(name: "name", valueName: "name", help: "Only measurements with this name."),
-            OptionSpec(name: "claim", valueName: "key", help: "Only measurements of this claim."),
-            OptionSpec(name: "model", valueName: "model", help: "Only measurements on this model."),
-            CommandTree.formatOption,
-        ],
-        build: { values in
-            .measurements(
-                store: CommandTree.storePath(values),
-                filter: MeasurementFilter(name: values.value("name"), claimKey: values.value("claim"), model: values.value("model")),
-                format: try CommandTree.format(values))
+            let outcome = try values[Self.result]
+            var observation = Observation(
+                claimKey: try values[Self.claim], outcome: outcome ?? .pass, posture: try values[Self.posture],
+                note: try values[Self.note] ?? "", measurements: try values[Self.measure], attachments: try values[Self.attach],
+                checkedAt: try values[SharedOptions.date])
+            observation.issues = try values[Self.issue]
+            observation.outcomeGiven = outcome != nil
+            self.observation = observation
+            store = try CommandTree.storePath(values)
+            json = try values[Self.format]
+            detect = try SharedOptions.detect(values)
         }
-    )
 
-    static let attachments = CommandSpec(
-        name: "attachments",
-        abstract: "List attachments, or verify that their files are unchanged.",
-        subcommands: [
-            CommandSpec(
-                name: "list",
-                abstract: "List attachments with their size and SHA-256.",
-                options: [CommandTree.formatOption],
-                build: { .attachmentsList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-            CommandSpec(
-                name: "verify",
-                abstract: "List attachments whose files changed or vanished; exit 1 when there are any.",
-                options: [CommandTree.formatOption],
-                build: { .attachmentsVerify(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-        ]
-    )
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.log(store: store, observation: observation, run: choice, json: json, detect: detect)
+        }
+    }
+
+    /// `measurements`
+    struct Measurements: DeclaredCommand {
+        static let name = Option.text("name", "name", help: "Only measurements with this name.")
+        static let claim = Option.text("claim", "key", help: "Only measurements of this claim.")
+        static let model = Option.text("model", "model", help: "Only measurements on this model.")
+        static let spec = CommandSpec(
+            name: "measurements", abstract: "List measurements with their baseline and delta.",
+            options: [name, claim, model, CommandTree.format])
+
+        let store: String
+        let filter: MeasurementFilter
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            filter = MeasurementFilter(name: try values[Self.name], claimKey: try values[Self.claim], model: try values[Self.model])
+            format = try values[CommandTree.format]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.listing(store: store, format: format) { Tabular(try $0.reader.measurementList(filter)) }
+        }
+    }
 }
 
 extension Runner {

@@ -14,45 +14,66 @@ enum SessionCommands {
         baseline it keeps), 'note:' and 'attach:' (each may repeat). A line 'undo' retracts the result logged last; a line \
         'quit' ends the session. The whole file is checked before anything is written.
         """
+}
 
-    static let session = CommandSpec(
-        name: "session",
-        abstract: "Walk through the claims that need checking on one device or simulator, logging each answer at once.",
-        discussion: "Each claim is shown with its statement, what it needs, its latest results and measurements elsewhere, "
-            + "and the checklist items it proves; then it asks for the result ([p]ass, [f]ail, [b]locked, [i]nconclusive, "
-            + "[s]kipped, [n]ext without logging, [u]ndo the last one, [q]uit, [?] help), the posture, each measurement the "
-            + "claim had before (its last baseline as the default), new measurements, a note and attachments. A claim's answer "
-            + "is written when it is complete, in its own transaction, to the run of this environment, tester and day; a "
-            + "session started again that day resumes that run and passes by the claims it holds. Without claims or a state "
-            + "option, a device session takes the claims that need a device, a simulator session those with no result. "
-            + "On a terminal it asks; otherwise give --answers. " + answersFormat,
-        arguments: [ArgumentSpec(name: "claim", help: "Only these claims, by key.", isOptional: true, isVariadic: true)],
-        options: SharedOptions.environment + [
-            SharedOptions.tester,
-            OptionSpec(name: "needs-device", help: "Claims that need a device (the default for a device)."),
-            OptionSpec(name: "untested", help: "Claims with no result yet (the default for a simulator)."),
-            OptionSpec(name: "stale", help: "Claims whose proof is stale."),
-            OptionSpec(name: "document", valueName: "document", help: "Only claims of this document."),
-            OptionSpec(name: "area", valueName: "area", help: "Only claims of this area, such as StandBy."),
-            OptionSpec(name: "owner", valueName: "name", help: "Only claims this person owns."),
-            OptionSpec(name: "answers", valueName: "file", help: "Read the answers from this file instead of a terminal."),
-        ],
-        build: { values in
-            let environment = try SharedOptions.requireEnvironment(values)
+extension SessionCommands {
+    /// `session`
+    struct Session: DeclaredCommand {
+        static let claim = Argument.variadic("claim", help: "Only these claims, by key.", optional: true)
+        static let needsDevice = Option.flag("needs-device", help: "Claims that need a device (the default for a device).")
+        static let untested = Option.flag("untested", help: "Claims with no result yet (the default for a simulator).")
+        static let stale = Option.flag("stale", help: "Claims whose proof is stale.")
+        static let document = Option.text("document", "document", help: "Only claims of this document.")
+        static let area = Option.text("area", "area", help: "Only claims of this area, such as StandBy.")
+        static let owner = Option.text("owner", "name", help: "Only claims this person owns.")
+        static let answers = Option.text("answers", "file", help: "Read the answers from this file instead of a terminal.")
+        static let spec = CommandSpec(
+            name: "session",
+            abstract: "Walk through the claims that need checking on one device or simulator, logging each answer at once.",
+            discussion: "Each claim is shown with its statement, what it needs, its latest results and measurements elsewhere, "
+                + "and the checklist items it proves; then it asks for the result ([p]ass, [f]ail, [b]locked, [i]nconclusive, "
+                + "[s]kipped, [n]ext without logging, [u]ndo the last one, [q]uit, [?] help), the posture, each measurement the "
+                + "claim had before (its last baseline as the default), new measurements, a note and attachments. A claim's answer "
+                + "is written when it is complete, in its own transaction, to the run of this environment, tester and day; a "
+                + "session started again that day resumes that run and passes by the claims it holds. Without claims or a state "
+                + "option, a device session takes the claims that need a device, a simulator session those with no result. "
+                + "On a terminal it asks; otherwise give --answers. " + answersFormat,
+            arguments: [claim],
+            options: SharedOptions.environment + [
+                SharedOptions.tester, needsDevice, untested, stale, document, area, owner, answers,
+            ],
+            environment: .required)
+
+        let store: String
+        let environment: EnvironmentSpec
+        let tester: String
+        let newModel: Bool
+        let selection: SessionSelection
+        let answers: String?
+        let detect: Bool
+
+        init(_ values: ParsedValues) throws {
+            environment = try SharedOptions.requireEnvironment(values)
             var states: Set<VerificationState> = []
-            if values.flag("needs-device") { states.insert(.needsDevice) }
-            if values.flag("untested") { states.insert(.untested) }
-            if values.flag("stale") { states.insert(.stale) }
-            return .session(
-                store: CommandTree.storePath(values), environment: environment, tester: SharedOptions.tester(values),
-                newModel: values.flag("new-model"),
-                selection: SessionSelection(
-                    keys: values.argumentValues("claim"), states: states, document: values.value("document"),
-                    area: values.value("area"), owner: try values.value("owner").map(Validate.owner)),
-                answers: values.value("answers"), detect: SharedOptions.detect(values))
-        },
-        environment: .required
-    )
+            if try values[Self.needsDevice] { states.insert(.needsDevice) }
+            if try values[Self.untested] { states.insert(.untested) }
+            if try values[Self.stale] { states.insert(.stale) }
+            store = try CommandTree.storePath(values)
+            tester = try SharedOptions.tester(values)
+            newModel = try values[SharedOptions.newModel]
+            selection = SessionSelection(
+                keys: try values[Self.claim], states: states, document: try values[Self.document], area: try values[Self.area],
+                owner: try values[Self.owner].map(Validate.owner))
+            answers = try values[Self.answers]
+            detect = try SharedOptions.detect(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.session(
+                store: store, environment: try runner.complete(environment, detect: detect), tester: tester,
+                newModel: newModel, selection: selection, answers: answers)
+        }
+    }
 }
 
 extension Runner {

@@ -3,183 +3,251 @@ import EvidenceStore
 /// source add, list, show; capability add, list; env lacks, has, list; document subjects, list.
 enum SourceCommands {
     static let source = CommandSpec(
-        name: "source",
-        abstract: "Add, list and show the pages claims cite.",
-        subcommands: [
-            CommandSpec(
-                name: "add",
-                abstract: "Add a source: a URL with its title, publisher, kind and dates.",
-                arguments: [ArgumentSpec(name: "url", help: "The page's URL, without a locator.")],
-                options: [
-                    OptionSpec(name: "title", valueName: "text", help: "The page's title.", isRequired: true),
-                    OptionSpec(name: "publisher", valueName: "name", help: "Who publishes it, such as Apple.", isRequired: true),
-                    OptionSpec(
-                        name: "kind", valueName: "kind",
-                        help: "\(Choices.list(SourceKind.names)).", isRequired: true, choices: SourceKind.names),
-                    OptionSpec(name: "published", valueName: "date", help: "When it was published (YYYY-MM-DD)."),
-                    OptionSpec(name: "updated", valueName: "date", help: "When it was last updated (YYYY-MM-DD)."),
-                    OptionSpec(name: "retrieved", valueName: "date", help: "When it was read (YYYY-MM-DD)."),
-                    SharedOptions.by,
-                ],
-                build: { values in
-                    .sourceAdd(
-                        store: CommandTree.storePath(values),
-                        draft: SourceDraft(
-                            url: try values.required("url"), title: try values.required("title"),
-                            publisher: try values.required("publisher"), kind: try SourceKind(parsing: try values.required("kind")),
-                            published: values.value("published"), updated: values.value("updated"),
-                            retrieved: values.value("retrieved")),
-                        by: SharedOptions.author(values))
-                }
-            ),
-            CommandSpec(
-                name: "list",
-                abstract: "List sources with how many claims cite each.",
-                options: [CommandTree.formatOption],
-                build: { .sourceList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-            CommandSpec(
-                name: "show",
-                abstract: "Show a source and the claims that cite it.",
-                arguments: [ArgumentSpec(name: "url", help: "The source's URL.")],
-                options: [CommandTree.detailFormatOption],
-                build: {
-                    .sourceShow(
-                        store: CommandTree.storePath($0), url: try $0.required("url"), format: try CommandTree.detailFormat($0))
-                }
-            ),
-        ]
-    )
-
+        group: "source", abstract: "Add, list and show the pages claims cite.", commands: [Add.self, List.self, Show.self])
     static let capability = CommandSpec(
-        name: "capability",
-        abstract: "Add and list capabilities that checks need and some environments lack.",
-        subcommands: [
-            CommandSpec(
-                name: "add",
-                abstract: "Add a capability, such as standby or app-extension.",
-                arguments: [ArgumentSpec(name: "name", help: "Lower-case letters, digits and '-'.")],
-                options: [OptionSpec(name: "description", valueName: "text", help: "What it is.", isRequired: true), SharedOptions.by],
-                build: {
-                    .capabilityAdd(
-                        store: CommandTree.storePath($0), name: try $0.required("name"), description: try $0.required("description"),
-                        by: SharedOptions.author($0))
-                }
-            ),
-            CommandSpec(
-                name: "list",
-                abstract: "List capabilities, how many claims need each, and which environments lack it.",
-                options: [CommandTree.formatOption],
-                build: { .capabilityList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-        ]
-    )
+        group: "capability", abstract: "Add and list capabilities that checks need and some environments lack.",
+        commands: [CapabilityAdd.self, CapabilityList.self])
+    static let environment = CommandSpec(
+        group: "env", abstract: "Record what environments lack or have, and list environments.",
+        commands: [Lacks.self, Has.self, EnvironmentList.self])
+    static let document = CommandSpec(
+        group: "document", abstract: "List documents, and set the models their new claims speak about.",
+        commands: [Subjects.self, DocumentList.self])
+}
+
+extension SourceCommands {
+    /// `source add`
+    struct Add: DeclaredCommand {
+        static let url = Argument.required("url", help: "The page's URL, without a locator.")
+        static let title = Option.required("title", "text", help: "The page's title.")
+        static let publisher = Option.required("publisher", "name", help: "Who publishes it, such as Apple.")
+        static let kind = Option.requiredChoice("kind", "kind", help: "\(Choices.list(SourceKind.names)).", of: SourceKind.self)
+        static let published = Option.text("published", "date", help: "When it was published (YYYY-MM-DD).")
+        static let updated = Option.text("updated", "date", help: "When it was last updated (YYYY-MM-DD).")
+        static let retrieved = Option.text("retrieved", "date", help: "When it was read (YYYY-MM-DD).")
+        static let spec = CommandSpec(
+            name: "add", abstract: "Add a source: a URL with its title, publisher, kind and dates.",
+            arguments: [url], options: [title, publisher, kind, published, updated, retrieved, SharedOptions.by])
+
+        let store: String
+        let draft: SourceDraft
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            draft = SourceDraft(
+                url: try values[Self.url], title: try values[Self.title], publisher: try values[Self.publisher],
+                kind: try values[Self.kind], published: try values[Self.published], updated: try values[Self.updated],
+                retrieved: try values[Self.retrieved])
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.sourceAdd(store: store, draft: draft, by: by) }
+    }
+
+    /// `source list`
+    struct List: ListingCommand {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List sources with how many claims cite each.", options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.sourceList()) }
+    }
+
+    /// `source show`
+    struct Show: DeclaredCommand {
+        static let url = Argument.required("url", help: "The source's URL.")
+        static let spec = CommandSpec(
+            name: "show", abstract: "Show a source and the claims that cite it.", arguments: [url],
+            options: [CommandTree.detailFormat])
+
+        let store: String
+        let url: String
+        let format: DetailFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            url = try values[Self.url]
+            format = try values[CommandTree.detailFormat]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.sourceShow(store: store, url: url, format: format) }
+    }
+
+    /// `capability add`
+    struct CapabilityAdd: DeclaredCommand {
+        static let name = Argument.required("name", help: "Lower-case letters, digits and '-'.")
+        static let description = Option.required("description", "text", help: "What it is.")
+        static let spec = CommandSpec(
+            name: "add", abstract: "Add a capability, such as standby or app-extension.", arguments: [name],
+            options: [description, SharedOptions.by])
+
+        let store: String
+        let name: String
+        let description: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            name = try values[Self.name]
+            description = try values[Self.description]
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.capabilityAdd(store: store, name: name, description: description, by: by)
+        }
+    }
+
+    /// `capability list`
+    struct CapabilityList: ListingCommand {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List capabilities, how many claims need each, and which environments lack it.",
+            options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.capabilityList()) }
+    }
 
     /// `env lacks` and `env has`: one record of what environments of a kind
     /// and model have from an Xcode build on.
-    static func capabilityRecord(_ status: CapabilityStatus) -> CommandSpec {
-        let verb = status == .lacks ? "lacks" : "has"
-        return CommandSpec(
-            name: verb,
-            abstract: status == .lacks
-                ? "Record that a simulator or device model lacks a capability from an Xcode build on, and who says so."
-                : "Record that a simulator or device model has a capability from an Xcode build on, and who says so.",
-            discussion: "A record holds for its kind and model (or, with --all-models, every model of the kind) from its "
-                + "Xcode build onward, until a later record says otherwise; without --xcode-build, from the first build. "
-                + "For an environment, the record with the newest build at or before its own decides; before the first "
-                + "record, the first decides; an environment with no Xcode build lacks a capability when any record for "
-                + "its kind and model says so. Give --source for a page that says so, or --reported-in for a document of "
-                + "this store whose own testing found it.",
-            arguments: [ArgumentSpec(name: "capability", help: "The capability it \(verb).")],
-            options: [
-                OptionSpec(name: "simulator", valueName: "model", help: "The simulator model, such as \"iPhone Duo\"."),
-                OptionSpec(name: "device", valueName: "model", help: "The device model."),
-                OptionSpec(name: "all-models", help: "Every model of the kind --kind names, instead of --simulator or --device."),
-                OptionSpec(
-                    name: "kind", valueName: "kind", help: "With --all-models: simulator or device (default: simulator).",
-                    choices: EnvironmentKind.names),
-                OptionSpec(name: "xcode-build", valueName: "build", help: "The Xcode build it holds from, such as 27A9275."),
-                OptionSpec(name: "source", valueName: "url", help: "The source that says so."),
-                OptionSpec(name: "reported-in", valueName: "document", help: "The document whose testing found it."),
-                OptionSpec(name: "note", valueName: "text", help: "A note, such as the wording of the limit."),
-                SharedOptions.newModel,
-                SharedOptions.by,
-            ],
-            build: { values in
-                let simulator = values.value("simulator")
-                let device = values.value("device")
-                let allModels = values.flag("all-models")
-                guard [simulator != nil, device != nil, allModels].filter({ $0 }).count == 1 else {
-                    throw UsageError(message: "Give exactly one of --simulator, --device or --all-models.", path: values.path)
-                }
-                if values.value("kind") != nil && !allModels {
-                    throw UsageError(message: "--kind goes with --all-models; --simulator and --device name the kind.", path: values.path)
-                }
-                let source = values.value("source")
-                let document = values.value("reported-in")
-                guard (source == nil) != (document == nil) else {
-                    throw UsageError(message: "Give exactly one of --source or --reported-in.", path: values.path)
-                }
-                let kind: EnvironmentKind =
-                    allModels ? try values.value("kind").map(EnvironmentKind.init(parsing:)) ?? .simulator
-                    : simulator != nil ? .simulator : .device
-                return .envLacks(
-                    store: CommandTree.storePath(values),
-                    draft: LackDraft(
-                        kind: kind, model: simulator ?? device ?? LackDraft.everyModel,
-                        toolBuild: values.value("xcode-build") ?? "", capability: try values.required("capability"),
-                        evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
-                        note: values.value("note") ?? "", status: status, newModel: values.flag("new-model")),
-                    by: SharedOptions.author(values))
+    struct CapabilityRecord: Equatable, Sendable {
+        static let capability = Argument.required("capability", help: "The capability it lacks or has.")
+        static let simulator = Option.text("simulator", "model", help: "The simulator model, such as \"iPhone Duo\".")
+        static let device = Option.text("device", "model", help: "The device model.")
+        static let allModels = Option.flag(
+            "all-models", help: "Every model of the kind --kind names, instead of --simulator or --device.")
+        static let kind = Option.choice(
+            "kind", "kind", help: "With --all-models: simulator or device (default: simulator).", of: EnvironmentKind.self)
+        static let xcodeBuild = Option.text("xcode-build", "build", help: "The Xcode build it holds from, such as 27A9275.")
+        static let source = Option.text("source", "url", help: "The source that says so.")
+        static let reportedIn = Option.text("reported-in", "document", help: "The document whose testing found it.")
+        static let note = Option.text("note", "text", help: "A note, such as the wording of the limit.")
+
+        static func spec(_ status: CapabilityStatus) -> CommandSpec {
+            let verb = status == .lacks ? "lacks" : "has"
+            return CommandSpec(
+                name: verb,
+                abstract: status == .lacks
+                    ? "Record that a simulator or device model lacks a capability from an Xcode build on, and who says so."
+                    : "Record that a simulator or device model has a capability from an Xcode build on, and who says so.",
+                discussion: "A record holds for its kind and model (or, with --all-models, every model of the kind) from its "
+                    + "Xcode build onward, until a later record says otherwise; without --xcode-build, from the first build. "
+                    + "For an environment, the record with the newest build at or before its own decides; before the first "
+                    + "record, the first decides; an environment with no Xcode build lacks a capability when any record for "
+                    + "its kind and model says so. Give --source for a page that says so, or --reported-in for a document of "
+                    + "this store whose own testing found it.",
+                arguments: [capability.helped("The capability it \(verb).")],
+                options: [
+                    simulator, device, allModels, kind, xcodeBuild, source, reportedIn, note, SharedOptions.newModel,
+                    SharedOptions.by,
+                ])
+        }
+
+        let store: String
+        let draft: LackDraft
+        let by: String
+
+        init(_ values: ParsedValues, status: CapabilityStatus) throws {
+            let simulator = try values[Self.simulator]
+            let device = try values[Self.device]
+            let allModels = try values[Self.allModels]
+            guard [simulator != nil, device != nil, allModels].filter({ $0 }).count == 1 else {
+                throw UsageError(message: "Give exactly one of --simulator, --device or --all-models.", path: values.path)
             }
-        )
+            if try values[Self.kind] != nil && !allModels {
+                throw UsageError(message: "--kind goes with --all-models; --simulator and --device name the kind.", path: values.path)
+            }
+            let source = try values[Self.source]
+            let document = try values[Self.reportedIn]
+            guard (source == nil) != (document == nil) else {
+                throw UsageError(message: "Give exactly one of --source or --reported-in.", path: values.path)
+            }
+            let kind: EnvironmentKind = allModels ? try values[Self.kind] ?? .simulator : simulator != nil ? .simulator : .device
+            store = try CommandTree.storePath(values)
+            draft = LackDraft(
+                kind: kind, model: simulator ?? device ?? LackDraft.everyModel, toolBuild: try values[Self.xcodeBuild] ?? "",
+                capability: try values[Self.capability], evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
+                note: try values[Self.note] ?? "", status: status, newModel: try values[SharedOptions.newModel])
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.envLacks(store: store, draft: draft, by: by) }
     }
 
-    static let environment = CommandSpec(
-        name: "env",
-        abstract: "Record what environments lack or have, and list environments.",
-        subcommands: [
-            capabilityRecord(.lacks),
-            capabilityRecord(.has),
-            CommandSpec(
-                name: "list",
-                abstract: "List environments, whether each is current, what each lacks and which record decides.",
-                options: [CommandTree.formatOption],
-                build: { .envList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-        ]
-    )
+    /// `env lacks`
+    struct Lacks: DeclaredCommand {
+        static let spec = CapabilityRecord.spec(.lacks)
+        let record: CapabilityRecord
+        init(_ values: ParsedValues) throws { record = try CapabilityRecord(values, status: .lacks) }
+        func run(_ runner: Runner) throws -> Int32 { try record.run(runner) }
+    }
 
-    static let document = CommandSpec(
-        name: "document",
-        abstract: "List documents, and set the models their new claims speak about.",
-        subcommands: [
-            CommandSpec(
-                name: "subjects",
-                abstract: "Set the models a document's new claims speak about when 'claim add' names none.",
-                discussion: "Prints the document's default models afterwards; with no option, only prints them. "
-                    + "Claims already added keep their own models ('claim edit --model').",
-                arguments: [ArgumentSpec(name: "document", help: "The document.")],
-                options: [
-                    OptionSpec(name: "model", valueName: "model", help: "A model to add to the defaults.", isRepeatable: true),
-                    OptionSpec(
-                        name: "remove-model", valueName: "model", help: "A model to take out of the defaults.", isRepeatable: true),
-                    SharedOptions.newModel,
-                ],
-                build: { values in
-                    .documentSubjects(
-                        store: CommandTree.storePath(values), document: try values.required("document"),
-                        add: values.values("model"), remove: values.values("remove-model"), newModel: values.flag("new-model"))
-                }
-            ),
-            CommandSpec(
-                name: "list",
-                abstract: "List documents with their claims and default models.",
-                options: [CommandTree.formatOption],
-                build: { .documentList(store: CommandTree.storePath($0), format: try CommandTree.format($0)) }
-            ),
-        ]
-    )
+    /// `env has`
+    struct Has: DeclaredCommand {
+        static let spec = CapabilityRecord.spec(.has)
+        let record: CapabilityRecord
+        init(_ values: ParsedValues) throws { record = try CapabilityRecord(values, status: .has) }
+        func run(_ runner: Runner) throws -> Int32 { try record.run(runner) }
+    }
+
+    /// `env list`
+    struct EnvironmentList: ListingCommand {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List environments, whether each is current, what each lacks and which record decides.",
+            options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.environmentList()) }
+    }
+
+    /// `document subjects`
+    struct Subjects: DeclaredCommand {
+        static let document = Argument.required("document", help: "The document.")
+        static let model = Option.repeated("model", "model", help: "A model to add to the defaults.")
+        static let removeModel = Option.repeated("remove-model", "model", help: "A model to take out of the defaults.")
+        static let spec = CommandSpec(
+            name: "subjects",
+            abstract: "Set the models a document's new claims speak about when 'claim add' names none.",
+            discussion: "Prints the document's default models afterwards; with no option, only prints them. "
+                + "Claims already added keep their own models ('claim edit --model').",
+            arguments: [document], options: [model, removeModel, SharedOptions.newModel])
+
+        let store: String
+        let document: String
+        let add: [String]
+        let remove: [String]
+        let newModel: Bool
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            document = try values[Self.document]
+            add = try values[Self.model]
+            remove = try values[Self.removeModel]
+            newModel = try values[SharedOptions.newModel]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.documentSubjects(store: store, document: document, add: add, remove: remove, newModel: newModel)
+        }
+    }
+
+    /// `document list`
+    struct DocumentList: ListingCommand {
+        static let spec = CommandSpec(
+            name: "list", abstract: "List documents with their claims and default models.", options: [CommandTree.format])
+
+        let store: String
+        let format: OutputFormat
+
+        func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.documentList()) }
+    }
 }
 
 extension Runner {

@@ -1,33 +1,86 @@
 import EvidenceStore
 import FoundationEssentials
 
-/// init, migrate, check, query: making, upgrading and inspecting the store.
+/// init, migrate, check, query, backup, demo: making, upgrading and inspecting the store.
 enum StoreCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec(
+        Initialize.declaration, Migrate.declaration, Check.declaration, Query.declaration, Backup.declaration, Demo.declaration,
+    ]
+}
+
+extension StoreCommands {
+    /// `init`
+    struct Initialize: DeclaredCommand {
+        static let spec = CommandSpec(
             name: "init",
             abstract: "Create the store, or upgrade it to this version's schema.",
-            discussion: "Running it again changes nothing. It also restores WAL mode if someone switched it off.",
-            build: { .initialize(store: CommandTree.storePath($0)) }
-        ),
-        CommandSpec(
-            name: "migrate",
-            abstract: "Apply pending migrations, or list them.",
-            options: [
-                OptionSpec(name: "list", help: "List applied and pending migrations; change nothing."),
-                CommandTree.formatOption,
-            ],
-            build: {
-                .migrate(store: CommandTree.storePath($0), list: $0.flag("list"), format: try CommandTree.format($0))
-            }
-        ),
-        CommandSpec(
+            discussion: "Running it again changes nothing. It also restores WAL mode if someone switched it off.")
+
+        let store: String
+
+        init(store: String) { self.store = store }
+        init(_ values: ParsedValues) throws { store = try CommandTree.storePath(values) }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.initialize(store: store) }
+    }
+
+    /// `migrate`
+    struct Migrate: DeclaredCommand {
+        static let list = Option.flag("list", help: "List applied and pending migrations; change nothing.")
+        static let spec = CommandSpec(
+            name: "migrate", abstract: "Apply pending migrations, or list them.", options: [list, CommandTree.format])
+
+        let store: String
+        let list: Bool
+        let format: OutputFormat
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            list = try values[Self.list]
+            format = try values[CommandTree.format]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.migrate(store: store, list: list, format: format) }
+    }
+
+    /// `check`
+    struct Check: DeclaredCommand {
+        static let spec = CommandSpec(
             name: "check",
             abstract: "Check the store: SQLite's integrity and foreign keys, the schema version, and attachments.",
-            discussion: "Exits with 1 when anything is wrong.",
-            build: { .check(store: CommandTree.storePath($0)) }
-        ),
-        CommandSpec(
+            discussion: "Exits with 1 when anything is wrong.")
+
+        let store: String
+
+        init(_ values: ParsedValues) throws { store = try CommandTree.storePath(values) }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.check(store: store) }
+    }
+
+    /// `query`
+    struct Query: DeclaredCommand {
+        static let sql = Argument.required("sql", help: "The SQL statement, such as \"\(StoreReader.exampleQuery)\".")
+        static let maxRows = Option.text("max-rows", "count", help: "Print at most this many rows (default: all).").map { text -> Int? in
+            try text.map { text in
+                guard let count = Int(text), count > 0 else {
+                    throw EvidenceError.invalidValue(field: "maximum rows", value: text, expected: "a whole number above 0")
+                }
+                return count
+            }
+        }
+        static let timeLimit = Option.text(
+            "time-limit", "seconds",
+            help: "Stop the query this many seconds after it starts; 0 for none "
+                + "(default: \(NumberText.format(QueryLimits.defaultSeconds)))."
+        ).map { text -> Double?? in
+            try text.map { text in
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                    throw EvidenceError.invalidValue(field: "time limit", value: text, expected: "a number of seconds, 0 for none")
+                }
+                return seconds == 0 ? nil : seconds
+            }
+        }
+        static let spec = CommandSpec(
             name: "query",
             abstract: "Run one read-only SQL statement against the store.",
             discussion: "The connection is read-only; a statement that would write is refused. Tables and views are described in the README. "
@@ -35,52 +88,68 @@ enum StoreCommands {
                 + "\(TabularStream.alignmentWindow) rows). A query that goes past --max-rows, --time-limit or builds a value "
                 + "over \(QueryLimits.defaultMaxValueBytes >> 20) MB is stopped: what was printed is closed off as valid output, "
                 + "the reason goes to standard error, and the exit code is 64.",
-            arguments: [ArgumentSpec(name: "sql", help: "The SQL statement, such as \"\(StoreReader.exampleQuery)\".")],
-            options: [
-                CommandTree.formatOption,
-                OptionSpec(name: "max-rows", valueName: "count", help: "Print at most this many rows (default: all)."),
-                OptionSpec(
-                    name: "time-limit", valueName: "seconds",
-                    help: "Stop the query this many seconds after it starts; 0 for none "
-                        + "(default: \(NumberText.format(QueryLimits.defaultSeconds)))."),
-            ],
-            build: { values in
-                var limits = QueryLimits(maxRows: nil, seconds: QueryLimits.defaultSeconds)
-                if let text = values.value("max-rows") {
-                    guard let count = Int(text), count > 0 else {
-                        throw EvidenceError.invalidValue(field: "maximum rows", value: text, expected: "a whole number above 0")
-                    }
-                    limits.maxRows = count
-                }
-                if let text = values.value("time-limit") {
-                    guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                        throw EvidenceError.invalidValue(field: "time limit", value: text, expected: "a number of seconds, 0 for none")
-                    }
-                    limits.seconds = seconds == 0 ? nil : seconds
-                }
-                return .query(
-                    store: CommandTree.storePath(values), sql: try values.required("sql"), format: try CommandTree.format(values),
-                    limits: limits)
-            }
-        ),
-        CommandSpec(
+            arguments: [sql],
+            options: [CommandTree.format, maxRows, timeLimit])
+
+        let store: String
+        let sql: String
+        let format: OutputFormat
+        let limits: QueryLimits
+
+        init(store: String, sql: String, format: OutputFormat, limits: QueryLimits) {
+            self.store = store
+            self.sql = sql
+            self.format = format
+            self.limits = limits
+        }
+
+        init(_ values: ParsedValues) throws {
+            var limits = QueryLimits(maxRows: try values[Self.maxRows], seconds: QueryLimits.defaultSeconds)
+            if let seconds = try values[Self.timeLimit] { limits.seconds = seconds }
+            self.init(store: try CommandTree.storePath(values), sql: try values[Self.sql], format: try values[CommandTree.format], limits: limits)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.query(store: store, sql: sql, format: format, limits: limits) }
+    }
+
+    /// `backup`
+    struct Backup: DeclaredCommand {
+        static let destination = Argument.required("destination", help: "The new file; it must not exist unless --force.")
+        static let force = Option.flag("force", help: "Replace an existing destination (never the store itself).")
+        static let spec = CommandSpec(
             name: "backup",
             abstract: "Write a consistent copy of the store to a new file, while others keep writing.",
             discussion: "Uses SQLite's online backup API into a temporary file of its own beside the destination; "
                 + "the copy is checked with quick_check before it takes its name, so the destination is never half a copy.",
-            arguments: [ArgumentSpec(name: "destination", help: "The new file; it must not exist unless --force.")],
-            options: [OptionSpec(name: "force", help: "Replace an existing destination (never the store itself).")],
-            build: {
-                .backup(store: CommandTree.storePath($0), destination: try $0.required("destination"), force: $0.flag("force"))
-            }
-        ),
-        CommandSpec(
+            arguments: [destination], options: [force])
+
+        let store: String
+        let destination: String
+        let force: Bool
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            destination = try values[Self.destination]
+            force = try values[Self.force]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.backup(store: store, destination: destination, force: force) }
+    }
+
+    /// `demo`
+    struct Demo: DeclaredCommand {
+        static let spec = CommandSpec(
             name: "demo",
             abstract: "Create a store with the bundled iPhone Duo data set and print its evidence report.",
-            discussion: "Uses a fresh temporary store unless --store is given.",
-            build: { .demo(store: $0.value("store")) }
-        ),
-    ]
+            discussion: "Uses a fresh temporary store unless --store is given.")
+
+        /// The store --store names; nil for a fresh temporary one.
+        let store: String?
+
+        init(_ values: ParsedValues) throws { store = try values[CommandTree.store] }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.demo(store: store) }
+    }
 }
 
 extension Runner {

@@ -4,62 +4,140 @@ import FoundationEssentials
 /// export, import, sync, seed, merge-file, git-setup: the store as a folder of text files, shared through git.
 enum TransferCommands {
     static let specs: [CommandSpec] = [
-        CommandSpec(
+        Export.declaration, Import.declaration, Sync.declaration, MergeFile.declaration, GitSetup.declaration,
+        Seed.declaration,
+    ]
+}
+
+extension TransferCommands {
+    /// `export`
+    struct Export: DeclaredCommand {
+        static let folder = Argument.required("folder", help: "The folder to write; created if missing.")
+        static let replace = Option.flag("replace", help: "Write over records in the folder that this store has not imported.")
+        static let spec = CommandSpec(
             name: "export",
             abstract: "Write the whole store as a folder of JSON Lines files, for git.",
             discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Only the format's own files are written or removed: .git, a README or anything else in the folder stays, even when the export is killed (the next export, import or sync finishes a killed one). Records in the folder this store has not imported (a teammate's run, their edit) stop the export: run 'evidence sync' to merge them, or give --replace. The format (version 3) is described in docs/text-format.md.",
-            arguments: [ArgumentSpec(name: "folder", help: "The folder to write; created if missing.")],
-            options: [OptionSpec(name: "replace", help: "Write over records in the folder that this store has not imported.")],
-            build: { .export(store: CommandTree.storePath($0), folder: try $0.required("folder"), replace: $0.flag("replace")) }
-        ),
-        CommandSpec(
+            arguments: [folder], options: [replace])
+
+        let store: String
+        let folder: String
+        let replace: Bool
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            folder = try values[Self.folder]
+            replace = try values[Self.replace]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.export(store: store, folder: folder, replace: replace) }
+    }
+
+    /// `import`
+    struct Import: DeclaredCommand {
+        static let folder = Argument.required("folder", help: "The folder to read.")
+        static let replace = Option.flag("replace", help: "Take the input's values where they differ from the store's.")
+        static let spec = CommandSpec(
             name: "import",
             abstract: "Read a folder written by 'evidence export' into the store, all or nothing.",
             discussion: "Records the store already holds are skipped, so importing twice changes nothing. A record someone edited is merged field by field with this store's version, against the version both last shared (a claim's label: the later change wins); what was changed both ways is a conflict. Every conflict is reported and nothing is written, unless --replace. Reads format versions 1 and 2.",
-            arguments: [ArgumentSpec(name: "folder", help: "The folder to read.")],
-            options: [OptionSpec(name: "replace", help: "Take the input's values where they differ from the store's.")],
-            build: {
-                .importFolder(store: CommandTree.storePath($0), folder: try $0.required("folder"), replace: $0.flag("replace"))
-            }
-        ),
-        CommandSpec(
+            arguments: [folder], options: [replace])
+
+        let store: String
+        let folder: String
+        let replace: Bool
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            folder = try values[Self.folder]
+            replace = try values[Self.replace]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.importFolder(store: store, folder: folder, replace: replace) }
+    }
+
+    /// `sync`
+    struct Sync: DeclaredCommand {
+        static let folder = Argument.required("folder", help: "The export folder in the team's git repository.")
+        static let spec = CommandSpec(
             name: "sync",
             abstract: "Import a shared folder, then export the store back to it: run it after 'git pull' and before 'git commit'.",
             discussion: "A folder with no export yet is simply written. Nothing is exported when the import finds a conflict.",
-            arguments: [ArgumentSpec(name: "folder", help: "The export folder in the team's git repository.")],
-            build: { .sync(store: CommandTree.storePath($0), folder: try $0.required("folder")) }
-        ),
-        CommandSpec(
+            arguments: [folder])
+
+        let store: String
+        let folder: String
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            folder = try values[Self.folder]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.sync(store: store, folder: folder) }
+    }
+
+    /// `merge-file`: git's merge driver.
+    struct MergeFile: DeclaredCommand {
+        static let base = Argument.required("base", help: "The common ancestor's version (%O).")
+        static let ours = Argument.required("ours", help: "This branch's version, replaced by the result (%A).")
+        static let theirs = Argument.required("theirs", help: "The other branch's version (%B).")
+        static let path = Argument.optional("path", help: "The file's path in the repository, for messages (%P).")
+        static let spec = CommandSpec(
             name: "merge-file",
             abstract: "Merge three versions of one file of an export, record by record: git's merge driver.",
             discussion: "Git runs it as 'evidence merge-file %O %A %B %P' once 'evidence git-setup' has set it up. The merged file replaces OURS. Records changed on one side take that side; a record changed both ways is merged field by field, and what still differs is left between git's conflict markers and named on standard error. Exits 1 when there is a conflict.",
-            arguments: [
-                ArgumentSpec(name: "base", help: "The common ancestor's version (%O)."),
-                ArgumentSpec(name: "ours", help: "This branch's version, replaced by the result (%A)."),
-                ArgumentSpec(name: "theirs", help: "The other branch's version (%B)."),
-                ArgumentSpec(name: "path", help: "The file's path in the repository, for messages (%P).", isOptional: true),
-            ],
-            build: {
-                .mergeFile(
-                    base: try $0.required("base"), ours: try $0.required("ours"), theirs: try $0.required("theirs"),
-                    path: $0.argument("path"))
-            }
-        ),
-        CommandSpec(
+            arguments: [base, ours, theirs, path])
+
+        let base: String
+        let ours: String
+        let theirs: String
+        let path: String?
+
+        init(_ values: ParsedValues) throws {
+            base = try values[Self.base]
+            ours = try values[Self.ours]
+            theirs = try values[Self.theirs]
+            path = try values[Self.path]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.mergeFile(base: base, ours: ours, theirs: theirs, path: path) }
+    }
+
+    /// `git-setup`
+    struct GitSetup: DeclaredCommand {
+        static let folder = Argument.required("folder", help: "The export folder, inside a git repository.")
+        static let spec = CommandSpec(
             name: "git-setup",
             abstract: "Set a git repository up to merge an export folder with 'evidence merge-file'.",
             discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path. Run it once in every clone; running it again changes nothing.",
-            arguments: [ArgumentSpec(name: "folder", help: "The export folder, inside a git repository.")],
-            build: { .gitSetup(folder: try $0.required("folder")) }
-        ),
-        CommandSpec(
+            arguments: [folder])
+
+        let folder: String
+
+        init(_ values: ParsedValues) throws { folder = try values[Self.folder] }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.gitSetup(folder: folder) }
+    }
+
+    /// `seed`
+    struct Seed: DeclaredCommand {
+        static let folder = Argument.optional("folder", help: "A folder to import instead of the bundled data set.")
+        static let spec = CommandSpec(
             name: "seed",
             abstract: "Import the bundled iPhone Duo data set, or a folder in the same format.",
             discussion: "Running it twice changes nothing.",
-            arguments: [ArgumentSpec(name: "folder", help: "A folder to import instead of the bundled data set.", isOptional: true)],
-            build: { .seed(store: CommandTree.storePath($0), folder: $0.argument("folder")) }
-        ),
-    ]
+            arguments: [folder])
+
+        let store: String
+        let folder: String?
+
+        init(_ values: ParsedValues) throws {
+            store = try CommandTree.storePath(values)
+            folder = try values[Self.folder]
+        }
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.seed(store: store, folder: folder) }
+    }
 }
 
 extension Runner {
