@@ -51,7 +51,7 @@ print("%.4f %d" % (statistics.median(float(r[0]) for r in rows), max(int(r[1]) f
 
 declare -A claims=([S]=1000 [M]=10000 [L]=10000)
 declare -A results=([S]=10000 [M]=100000 [L]=1000000)
-declare -A median peak written
+declare -A median peak written rows_written
 
 anchor_sql() {
     # The columns, UNIQUE uuid and indexes of `results` (migrations/0005 and
@@ -194,6 +194,12 @@ ingest_pair() { # label file baseline-script
     record ingest "$label" "$(printf '%s' "$ours" | summarise)"
     record ingest "$label python" "$(printf '%s' "$theirs" | summarise)"
     check_numbering "$label" "$out/ingest-run.sqlite"
+    # The rows each side wrote: evidence writes each repetition of a test as
+    # a result of its own (a retry that passed does not hide the failure
+    # before it); the script writes one row per test case.
+    rows_written["$label"]="$(sqlite3 "$out/ingest-run.sqlite" "SELECT count(*) FROM results r
+        JOIN runs u ON u.id = r.run_id WHERE u.ingested_file_id IS NOT NULL")"
+    rows_written["$label python"]="$(sqlite3 "$out/baseline-run.sqlite" "SELECT count(*) FROM results")"
     rm -f "$out/ingest-run.sqlite"* "$out/baseline-run.sqlite"*
 }
 # The rows alone: SQLite itself inserting and committing 100,000 result rows of
@@ -260,12 +266,14 @@ fixtures="$out/xcresult-fixtures-100000.json"
 ingest_pair "xcresult fixtures" "$fixtures" scripts/xcresult_baseline.py
 ingest_labels+=("xcresult fixtures")
 
-printf '\n%-18s %12s %10s %12s %10s %8s\n' file "evidence (s)" "peak (MB)" "python (s)" "peak (MB)" ratio
+printf '\n%-18s %12s %10s %12s %10s %8s %18s\n' file "evidence (s)" "peak (MB)" "python (s)" "peak (MB)" ratio \
+    "rows (ours/script)"
 for label in "${ingest_labels[@]}"; do
-    printf '%-18s %12.3f %10.1f %12.3f %10.1f %7.2fx\n' "$label" "${median[ingest/$label]}" \
+    printf '%-18s %12.3f %10.1f %12.3f %10.1f %7.2fx %18s\n' "$label" "${median[ingest/$label]}" \
         "$(python3 -c "print(${peak[ingest/$label]} / 1024)")" "${median[ingest/$label python]}" \
         "$(python3 -c "print(${peak[ingest/$label python]} / 1024)")" \
-        "$(python3 -c "print(${median[ingest/$label]} / ${median[ingest/$label python]})")"
+        "$(python3 -c "print(${median[ingest/$label]} / ${median[ingest/$label python]})")" \
+        "${rows_written[$label]}/${rows_written[$label python]}"
 done
 
 floor_ratios="$(python3 -c "
