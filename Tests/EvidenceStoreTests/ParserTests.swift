@@ -68,6 +68,32 @@ import Testing
         visit(CommandTree.root, [])
     }
 
+    /// Each command of the tree, given what it requires (a value it accepts,
+    /// or "x"), either parses or refuses the values themselves: never with an
+    /// option or argument it reads but does not declare.
+    @Test func everyCommandReadsOnlyWhatItDeclares() throws {
+        func visit(_ spec: CommandSpec, _ path: [String]) {
+            for subcommand in spec.subcommands { visit(subcommand, path + [subcommand.name]) }
+            guard spec.command != nil else { return }
+            var words = path
+            for argument in spec.arguments where !argument.isOptional {
+                words.append(argument.choices?.first ?? "x")
+            }
+            for option in spec.options where option.isRequired {
+                words += ["--\(option.name)", option.choices?.first ?? "x"]
+            }
+            if spec.environment != .optional { words += ["--simulator", "iPhone Duo", "--os", "iOS 27.1"] }
+            do {
+                _ = try parse(words)
+            } catch let error as UsageError {
+                #expect(!error.message.contains("of this command"), "\(words): \(error.message)")
+            } catch {
+                // A value refused as a value (a date, a number, a measurement): read from a declaration.
+            }
+        }
+        visit(CommandTree.root, [])
+    }
+
     @Test func versionIsPrinted() throws {
         #expect(try parse(["--version"], as: ShowVersion.self) == ShowVersion())
     }
