@@ -1,14 +1,10 @@
 import EvidenceStore
 
-/// What a command's spec lists as an argument: its help and how it is parsed.
-protocol DeclaredArgument: Sendable {
-    var argument: ArgumentSpec { get }
-}
-
 /// An argument declared with the type its value is read as: `Argument<String>`
 /// for a required one, `Argument<String?>` for an optional one,
 /// `Argument<[String]>` for the rest of the words, `Argument<Label>` for a choice.
-struct Argument<Value>: DeclaredArgument {
+struct Argument<Value>: Sendable {
+    /// Its help and how it is parsed, as the command's spec lists it.
     let argument: ArgumentSpec
     /// The words it took (empty when none) to the typed value.
     let read: @Sendable ([String], ParsedValues) throws -> Value

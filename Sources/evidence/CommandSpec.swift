@@ -13,16 +13,21 @@ struct CommandSpec: Sendable {
     /// How the usage line shows the environment options, when it has them.
     var environment: EnvironmentUsage = .optional
 
-    /// A command's spec: its typed arguments and options give their help.
+    /// A command's spec: the help of its typed arguments and options
+    /// (`[key.argument]`, `[statement.option, SharedOptions.by.option]`).
+    /// Plain specs, not the typed declarations as existentials: those made
+    /// the run-time metadata of every `Option<Value>` as the tree was built,
+    /// on every start (`evidence --version`, median of 300 runs in turn:
+    /// 7.26 ms, against 6.93 ms before the command types and 6.85 ms now).
     init(
-        name: String, abstract: String, discussion: String? = nil, arguments: [any DeclaredArgument] = [],
-        options: [any DeclaredOption] = [], environment: EnvironmentUsage = .optional
+        name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], environment: EnvironmentUsage = .optional
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments.map(\.argument)
-        self.options = options.map(\.option)
+        self.arguments = arguments
+        self.options = options
         self.environment = environment
     }
 
@@ -139,8 +144,11 @@ struct ParsedValues: Sendable {
 enum Choices {
     /// "a, b or c"
     static func list(_ names: [String], conjunction: String = "or") -> String {
-        guard let last = names.last else { return "" }
-        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+        guard var text = names.first else { return "" }
+        for (index, name) in names.enumerated().dropFirst() {
+            text += (index == names.count - 1 ? " \(conjunction) " : ", ") + name
+        }
+        return text
     }
 
     /// "'a', 'b' or 'c'", as swift-argument-parser lists accepted values.

@@ -1,16 +1,12 @@
 import EvidenceStore
 
-/// What a command's spec lists as an option: its help and how it is parsed.
-protocol DeclaredOption: Sendable {
-    var option: OptionSpec { get }
-}
-
 /// An option declared with the type its value is read as: `Option<Bool>` for
 /// a flag, `Option<String?>` for a value that may be left out, `Option<String>`
 /// for a required one, `Option<[String]>` for a repeatable one,
 /// `Option<Label?>` for a choice. The declaration gives the help, so what the
 /// help shows and what the command reads cannot part.
-struct Option<Value>: DeclaredOption {
+struct Option<Value>: Sendable {
+    /// Its help and how it is parsed, as the command's spec lists it.
     let option: OptionSpec
     /// The values given (in order; empty when it was not) to the typed value.
     let read: @Sendable ([String], ParsedValues) throws -> Value

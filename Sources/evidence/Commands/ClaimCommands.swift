@@ -31,10 +31,10 @@ extension ClaimCommands {
         static let spec = CommandSpec(
             name: "add",
             abstract: "Add a claim a document makes.",
-            arguments: [key],
+            arguments: [key.argument],
             options: [
-                statement, document, area, label, asOf, source, needs, model, owner, newDocument, SharedOptions.newModel,
-                SharedOptions.by,
+                statement.option, document.option, area.option, label.option, asOf.option, source.option, needs.option, model.option, owner.option, newDocument.option, SharedOptions.newModel.option,
+                SharedOptions.by.option,
             ])
 
         let store: String
@@ -72,7 +72,7 @@ extension ClaimCommands {
         static let owner = Option.text("owner", "name", help: "Only claims this person owns.")
         static let spec = CommandSpec(
             name: "list", abstract: "List claims with their label and derived state.",
-            options: [document, area, label, state, owner, CommandTree.format])
+            options: [document.option, area.option, label.option, state.option, owner.option, CommandTree.format.option])
 
         let store: String
         let filter: ClaimFilter
@@ -94,7 +94,7 @@ extension ClaimCommands {
         static let spec = CommandSpec(
             name: "show",
             abstract: "Show a claim: its sources, every result with its environment and measurements, its label history and its state.",
-            arguments: [ClaimCommands.key], options: [CommandTree.detailFormat])
+            arguments: [ClaimCommands.key.argument], options: [CommandTree.detailFormat.option])
 
         let store: String
         let key: String
@@ -127,10 +127,10 @@ extension ClaimCommands {
             name: "edit",
             abstract: "Change a claim's statement, document, area, date, sources, needed capabilities or models.",
             discussion: "The label changes only through 'evidence claim label', which records why. A new statement makes earlier passes stale: they proved other words. Only results on the models a claim speaks about decide its state; a claim with none speaks about any model.",
-            arguments: [ClaimCommands.key],
+            arguments: [ClaimCommands.key.argument],
             options: [
-                statement, document, area, asOf, clearAsOf, source, removeSource, needs, removeNeeds, model, removeModel,
-                owner, noOwner, newDocument, SharedOptions.newModel, SharedOptions.by,
+                statement.option, document.option, area.option, asOf.option, clearAsOf.option, source.option, removeSource.option, needs.option, removeNeeds.option, model.option, removeModel.option,
+                owner.option, noOwner.option, newDocument.option, SharedOptions.newModel.option, SharedOptions.by.option,
             ])
 
         let store: String
@@ -169,7 +169,7 @@ extension ClaimCommands {
         static let spec = CommandSpec(
             name: "label",
             abstract: "Change a claim's label, recording who, when and why in its history.",
-            arguments: [ClaimCommands.key, label], options: [reason, SharedOptions.by])
+            arguments: [ClaimCommands.key.argument, label.argument], options: [reason.option, SharedOptions.by.option])
 
         let store: String
         let key: String
@@ -201,7 +201,7 @@ extension ClaimCommands {
                 + "its measurements against these: pass when each is within its tolerance, fail when one is outside, "
                 + "which the note then names; a tester's --result stands, and the note says when the values disagree. "
                 + "The reports show what was expected beside what was measured.",
-            arguments: [ClaimCommands.key, value], options: [remove, SharedOptions.by])
+            arguments: [ClaimCommands.key.argument, value.argument], options: [remove.option, SharedOptions.by.option])
 
         /// What changes: a value expected, or the expectation of a measurement dropped.
         enum Change: Equatable {

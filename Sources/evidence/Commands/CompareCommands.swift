@@ -33,7 +33,7 @@ extension CompareCommands {
             "fail-on", "changes",
             help: "Exit 1 when any line has one of these changes, comma-separated: \(Choices.list(ComparisonChange.names)); "
                 + "such as regressed,moved (a gate for CI)."
-        ).map { text in Set(try (text ?? "").split(separator: ",").map { try ComparisonChange(parsing: String($0)) }) }
+        ).map { text in try (text ?? "").split(separator: ",").map { try ComparisonChange(parsing: String($0)) } }
         static let spec = CommandSpec(
             name: "compare",
             abstract: "What changed between two runs, or two builds of a model: regressions, fixes, coverage and moved measurements.",
@@ -46,7 +46,7 @@ extension CompareCommands {
                 + "still-failing, newly-covered (nothing decisive before) or no-longer-covered (nothing decisive after); a pass "
                 + "on both sides is no line. Retracted results, and a claim's results on models it does not speak about, count "
                 + "for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
-            options: [from, to, model, kind, format, failOn])
+            options: [from.option, to.option, model.option, kind.option, format.option, failOn.option])
 
         let store: String
         let from: ComparisonSide
@@ -69,7 +69,7 @@ extension CompareCommands {
             from = try side(Self.from)
             to = try side(Self.to)
             output = try values[Self.format]
-            failOn = try values[Self.failOn]
+            failOn = Set(try values[Self.failOn])
         }
 
         func run(_ runner: Runner) throws -> Int32 {
@@ -85,7 +85,7 @@ extension CompareCommands {
             abstract: "A claim's results over time and builds, newest first, with measurements and retractions.",
             discussion: "Days come newest first; within a day, results are ordered by the clock when each has a time, and by "
                 + "the order they were recorded in when any has only a date. Retracted results are listed and marked.",
-            arguments: [claim], options: [CommandTree.format])
+            arguments: [claim.argument], options: [CommandTree.format.option])
 
         let store: String
         let claim: String
@@ -122,7 +122,7 @@ extension CompareCommands {
                 + "Flaky never hides failing: a claim whose latest decisive result failed stays failing. "
                 + "`claim show`, `untested` and the evidence report flag flaky claims too (over the last "
                 + "\(FlakyListing.defaultWindow) results).",
-            options: [window, CommandTree.format])
+            options: [window.option, CommandTree.format.option])
 
         let store: String
         let window: Int

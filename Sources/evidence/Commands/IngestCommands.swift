@@ -33,9 +33,9 @@ extension IngestCommands {
             name: "ingest",
             abstract: "Read test results from .xcresult bundles, xcresulttool JSON or JUnit XML into runs, results and claims.",
             discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. An .xcresult bundle is read with Xcode's 'xcrun xcresulttool get test-results tests' (older bundles: 'get --legacy --format json'), its summary giving each device's OS build; EVIDENCE_XCRUN names another xcrun. The device, OS and build come from the file where it gives them, else from the options, else from Xcode on this machine (xcodebuild -version; a simulator's OS build from xcrun simctl list runtimes) unless --no-detect. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
-            arguments: [file],
-            options: [format] + SharedOptions.environment + [
-                xcodeVersionFile, SharedOptions.tester, SharedOptions.date, SharedOptions.timezone, verbose, maxSize,
+            arguments: [file.argument],
+            options: [format.option] + SharedOptions.environment + [
+                xcodeVersionFile.option, SharedOptions.tester.option, SharedOptions.date.option, SharedOptions.timezone.option, verbose.option, maxSize.option,
             ])
 
         let store: String
@@ -82,7 +82,7 @@ extension IngestCommands {
             name: "add",
             abstract: "Map tests whose identifier matches a pattern to a claim.",
             discussion: "A pattern is a test identifier such as LiveActivityTests/testCompactTrailingFitsCircle(), with * and ? as wildcards. It also matches the identifier without its module and with or without \"()\".",
-            arguments: [pattern, claim])
+            arguments: [pattern.argument, claim.argument])
 
         let store: String
         let pattern: String
@@ -105,7 +105,7 @@ extension IngestCommands {
 
     /// `map list`
     struct MapList: ListingCommand {
-        static let spec = CommandSpec(name: "list", abstract: "List the mapping rules.", options: [CommandTree.format])
+        static let spec = CommandSpec(name: "list", abstract: "List the mapping rules.", options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat
@@ -119,7 +119,7 @@ extension IngestCommands {
         static let claim = Argument.optional("claim", help: "The claim's key.")
         static let spec = CommandSpec(
             name: "remove", abstract: "Remove a mapping rule (every rule of the pattern when no claim is given).",
-            arguments: [pattern, claim])
+            arguments: [pattern.argument, claim.argument])
 
         let store: String
         let pattern: String

@@ -29,8 +29,8 @@ extension LintCommands {
                 + "sources). Findings print as FILE:LINE:COL: error|warning: message [rule]. Exit 0 when clean, 1 when any "
                 + "error (or, with --strict, any warning). The document's name is its front matter's name:, else its file "
                 + "name; --document overrides it.",
-            arguments: [file],
-            options: [document, format, strict, write, sync, dryRun, SharedOptions.by])
+            arguments: [file.argument],
+            options: [document.option, format.option, strict.option, write.option, sync.option, dryRun.option, SharedOptions.by.option])
 
         let store: String
         let files: [String]
@@ -75,7 +75,7 @@ extension LintCommands {
                 + "whole sentences of a list item or paragraph line that state it (whitespace, emphasis and links aside). "
                 + "Claims it cannot place are listed, such as several claims of one sentence, which are marked by hand. "
                 + "Running it again changes nothing.",
-            arguments: [file], options: [document])
+            arguments: [file.argument], options: [document.option])
 
         let store: String
         let file: String

@@ -31,7 +31,7 @@ extension ReportCommands {
                 + "the report says how many it leaves out.")
 
         /// The options of `checklist` and `sources`.
-        static let options: [any DeclaredOption] = [document, output, format, stamp]
+        static let options: [OptionSpec] = [document.option, output.option, format.option, stamp.option]
 
         let kind: Reports.Kind
         let store: String
@@ -75,8 +75,8 @@ extension ReportCommands {
             abstract: "Write the evidence report as GitHub-flavoured Markdown or one HTML page.",
             discussion: "A legend of labels and states, claims by label and state, every claim once with its state and reason, sources, the result it rests on and its measurements against what it expects, the newest runs of the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support. The HTML page also draws each document's claims by state and by build, a coverage matrix of claims by environment (each kind and model's current build, every build a click away), each measurement's values by build with the expected band, and screenshots side by side across builds; its filters take an address (#filter?document=NAME&state=STATE&label=LABEL&needs=CAPABILITY&model=MODEL&owner=NAME). It makes no network request, reads whole without JavaScript, and follows the reader's light or dark setting.",
             options: [
-                document, DocumentRequest.runs, DocumentRequest.output, DocumentRequest.format, DocumentRequest.noImages,
-                DocumentRequest.stamp,
+                document.option, DocumentRequest.runs.option, DocumentRequest.output.option, DocumentRequest.format.option, DocumentRequest.noImages.option,
+                DocumentRequest.stamp.option,
             ])
 
         let request: DocumentRequest
@@ -126,7 +126,7 @@ extension ReportCommands {
             name: "mark",
             abstract: "Mark a checklist item untested on purpose or checked by hand, or clear the mark.",
             discussion: "A mark never hides a failure: an item marked untested still shows its failing claims first. --checked ticks only an item no claim is linked to; where claims are linked, their evidence decides.",
-            arguments: [item], options: [untested, checked, reason, clear, SharedOptions.by])
+            arguments: [item.argument], options: [untested.option, checked.option, reason.option, clear.option, SharedOptions.by.option])
 
         let store: String
         let item: String
@@ -171,7 +171,7 @@ extension ReportCommands {
             name: "untested",
             abstract: "List claims still untested or needing a device.",
             discussion: "Not-published claims record what the vendor has not said; they are not QA work, and are listed only with --all.",
-            options: [needsDevice, all, failing, ReportCommands.owner, ReportCommands.document, CommandTree.format])
+            options: [needsDevice.option, all.option, failing.option, ReportCommands.owner.option, ReportCommands.document.option, CommandTree.format.option])
 
         let store: String
         let needsDevice: Bool
@@ -212,7 +212,7 @@ extension ReportCommands {
         static let spec = CommandSpec(
             name: "status",
             abstract: "Count claims by document (or owner), label and state, with the issues known to track failing ones.",
-            options: [by, ReportCommands.owner, ReportCommands.document, CommandTree.format])
+            options: [by.option, ReportCommands.owner.option, ReportCommands.document.option, CommandTree.format.option])
 
         let store: String
         let document: String?
@@ -243,7 +243,7 @@ extension ReportCommands {
             name: "verified-line",
             abstract: "Print the one-line summary a document's front matter carries.",
             discussion: "Such as: Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no",
-            options: [ReportCommands.document])
+            options: [ReportCommands.document.option])
 
         let store: String
         let document: String?

@@ -26,7 +26,7 @@ extension RunCommands {
     struct Start: DeclaredCommand {
         static let spec = CommandSpec(
             name: "start", abstract: "Start a run and print its id.",
-            options: SharedOptions.environment + [SharedOptions.tester, SharedOptions.date, note], environment: .required)
+            options: SharedOptions.environment + [SharedOptions.tester.option, SharedOptions.date.option, note.option], environment: .required)
 
         let store: String
         let draft: RunDraft
@@ -48,7 +48,7 @@ extension RunCommands {
     /// `run list`
     struct List: ListingCommand {
         static let spec = CommandSpec(
-            name: "list", abstract: "List runs with their environment and number of results.", options: [CommandTree.format])
+            name: "list", abstract: "List runs with their environment and number of results.", options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat
@@ -61,7 +61,7 @@ extension RunCommands {
         static let id = Argument.required(
             "id", help: "The run's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
         static let spec = CommandSpec(
-            name: "show", abstract: "Show a run and every result in it.", arguments: [id], options: [CommandTree.detailFormat])
+            name: "show", abstract: "Show a run and every result in it.", arguments: [id.argument], options: [CommandTree.detailFormat.option])
 
         let store: String
         let reference: String
@@ -86,8 +86,8 @@ extension RunCommands {
                 name: "retract",
                 abstract: abstract,
                 discussion: "Retractions are append-only: nothing is deleted, and the retraction records who, when and why. Use it for a wrong date, claim, device or build, then log the result again correctly.",
-                arguments: [Self.id.helped(id)],
-                options: [reason, SharedOptions.by])
+                arguments: [Self.id.helped(id).argument],
+                options: [reason.option, SharedOptions.by.option])
         }
 
         let target: RetractTarget
@@ -148,7 +148,7 @@ extension RunCommands {
             discussion: "Links are only ever added, like retractions, and travel through export and import. A failing "
                 + "claim stays failing; its reason names the issues linked to its failures since its last pass "
                 + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.",
-            arguments: [result, url], options: [SharedOptions.by])
+            arguments: [result.argument, url.argument], options: [SharedOptions.by.option])
 
         let store: String
         let reference: String
@@ -174,7 +174,7 @@ extension RunCommands {
     /// `attachments list`
     struct AttachmentList: ListingCommand {
         static let spec = CommandSpec(
-            name: "list", abstract: "List attachments with their size and SHA-256.", options: [CommandTree.format])
+            name: "list", abstract: "List attachments with their size and SHA-256.", options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat
@@ -186,7 +186,7 @@ extension RunCommands {
     struct AttachmentVerify: DeclaredCommand {
         static let spec = CommandSpec(
             name: "verify", abstract: "List attachments whose files changed or vanished; exit 1 when there are any.",
-            options: [CommandTree.format])
+            options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat
@@ -228,9 +228,9 @@ extension RunCommands {
             name: "log",
             abstract: "Log one result for a claim, with its measurements and attachments.",
             discussion: "Without --run, the result joins the run of the same environment, tester and day, or starts one. Measurements take the form NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'; units: pt, px, mm, ms, s, %, count, fps, B, KB, MB, x (a ratio, 2.5x).",
-            arguments: [claim],
-            options: [result, runID] + SharedOptions.environment + [
-                SharedOptions.tester, SharedOptions.date, posture, note, measure, attach, issue, format,
+            arguments: [claim.argument],
+            options: [result.option, runID.option] + SharedOptions.environment + [
+                SharedOptions.tester.option, SharedOptions.date.option, posture.option, note.option, measure.option, attach.option, issue.option, format.option,
             ],
             environment: .orRun)
 
@@ -283,7 +283,7 @@ extension RunCommands {
         static let model = Option.text("model", "model", help: "Only measurements on this model.")
         static let spec = CommandSpec(
             name: "measurements", abstract: "List measurements with their baseline and delta.",
-            options: [name, claim, model, CommandTree.format])
+            options: [name.option, claim.option, model.option, CommandTree.format.option])
 
         let store: String
         let filter: MeasurementFilter

@@ -38,9 +38,9 @@ extension SessionCommands {
                 + "session started again that day resumes that run and passes by the claims it holds. Without claims or a state "
                 + "option, a device session takes the claims that need a device, a simulator session those with no result. "
                 + "On a terminal it asks; otherwise give --answers. " + answersFormat,
-            arguments: [claim],
+            arguments: [claim.argument],
             options: SharedOptions.environment + [
-                SharedOptions.tester, needsDevice, untested, stale, document, area, owner, answers,
+                SharedOptions.tester.option, needsDevice.option, untested.option, stale.option, document.option, area.option, owner.option, answers.option,
             ],
             environment: .required)
 

@@ -24,7 +24,10 @@ enum SharedOptions {
             + "-version and, for a simulator's OS build, xcrun simctl list runtimes).")
 
     /// The options that name an environment, as run start, log, session and ingest take them.
-    static let environment: [any DeclaredOption] = [device, simulator, os, osBuild, xcode, xcodeBuild, newModel, noDetect]
+    static let environment: [OptionSpec] = [
+        device.option, simulator.option, os.option, osBuild.option, xcode.option, xcodeBuild.option, newModel.option,
+        noDetect.option,
+    ]
 
     /// --tester, else $USER, else empty.
     static let tester = Option.text("tester", "name", help: "Who ran it (default: $USER).")

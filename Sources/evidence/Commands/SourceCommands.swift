@@ -27,7 +27,7 @@ extension SourceCommands {
         static let retrieved = Option.text("retrieved", "date", help: "When it was read (YYYY-MM-DD).")
         static let spec = CommandSpec(
             name: "add", abstract: "Add a source: a URL with its title, publisher, kind and dates.",
-            arguments: [url], options: [title, publisher, kind, published, updated, retrieved, SharedOptions.by])
+            arguments: [url.argument], options: [title.option, publisher.option, kind.option, published.option, updated.option, retrieved.option, SharedOptions.by.option])
 
         let store: String
         let draft: SourceDraft
@@ -48,7 +48,7 @@ extension SourceCommands {
     /// `source list`
     struct List: ListingCommand {
         static let spec = CommandSpec(
-            name: "list", abstract: "List sources with how many claims cite each.", options: [CommandTree.format])
+            name: "list", abstract: "List sources with how many claims cite each.", options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat
@@ -60,8 +60,8 @@ extension SourceCommands {
     struct Show: DeclaredCommand {
         static let url = Argument.required("url", help: "The source's URL.")
         static let spec = CommandSpec(
-            name: "show", abstract: "Show a source and the claims that cite it.", arguments: [url],
-            options: [CommandTree.detailFormat])
+            name: "show", abstract: "Show a source and the claims that cite it.", arguments: [url.argument],
+            options: [CommandTree.detailFormat.option])
 
         let store: String
         let url: String
@@ -81,8 +81,8 @@ extension SourceCommands {
         static let name = Argument.required("name", help: "Lower-case letters, digits and '-'.")
         static let description = Option.required("description", "text", help: "What it is.")
         static let spec = CommandSpec(
-            name: "add", abstract: "Add a capability, such as standby or app-extension.", arguments: [name],
-            options: [description, SharedOptions.by])
+            name: "add", abstract: "Add a capability, such as standby or app-extension.", arguments: [name.argument],
+            options: [description.option, SharedOptions.by.option])
 
         let store: String
         let name: String
@@ -105,7 +105,7 @@ extension SourceCommands {
     struct CapabilityList: ListingCommand {
         static let spec = CommandSpec(
             name: "list", abstract: "List capabilities, how many claims need each, and which environments lack it.",
-            options: [CommandTree.format])
+            options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat
@@ -141,10 +141,10 @@ extension SourceCommands {
                     + "record, the first decides; an environment with no Xcode build lacks a capability when any record for "
                     + "its kind and model says so. Give --source for a page that says so, or --reported-in for a document of "
                     + "this store whose own testing found it.",
-                arguments: [capability.helped("The capability it \(verb).")],
+                arguments: [capability.helped("The capability it \(verb).").argument],
                 options: [
-                    simulator, device, allModels, kind, xcodeBuild, source, reportedIn, note, SharedOptions.newModel,
-                    SharedOptions.by,
+                    simulator.option, device.option, allModels.option, kind.option, xcodeBuild.option, source.option, reportedIn.option, note.option, SharedOptions.newModel.option,
+                    SharedOptions.by.option,
                 ])
         }
 
@@ -199,7 +199,7 @@ extension SourceCommands {
     struct EnvironmentList: ListingCommand {
         static let spec = CommandSpec(
             name: "list", abstract: "List environments, whether each is current, what each lacks and which record decides.",
-            options: [CommandTree.format])
+            options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat
@@ -217,7 +217,7 @@ extension SourceCommands {
             abstract: "Set the models a document's new claims speak about when 'claim add' names none.",
             discussion: "Prints the document's default models afterwards; with no option, only prints them. "
                 + "Claims already added keep their own models ('claim edit --model').",
-            arguments: [document], options: [model, removeModel, SharedOptions.newModel])
+            arguments: [document.argument], options: [model.option, removeModel.option, SharedOptions.newModel.option])
 
         let store: String
         let document: String
@@ -241,7 +241,7 @@ extension SourceCommands {
     /// `document list`
     struct DocumentList: ListingCommand {
         static let spec = CommandSpec(
-            name: "list", abstract: "List documents with their claims and default models.", options: [CommandTree.format])
+            name: "list", abstract: "List documents with their claims and default models.", options: [CommandTree.format.option])
 
         let store: String
         let format: OutputFormat

@@ -28,7 +28,7 @@ extension StoreCommands {
     struct Migrate: DeclaredCommand {
         static let list = Option.flag("list", help: "List applied and pending migrations; change nothing.")
         static let spec = CommandSpec(
-            name: "migrate", abstract: "Apply pending migrations, or list them.", options: [list, CommandTree.format])
+            name: "migrate", abstract: "Apply pending migrations, or list them.", options: [list.option, CommandTree.format.option])
 
         let store: String
         let list: Bool
@@ -88,8 +88,8 @@ extension StoreCommands {
                 + "\(TabularStream.alignmentWindow) rows). A query that goes past --max-rows, --time-limit or builds a value "
                 + "over \(QueryLimits.defaultMaxValueBytes >> 20) MB is stopped: what was printed is closed off as valid output, "
                 + "the reason goes to standard error, and the exit code is 64.",
-            arguments: [sql],
-            options: [CommandTree.format, maxRows, timeLimit])
+            arguments: [sql.argument],
+            options: [CommandTree.format.option, maxRows.option, timeLimit.option])
 
         let store: String
         let sql: String
@@ -121,7 +121,7 @@ extension StoreCommands {
             abstract: "Write a consistent copy of the store to a new file, while others keep writing.",
             discussion: "Uses SQLite's online backup API into a temporary file of its own beside the destination; "
                 + "the copy is checked with quick_check before it takes its name, so the destination is never half a copy.",
-            arguments: [destination], options: [force])
+            arguments: [destination.argument], options: [force.option])
 
         let store: String
         let destination: String

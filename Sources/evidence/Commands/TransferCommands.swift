@@ -18,7 +18,7 @@ extension TransferCommands {
             name: "export",
             abstract: "Write the whole store as a folder of JSON Lines files, for git.",
             discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Only the format's own files are written or removed: .git, a README or anything else in the folder stays, even when the export is killed (the next export, import or sync finishes a killed one). Records in the folder this store has not imported (a teammate's run, their edit) stop the export: run 'evidence sync' to merge them, or give --replace. The format (version 3) is described in docs/text-format.md.",
-            arguments: [folder], options: [replace])
+            arguments: [folder.argument], options: [replace.option])
 
         let store: String
         let folder: String
@@ -41,7 +41,7 @@ extension TransferCommands {
             name: "import",
             abstract: "Read a folder written by 'evidence export' into the store, all or nothing.",
             discussion: "Records the store already holds are skipped, so importing twice changes nothing. A record someone edited is merged field by field with this store's version, against the version both last shared (a claim's label: the later change wins); what was changed both ways is a conflict. Every conflict is reported and nothing is written, unless --replace. Reads format versions 1 and 2.",
-            arguments: [folder], options: [replace])
+            arguments: [folder.argument], options: [replace.option])
 
         let store: String
         let folder: String
@@ -63,7 +63,7 @@ extension TransferCommands {
             name: "sync",
             abstract: "Import a shared folder, then export the store back to it: run it after 'git pull' and before 'git commit'.",
             discussion: "A folder with no export yet is simply written. Nothing is exported when the import finds a conflict.",
-            arguments: [folder])
+            arguments: [folder.argument])
 
         let store: String
         let folder: String
@@ -86,7 +86,7 @@ extension TransferCommands {
             name: "merge-file",
             abstract: "Merge three versions of one file of an export, record by record: git's merge driver.",
             discussion: "Git runs it as 'evidence merge-file %O %A %B %P' once 'evidence git-setup' has set it up. The merged file replaces OURS. Records changed on one side take that side; a record changed both ways is merged field by field, and what still differs is left between git's conflict markers and named on standard error. Exits 1 when there is a conflict.",
-            arguments: [base, ours, theirs, path])
+            arguments: [base.argument, ours.argument, theirs.argument, path.argument])
 
         let base: String
         let ours: String
@@ -110,7 +110,7 @@ extension TransferCommands {
             name: "git-setup",
             abstract: "Set a git repository up to merge an export folder with 'evidence merge-file'.",
             discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path. Run it once in every clone; running it again changes nothing.",
-            arguments: [folder])
+            arguments: [folder.argument])
 
         let folder: String
 
@@ -126,7 +126,7 @@ extension TransferCommands {
             name: "seed",
             abstract: "Import the bundled iPhone Duo data set, or a folder in the same format.",
             discussion: "Running it twice changes nothing.",
-            arguments: [folder])
+            arguments: [folder.argument])
 
         let store: String
         let folder: String?
