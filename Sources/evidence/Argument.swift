@@ -13,10 +13,9 @@ struct Argument<Value>: Sendable {
 extension Argument where Value == String {
     /// `<name>`, which the parser requires.
     static func required(_ name: String, help: String) -> Argument<String> {
-        Argument(argument: ArgumentSpec(name: name, help: help)) { given, values in
-            guard let value = given.first else {
-                throw UsageError(message: "Missing expected argument '<\(name)>'.", path: values.path)
-            }
+        let argument = ArgumentSpec(name: name, help: help)
+        return Argument(argument: argument) { given, values in
+            guard let value = given.first else { throw UsageError.missing(argument.displayName, path: values.path) }
             return value
         }
     }

@@ -31,16 +31,16 @@ struct CommandSpec: Sendable {
         self.environment = environment
     }
 
-    /// A group: a name for the commands under it, and maybe a command of its own
-    /// (`checklist` writes the checklist; `checklist mark` marks an item).
-    init(group name: String, abstract: String, commands: [any DeclaredCommand.Type], own: (any DeclaredCommand.Type)? = nil) {
-        if let own {
-            self = own.declaration
-        } else {
-            self.name = name
-            self.abstract = abstract
-        }
-        subcommands = commands.map { $0.declaration }
+    /// A group: a name for the commands under it.
+    init(group name: String, abstract: String, commands: [any DeclaredCommand.Type]) {
+        self.init(group: name, abstract: abstract, subcommands: commands.map { $0.declaration })
+    }
+
+    /// A command with commands under it: `checklist` writes the checklist,
+    /// `checklist mark` marks an item.
+    init(_ command: any DeclaredCommand.Type, subcommands: [any DeclaredCommand.Type]) {
+        self = command.declaration
+        self.subcommands = subcommands.map { $0.declaration }
     }
 
     /// The root or a group of groups.
@@ -104,7 +104,7 @@ struct OptionSpec: Sendable {
 
 /// What the parser found for one command: option values by long name and
 /// argument values by name, each in the order given. A command reads them
-/// through its typed declarations: `try values[ClaimAdd.statement]`.
+/// through its typed declarations: `try values[ClaimCommands.Add.statement]`.
 struct ParsedValues: Sendable {
     var path: [String]
     var options: [String: [String]] = [:]

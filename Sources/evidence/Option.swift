@@ -35,10 +35,9 @@ extension Option where Value == String? {
 extension Option where Value == String {
     /// `--name <value>`, which the parser requires.
     static func required(_ name: String, _ valueName: String, help: String) -> Option<String> {
-        Option(option: OptionSpec(name: name, valueName: valueName, help: help, isRequired: true)) { given, values in
-            guard let value = given.last else {
-                throw UsageError(message: "Missing expected argument '--\(name) <\(valueName)>'.", path: values.path)
-            }
+        let option = OptionSpec(name: name, valueName: valueName, help: help, isRequired: true)
+        return Option(option: option) { given, values in
+            guard let value = given.last else { throw UsageError.missing(option.synopsis, path: values.path) }
             return value
         }
     }

@@ -203,11 +203,11 @@ struct Parser {
     private func checkRequired(_ spec: CommandSpec, path: [String], values: ParsedValues) throws {
         for argument in spec.arguments where !argument.isOptional {
             if values.arguments[argument.name]?.isEmpty ?? true {
-                throw UsageError(message: "Missing expected argument '\(argument.displayName)'.", path: path)
+                throw UsageError.missing(argument.displayName, path: path)
             }
         }
         for option in spec.options where option.isRequired && values.options[option.name] == nil {
-            throw UsageError(message: "Missing expected argument '\(option.synopsis)'.", path: path)
+            throw UsageError.missing(option.synopsis, path: path)
         }
     }
 

@@ -6,4 +6,9 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
     var path: [String]
 
     var description: String { message }
+
+    /// "Missing expected argument '--reason <text>'.", as swift-argument-parser says it.
+    static func missing(_ display: String, path: [String]) -> UsageError {
+        UsageError(message: "Missing expected argument '\(display)'.", path: path)
+    }
 }

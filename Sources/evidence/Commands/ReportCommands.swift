@@ -5,7 +5,7 @@ import FoundationEssentials
 enum ReportCommands {
     static let specs: [CommandSpec] = [
         Report.declaration,
-        CommandSpec(group: "checklist", abstract: Checklist.spec.abstract, commands: [Mark.self], own: Checklist.self),
+        CommandSpec(Checklist.self, subcommands: [Mark.self]),
         Sources.declaration, Untested.declaration, Status.declaration, VerifiedLine.declaration,
     ]
 
@@ -144,7 +144,7 @@ extension ReportCommands {
             let mark = given[0].1
             let reason = try values[Self.reason]
             if mark != nil && reason == nil {
-                throw UsageError(message: "Missing expected argument '--reason <text>'.", path: values.path)
+                throw UsageError.missing(Self.reason.option.synopsis, path: values.path)
             }
             if mark == nil && reason != nil {
                 throw UsageError(message: "--reason goes with --untested or --checked, not --clear.", path: values.path)
