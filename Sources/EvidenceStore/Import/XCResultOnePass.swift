@@ -249,10 +249,9 @@ enum XCResultOnePass {
             }
             var base = TestReport.TestCase(identifier: identifier, name: node.name ?? "", outcome: .pass, duration: node.seconds)
             base.tags = node.tags
-            let tests = try XCResultReader.results(of: node, base: base, devices: devices) { what in
-                NeedsTwoPasses(reason: "\(what) at \(XCResultTests.pathText(path)) has no result")
-            }
-            for test in tests { try emit(test) }
+            try XCResultReader.forEachResult(
+                of: node, base: base, devices: devices,
+                missing: { what in NeedsTwoPasses(reason: "\(what) at \(XCResultTests.pathText(path)) has no result") }, emit)
         }
     }
 }

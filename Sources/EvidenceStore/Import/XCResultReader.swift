@@ -72,35 +72,85 @@ public enum XCResultReader {
         of node: Node, base: TestReport.TestCase, devices: [TestReport.Device],
         missing: (String) -> any Error = { EvidenceError.refused(reason: "\($0) has no result") }
     ) throws -> [TestReport.TestCase] {
-        let children = try node.nodeChildren()
-        let ran = try children.filter { try $0.nodeType() == "Device" }
         var tests: [TestReport.TestCase] = []
-        for (deviceNode, deviceIndex) in ran.isEmpty ? [(node, base.device)] : try ran.map({ ($0, deviceIndex(named: try $0.nodeName() ?? "", in: devices)) }) {
+        try forEachResult(of: node, base: base, devices: devices, missing: missing) { tests.append($0) }
+        return tests
+    }
+
+    /// The same results, each handed to `body` as it is made: no array of
+    /// them or of a node's repetitions is built on the way (the one pass
+    /// hands on each of a file's test cases so).
+    static func forEachResult<Node: XCResultNode>(
+        of node: Node, base: TestReport.TestCase, devices: [TestReport.Device],
+        missing: (String) -> any Error, _ body: (TestReport.TestCase) throws -> Void
+    ) throws {
+        let children = try node.nodeChildren()
+        var ran: [Int] = []
+        for (index, child) in children.enumerated() where try child.nodeType() == "Device" {
+            ran.append(index)
+        }
+        guard !ran.isEmpty else {
+            var test = base
+            test.duration = try node.nodeSeconds() ?? base.duration
+            return try forEachRepetition(of: node, test: test, missing: missing, itself: "the test case", body)
+        }
+        // Every device's name is read before any of its results.
+        var indexes: [Int] = []
+        indexes.reserveCapacity(ran.count)
+        for index in ran { indexes.append(deviceIndex(named: try children[index].nodeName() ?? "", in: devices)) }
+        for (index, deviceIndex) in zip(ran, indexes) {
+            let deviceNode = children[index]
             var test = base
             test.device = deviceIndex
             test.duration = try deviceNode.nodeSeconds() ?? base.duration
-            let repetitions = try deviceNode.nodeChildren().filter { try $0.nodeType() == "Repetition" }
-            guard !repetitions.isEmpty else {
-                guard let result = try deviceNode.nodeResult() else { throw missing(ran.isEmpty ? "the test case" : "a device of the test case") }
-                (test.outcome, test.note) = outcome(result)
-                test.message = try failureMessages(
-                    under: deviceNode, children: { try $0.nodeChildren() }, type: { try $0.nodeType() }, name: { try $0.nodeName() })
-                tests.append(test)
-                continue
-            }
-            for (index, repetition) in repetitions.enumerated() {
-                var attempt = test
-                guard let result = try repetition.nodeResult() else { throw missing("a repetition of the test case") }
-                (attempt.outcome, attempt.note) = outcome(result)
-                attempt.duration = try repetition.nodeSeconds() ?? test.duration
-                attempt.message = try failureMessages(
-                    under: repetition, children: { try $0.nodeChildren() }, type: { try $0.nodeType() }, name: { try $0.nodeName() })
-                let said = "repetition \(index + 1) of \(repetitions.count)" + (try repetition.nodeName().map { " (\($0))" } ?? "")
-                attempt.note = attempt.note.isEmpty ? said : attempt.note + "; " + said
-                tests.append(attempt)
-            }
+            try forEachRepetition(of: deviceNode, test: test, missing: missing, itself: "a device of the test case", body)
         }
-        return tests
+    }
+
+    /// The results of a node that ran (a test case, or one of its devices):
+    /// one for each "Repetition" child, or the node's own where it has none,
+    /// which `missing(itself)` refuses when it has no result.
+    private static func forEachRepetition<Node: XCResultNode>(
+        of node: Node, test: TestReport.TestCase, missing: (String) -> any Error, itself: String,
+        _ body: (TestReport.TestCase) throws -> Void
+    ) throws {
+        let children = try node.nodeChildren()
+        var count = 0
+        for child in children where try child.nodeType() == "Repetition" { count += 1 }
+        guard count > 0 else {
+            guard let result = try node.nodeResult() else { throw missing(itself) }
+            var test = test
+            (test.outcome, test.note) = outcome(result)
+            test.message = try failureMessages(
+                under: node, children: { try $0.nodeChildren() }, type: { try $0.nodeType() }, name: { try $0.nodeName() })
+            return try body(test)
+        }
+        var number = 0
+        for repetition in children where try repetition.nodeType() == "Repetition" {
+            number += 1
+            var attempt = test
+            guard let result = try repetition.nodeResult() else { throw missing("a repetition of the test case") }
+            (attempt.outcome, attempt.note) = outcome(result)
+            attempt.duration = try repetition.nodeSeconds() ?? test.duration
+            attempt.message = try failureMessages(
+                under: repetition, children: { try $0.nodeChildren() }, type: { try $0.nodeType() }, name: { try $0.nodeName() })
+            // "repetition 2 of 3 (Retry 1)", after the outcome's own note.
+            let name = try repetition.nodeName()
+            var note = attempt.note
+            note.reserveCapacity(note.utf8.count + 32 + (name?.utf8.count ?? 0))
+            if !note.isEmpty { note += "; " }
+            note += "repetition "
+            note += String(number)
+            note += " of "
+            note += String(count)
+            if let name {
+                note += " ("
+                note += name
+                note += ")"
+            }
+            attempt.note = note
+            try body(attempt)
+        }
     }
 
     /// Which of the file's devices a "Device" node of a test case names: its
