@@ -266,6 +266,70 @@ fixtures="$out/xcresult-fixtures-100000.json"
 ingest_pair "xcresult fixtures" "$fixtures" scripts/xcresult_baseline.py
 ingest_labels+=("xcresult fixtures")
 
+# What ingesting the fixtures' file cannot do without, each timed alone: SQLite
+# inserting and committing exactly the rows ingest wrote for it (each
+# repetition of a test a result of its own), as the rows-alone line does, from
+# a temporary table made beforehand; and the file's SHA-256, which names every
+# row and so comes before the first, read and hashed in 1 MB chunks by
+# OpenSSL (through Python's hashlib) as ingest does.
+fixture_rows="$out/fixtures-rows.sqlite"
+rm -f "$fixture_rows"*
+cp "$ingest_store" "$fixture_rows"
+"$bin" ingest "$fixtures" --store "$fixture_rows" --simulator "iPhone Duo" --os "iOS 27.1" >/dev/null 2>&1
+columns() { # table: its stored columns, joined by commas
+    sqlite3 "$fixture_rows" "SELECT group_concat(name, ', ') FROM pragma_table_xinfo('$1') WHERE hidden = 0"
+}
+result_columns="uuid, run_id, environment_id, claim_id, claim_statement_id, result, posture, note, checked_at, recorded_at, test_id, duration, message"
+fixture_floor_sql() {
+    cat <<SQL
+PRAGMA foreign_keys = ON;
+PRAGMA synchronous = FULL;
+PRAGMA cache_size = -65536;
+PRAGMA temp_store = MEMORY;
+ATTACH '$fixture_rows' AS written;
+INSERT INTO main.environments ($(columns environments)) SELECT $(columns environments) FROM written.environments
+    WHERE id NOT IN (SELECT id FROM main.environments);
+INSERT INTO main.ingested_files ($(columns ingested_files)) SELECT $(columns ingested_files) FROM written.ingested_files;
+INSERT INTO main.runs ($(columns runs)) SELECT $(columns runs) FROM written.runs WHERE ingested_file_id IS NOT NULL;
+CREATE TEMP TABLE rows AS SELECT $result_columns FROM written.results
+    WHERE run_id IN (SELECT id FROM written.runs WHERE ingested_file_id IS NOT NULL) ORDER BY id;
+DETACH written;
+.timer on
+BEGIN;
+DROP TRIGGER latest_decisive_after_insert;
+DROP TRIGGER latest_decisive_after_update;
+INSERT INTO main.results ($result_columns) SELECT $result_columns FROM temp.rows ORDER BY rowid;
+SQL
+    printf '%s\n' "$decisive_triggers"
+    echo "COMMIT;"
+}
+fixture_floor_once() {
+    rm -f "$out/floor-run.sqlite"*
+    cp "$ingest_store" "$out/floor-run.sqlite"
+    fixture_floor_sql | sqlite3 -bail "$out/floor-run.sqlite" | awk '
+        /^Run Time: real/ { total += $4; timed += 1 }
+        END { if (timed != 7) { print "the fixtures row floor timed " timed " statements, not 7" > "/dev/stderr"; exit 1 }
+              printf "%.4f 0\n", total }'
+}
+time_runs ingest "fixtures rows alone" "$runs" fixture_floor_once
+rm -f "$out/floor-run.sqlite"*
+fixture_hash_once() {
+    python3 - "$fixtures" <<'PY'
+import hashlib, sys, time
+start = time.perf_counter()
+digest = hashlib.sha256()
+with open(sys.argv[1], "rb") as file:
+    while chunk := file.read(1 << 20):
+        digest.update(chunk)
+digest.hexdigest()
+print("%.4f 0" % (time.perf_counter() - start))
+PY
+}
+time_runs ingest "fixtures hash alone" "$runs" fixture_hash_once
+fixture_rows_written="$(sqlite3 "$fixture_rows" "SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id
+    WHERE u.ingested_file_id IS NOT NULL")"
+rm -f "$fixture_rows"*
+
 printf '\n%-18s %12s %10s %12s %10s %8s %18s\n' file "evidence (s)" "peak (MB)" "python (s)" "peak (MB)" ratio \
     "rows (ours/script)"
 for label in "${ingest_labels[@]}"; do
@@ -280,6 +344,11 @@ floor_ratios="$(python3 -c "
 rows, junit, xcresult = ${median[ingest/rows alone]}, '${median[ingest/junit 100000 python]:-}', ${median[ingest/xcresult 100000 python]}
 print(('%.2fx the JUnit script at 100,000 cases, ' % (rows / float(junit)) if junit else '') + '%.2fx the xcresult one' % (rows / xcresult))")"
 printf '%-18s %12.3f   (SQLite alone writing the rows of 100,000 cases: %s)\n' "rows alone" "${median[ingest/rows alone]}" "$floor_ratios"
+fixture_floor="$(python3 -c "
+rows, digest, script = ${median[ingest/fixtures rows alone]}, ${median[ingest/fixtures hash alone]}, ${median[ingest/xcresult fixtures python]}
+print('%12.3f   (SQLite alone writing the %s rows ingest wrote for the fixtures file, %.3f s, and its SHA-256, %.3f s: %.2fx the script)'
+      % (rows + digest, '{:,}'.format($fixture_rows_written), rows, digest, (rows + digest) / script))")"
+printf '%-18s %s\n' "fixtures floor" "$fixture_floor"
 
 # Targets: the HTML report of L (10,000 claims, 1,000,000 results) under 3 s and 300 MB;
 # the Markdown report of L (newest 20 runs) under 1 s and under 5 MB written.
