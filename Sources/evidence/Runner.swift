@@ -14,6 +14,19 @@ struct Runner {
         try Store.open(at: path, access: access, clock: clock)
     }
 
+    /// Runs `body` with the store at `path` open with this run's clock, and closes it after.
+    func with<T>(store path: String, access: Store.Access = .readWrite, _ body: (Store) throws -> T) throws -> T {
+        let store = try open(path, access: access)
+        defer { store.close() }
+        return try body(store)
+    }
+
+    /// Prints a listing the store computes.
+    func listing(store path: String, format: OutputFormat, _ make: (Store) throws -> Tabular) throws -> Int32 {
+        output.write(try with(store: path, access: .reading) { try make($0) }.render(format))
+        return ExitCode.ok
+    }
+
     func run(_ command: any Command) throws -> Int32 {
         try command.run(self)
     }
@@ -42,4 +55,3 @@ extension Runner {
         return environment
     }
 }
-

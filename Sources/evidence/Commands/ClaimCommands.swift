@@ -58,7 +58,11 @@ extension ClaimCommands {
             by = try SharedOptions.author(values)
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.claimAdd(store: store, draft: draft, by: by) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let claim = try runner.with(store: store) { try $0.addClaim(draft, by: by) }
+            runner.output.message("Added claim \(claim.key) (\(claim.label.rawValue)).")
+            return ExitCode.ok
+        }
     }
 
     /// `claim list`
@@ -86,7 +90,9 @@ extension ClaimCommands {
             format = try values[CommandTree.format]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.claimList(store: store, filter: filter, format: format) }
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.listing(store: store, format: format) { Tabular(try $0.reader.claimList(filter)) }
+        }
     }
 
     /// `claim show`
@@ -106,7 +112,11 @@ extension ClaimCommands {
             format = try values[CommandTree.detailFormat]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.claimShow(store: store, key: key, format: format) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let detail = try runner.with(store: store, access: .reading) { try $0.reader.claimDetail(key: key) }
+            runner.output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
+            return ExitCode.ok
+        }
     }
 
     /// `claim edit`
@@ -159,7 +169,16 @@ extension ClaimCommands {
             by = try SharedOptions.author(values)
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.claimEdit(store: store, key: key, changes: changes, by: by) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let edit = try runner.with(store: store) { try $0.editClaim(key: key, changes, by: by) }
+            runner.output.message("Edited claim \(key).")
+            if !edit.earlierProof.isEmpty {
+                let runs = edit.earlierProof.map { "run \($0)" }.joined(separator: ", ")
+                runner.output.message(
+                    "Its statement changed: the passes of \(runs) proved the earlier words, so \(key) is stale until it is checked again.")
+            }
+            return ExitCode.ok
+        }
     }
 
     /// `claim label`
@@ -186,7 +205,9 @@ extension ClaimCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.claimLabel(store: store, key: key, label: label, reason: reason, by: by)
+            try runner.with(store: store) { try $0.relabelClaim(key: key, to: label, reason: reason, by: by) }
+            runner.output.message("Relabelled claim \(key) as \(label.rawValue).")
+            return ExitCode.ok
         }
     }
 
@@ -224,68 +245,14 @@ extension ClaimCommands {
 
         func run(_ runner: Runner) throws -> Int32 {
             switch change {
-            case .expect(let expected): try runner.claimExpect(store: store, key: key, expected: expected, by: by)
-            case .remove(let name): try runner.claimUnexpect(store: store, key: key, name: name, by: by)
+            case .expect(let expected):
+                try runner.with(store: store) { try $0.expect(expected, ofClaim: key, by: by) }
+                runner.output.message("\(key) expects \(expected.name) = \(expected.summary).")
+            case .remove(let name):
+                try runner.with(store: store) { try $0.removeExpectation(named: name, ofClaim: key, by: by) }
+                runner.output.message("\(key) no longer expects a value of \(name).")
             }
+            return ExitCode.ok
         }
-    }
-}
-
-extension Runner {
-    func claimExpect(store path: String, key: String, expected: ExpectedValue, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        try store.expect(expected, ofClaim: key, by: author)
-        output.message("\(key) expects \(expected.name) = \(expected.summary).")
-        return ExitCode.ok
-    }
-
-    func claimUnexpect(store path: String, key: String, name: String, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        try store.removeExpectation(named: name, ofClaim: key, by: author)
-        output.message("\(key) no longer expects a value of \(name).")
-        return ExitCode.ok
-    }
-
-    func claimAdd(store path: String, draft: ClaimDraft, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        let claim = try store.addClaim(draft, by: author)
-        output.message("Added claim \(claim.key) (\(claim.label.rawValue)).")
-        return ExitCode.ok
-    }
-
-    func claimList(store path: String, filter: ClaimFilter, format: OutputFormat) throws -> Int32 {
-        try listing(store: path, format: format) { Tabular(try $0.reader.claimList(filter)) }
-    }
-
-    func claimShow(store path: String, key: String, format: DetailFormat) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        let detail = try store.reader.claimDetail(key: key)
-        output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
-        return ExitCode.ok
-    }
-
-    func claimEdit(store path: String, key: String, changes: ClaimChanges, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        let edit = try store.editClaim(key: key, changes, by: author)
-        output.message("Edited claim \(key).")
-        if !edit.earlierProof.isEmpty {
-            let runs = edit.earlierProof.map { "run \($0)" }.joined(separator: ", ")
-            output.message(
-                "Its statement changed: the passes of \(runs) proved the earlier words, so \(key) is stale until it is checked again.")
-        }
-        return ExitCode.ok
-    }
-
-    func claimLabel(store path: String, key: String, label: Label, reason: String, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        try store.relabelClaim(key: key, to: label, reason: reason, by: author)
-        output.message("Relabelled claim \(key) as \(label.rawValue).")
-        return ExitCode.ok
     }
 }

@@ -73,7 +73,20 @@ extension CompareCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.compare(store: store, from: from, to: to, output: output, failOn: failOn)
+            let comparison = try runner.with(store: store, access: .reading) { try $0.compare(from: from, to: to) }
+            switch output {
+            case .markdown:
+                try ComparisonDocument(comparison).write(to: MarkdownWriter(into: runner.output.standardOutput))
+            case .listing(let format):
+                runner.output.write(Tabular(comparison.rows).render(format))
+            }
+            let failing = ComparisonChange.allCases.filter { failOn.contains($0) && comparison.count($0) > 0 }
+            guard failing.isEmpty else {
+                runner.output.message(
+                    "Failing (--fail-on): " + failing.map { "\(comparison.count($0)) \($0.rawValue)" }.joined(separator: ", ") + ".")
+                return ExitCode.failure
+            }
+            return ExitCode.ok
         }
     }
 
@@ -137,29 +150,5 @@ extension CompareCommands {
         func run(_ runner: Runner) throws -> Int32 {
             try runner.listing(store: store, format: format) { Tabular(try $0.reader.flakyList(window: window)) }
         }
-    }
-}
-
-extension Runner {
-    func compare(
-        store path: String, from: ComparisonSide, to: ComparisonSide, output form: CompareCommands.Output,
-        failOn: Set<ComparisonChange>
-    ) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        let comparison = try store.compare(from: from, to: to)
-        switch form {
-        case .markdown:
-            try ComparisonDocument(comparison).write(to: MarkdownWriter(into: output.standardOutput))
-        case .listing(let format):
-            output.write(Tabular(comparison.rows).render(format))
-        }
-        let failing = ComparisonChange.allCases.filter { failOn.contains($0) && comparison.count($0) > 0 }
-        guard failing.isEmpty else {
-            output.message(
-                "Failing (--fail-on): " + failing.map { "\(comparison.count($0)) \($0.rawValue)" }.joined(separator: ", ") + ".")
-            return ExitCode.failure
-        }
-        return ExitCode.ok
     }
 }

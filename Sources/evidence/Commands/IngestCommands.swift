@@ -70,7 +70,74 @@ extension IngestCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.ingest(store: store, files: files, options: options, verbose: verbose, detect: detect)
+            var options = options
+            let detection = detect ? BuildDetection(tools: runner.machine) : nil
+            // The Xcode of this machine, where the options name none: said once, for every file.
+            if let detection, options.xcodeVersionFile == nil, options.xcodeBuild == nil,
+                let (version, build, note) = detection.xcodeValues(given: options.xcodeVersion ?? "")
+            {
+                options.xcodeVersion = version
+                options.xcodeBuild = build
+                runner.output.message(note + " on this machine; give --xcode or --no-detect for files made elsewhere.")
+            }
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            for file in files {
+                var fileOptions = options
+                var bundle: XCResultBundle?
+                if XCResultBundle.isBundle(Store.absolutePath(file)) {
+                    let read = try XCResultBundle.read(file, tools: runner.machine)
+                    bundle = read
+                    fileOptions.source = read.path
+                    fileOptions.deviceOSBuilds = read.osBuilds
+                    fileOptions.format = .xcresult
+                }
+                defer { bundle?.remove() }
+                let started = Date()
+                var shown = false
+                let summary = try opened.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
+                    guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
+                    shown = true
+                    runner.output.progress("\(file): \(done)\(total.map { " of \($0)" } ?? "") tests written")
+                }
+                if shown { runner.output.progress(nil) }
+                if let bundle { runner.output.message("Read \(file) with '\(bundle.command)'.") }
+                write(summary, to: runner.output)
+            }
+            return ExitCode.ok
+        }
+
+        /// What a file's ingest did: on standard output, its warnings on standard error.
+        private func write(_ summary: IngestSummary, to output: Output) {
+            if let earlier = summary.alreadyIngestedAt {
+                output.write("\(summary.file): already ingested on \(earlier) (same SHA-256); nothing changed.\n")
+                return
+            }
+            var line = "\(summary.file): read \(summary.read) tests (\(summary.shape)): \(summary.passed) passed, "
+                + "\(summary.failed) failed, \(summary.skipped) skipped"
+            if summary.other > 0 { line += ", \(summary.other) other" }
+            line += "; \(summary.mapped) mapped to claims, \(summary.unmappedCount) not.\n"
+            output.write(line)
+            for (run, environment) in summary.runs {
+                output.write("  \(run.described) on \(environment)\n")
+            }
+            for note in summary.notes {
+                output.write("  note: \(note)\n")
+            }
+            for warning in summary.warnings {
+                output.message("Warning: \(summary.file): \(warning)")
+            }
+            for (test, key) in summary.unknownClaims {
+                output.message("Warning: \(summary.file): test \(test) names claim:\(key), which is not in the store")
+            }
+            if verbose {
+                for test in summary.unmapped {
+                    output.write("  unmapped: \(test)\n")
+                }
+                if summary.unmappedCount > summary.unmapped.count {
+                    output.write("  and \(summary.unmappedCount - summary.unmapped.count) more unmapped, not listed\n")
+                }
+            }
         }
     }
 
@@ -95,9 +162,7 @@ extension IngestCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
-            defer { opened.close() }
-            try opened.addMapping(pattern: pattern, claimKey: claim)
+            try runner.with(store: store) { try $0.addMapping(pattern: pattern, claimKey: claim) }
             runner.output.message("Mapped tests matching \(pattern) to \(claim).")
             return ExitCode.ok
         }
@@ -132,83 +197,9 @@ extension IngestCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
-            defer { opened.close() }
-            try opened.removeMapping(pattern: pattern, claimKey: claim)
+            try runner.with(store: store) { try $0.removeMapping(pattern: pattern, claimKey: claim) }
             runner.output.message("Removed the mapping of \(pattern)\(claim.map { " to " + $0 } ?? "").")
             return ExitCode.ok
-        }
-    }
-}
-
-extension Runner {
-    func ingest(store path: String, files: [String], options: IngestOptions, verbose: Bool, detect: Bool) throws -> Int32 {
-        var options = options
-        let detection = detect ? BuildDetection(tools: machine) : nil
-        // The Xcode of this machine, where the options name none: said once, for every file.
-        if let detection, options.xcodeVersionFile == nil, options.xcodeBuild == nil,
-            let (version, build, note) = detection.xcodeValues(given: options.xcodeVersion ?? "")
-        {
-            options.xcodeVersion = version
-            options.xcodeBuild = build
-            output.message(note + " on this machine; give --xcode or --no-detect for files made elsewhere.")
-        }
-        let store = try open(path)
-        defer { store.close() }
-        for file in files {
-            var fileOptions = options
-            var bundle: XCResultBundle?
-            if XCResultBundle.isBundle(Store.absolutePath(file)) {
-                let read = try XCResultBundle.read(file, tools: machine)
-                bundle = read
-                fileOptions.source = read.path
-                fileOptions.deviceOSBuilds = read.osBuilds
-                fileOptions.format = .xcresult
-            }
-            defer { bundle?.remove() }
-            let started = Date()
-            var shown = false
-            let summary = try store.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
-                guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
-                shown = true
-                output.progress("\(file): \(done)\(total.map { " of \($0)" } ?? "") tests written")
-            }
-            if shown { output.progress(nil) }
-            if let bundle { output.message("Read \(file) with '\(bundle.command)'.") }
-            write(summary, verbose: verbose)
-        }
-        return ExitCode.ok
-    }
-
-    private func write(_ summary: IngestSummary, verbose: Bool) {
-        if let earlier = summary.alreadyIngestedAt {
-            output.write("\(summary.file): already ingested on \(earlier) (same SHA-256); nothing changed.\n")
-            return
-        }
-        var line = "\(summary.file): read \(summary.read) tests (\(summary.shape)): \(summary.passed) passed, "
-            + "\(summary.failed) failed, \(summary.skipped) skipped"
-        if summary.other > 0 { line += ", \(summary.other) other" }
-        line += "; \(summary.mapped) mapped to claims, \(summary.unmappedCount) not.\n"
-        output.write(line)
-        for (run, environment) in summary.runs {
-            output.write("  \(run.described) on \(environment)\n")
-        }
-        for note in summary.notes {
-            output.write("  note: \(note)\n")
-        }
-        for warning in summary.warnings {
-            output.message("Warning: \(summary.file): \(warning)")
-        }
-        for (test, key) in summary.unknownClaims {
-            output.message("Warning: \(summary.file): test \(test) names claim:\(key), which is not in the store")
-        }
-        if verbose {
-            for test in summary.unmapped {
-                output.write("  unmapped: \(test)\n")
-            }
-            if summary.unmappedCount > summary.unmapped.count {
-                output.write("  and \(summary.unmappedCount - summary.unmapped.count) more unmapped, not listed\n")
-            }
         }
     }
 }

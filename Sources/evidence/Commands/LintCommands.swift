@@ -60,7 +60,29 @@ extension LintCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.lint(store: store, files: files, document: document, format: format, strict: strict, mode: mode, by: by)
+            let opened = try runner.open(store, access: mode == .sync(dryRun: false) ? .readWrite : .reading)
+            defer { opened.close() }
+            var findings: [LintFinding] = []
+            for file in files {
+                switch mode {
+                case .check:
+                    findings += try DocumentLint.lint(file: file, text: try DocumentLint.readDocument(file), store: opened, document: document)
+                case .write:
+                    let changes = try DocumentLint.write(file: file, store: opened, document: document)
+                    for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
+                    if changes.isEmpty { runner.output.message("\(file): up to date.") }
+                case .sync(let dryRun):
+                    let changes = try DocumentLint.sync(file: file, store: opened, document: document, dryRun: dryRun, by: by)
+                    for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
+                    runner.output.message(changes.isEmpty ? "\(file): the store already agrees." : dryRun ? "Nothing written (--dry-run)." : "Synced \(file).")
+                }
+            }
+            guard mode == .check else { return ExitCode.ok }
+            runner.output.write(LintOutput.render(findings, as: format))
+            let errors = findings.count { $0.severity == .error }
+            let warnings = findings.count - errors
+            runner.output.message("\(NumberText.counted(errors, "error")), \(NumberText.counted(warnings, "warning")) in \(NumberText.counted(files.count, "file")).")
+            return errors > 0 || (strict && warnings > 0) ? ExitCode.failure : ExitCode.ok
         }
     }
 
@@ -87,51 +109,19 @@ extension LintCommands {
             document = try values[Self.document]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.annotate(store: store, file: file, document: document) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .reading)
+            defer { opened.close() }
+            let (changes, unplaced) = try DocumentLint.annotate(file: file, store: opened, document: document)
+            for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
+            for key in unplaced { runner.output.write("not placed: \(key)\n") }
+            runner.output.message("Marked \(NumberText.counted(changes.count, "claim")); \(unplaced.count) not placed.")
+            return ExitCode.ok
+        }
     }
 }
 
 enum LintMode: Equatable, Sendable {
     case check, write
     case sync(dryRun: Bool)
-}
-
-extension Runner {
-    func lint(store path: String, files: [String], document: String?, format: LintOutput.Format, strict: Bool, mode: LintMode, by author: String)
-        throws -> Int32
-    {
-        let store = try open(path, access: mode == .sync(dryRun: false) ? .readWrite : .reading)
-        defer { store.close() }
-        var findings: [LintFinding] = []
-        for file in files {
-            switch mode {
-            case .check:
-                findings += try DocumentLint.lint(file: file, text: try DocumentLint.readDocument(file), store: store, document: document)
-            case .write:
-                let changes = try DocumentLint.write(file: file, store: store, document: document)
-                for change in changes { output.write("\(change.file):\(change.line): \(change.description)\n") }
-                if changes.isEmpty { output.message("\(file): up to date.") }
-            case .sync(let dryRun):
-                let changes = try DocumentLint.sync(file: file, store: store, document: document, dryRun: dryRun, by: author)
-                for change in changes { output.write("\(change.file):\(change.line): \(change.description)\n") }
-                output.message(changes.isEmpty ? "\(file): the store already agrees." : dryRun ? "Nothing written (--dry-run)." : "Synced \(file).")
-            }
-        }
-        guard mode == .check else { return ExitCode.ok }
-        output.write(LintOutput.render(findings, as: format))
-        let errors = findings.count { $0.severity == .error }
-        let warnings = findings.count - errors
-        output.message("\(NumberText.counted(errors, "error")), \(NumberText.counted(warnings, "warning")) in \(NumberText.counted(files.count, "file")).")
-        return errors > 0 || (strict && warnings > 0) ? ExitCode.failure : ExitCode.ok
-    }
-
-    func annotate(store path: String, file: String, document: String) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        let (changes, unplaced) = try DocumentLint.annotate(file: file, store: store, document: document)
-        for change in changes { output.write("\(change.file):\(change.line): \(change.description)\n") }
-        for key in unplaced { output.write("not placed: \(key)\n") }
-        output.message("Marked \(NumberText.counted(changes.count, "claim")); \(unplaced.count) not placed.")
-        return ExitCode.ok
-    }
 }

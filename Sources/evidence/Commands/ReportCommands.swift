@@ -64,7 +64,19 @@ extension ReportCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.document(kind, store: store, output: output, options: options, stamp: stamp)
+            if let output { try Store.refuseAsOutput(output, store: store) }
+            let opened = try runner.open(store, access: .reading)
+            defer { opened.close() }
+            var options = options
+            // The time of writing, read now rather than when the command was parsed.
+            if stamp { options.stamp = runner.clock.timestamp() }
+            let sink = try output.map { try TextSink.output(Store.absolutePath($0)) } ?? runner.output.standardOutput
+            try Reports.write(kind, of: opened, options: options, into: sink)
+            if let output {
+                try sink.close()
+                runner.output.message("Wrote \(output).")
+            }
+            return ExitCode.ok
         }
     }
 
@@ -157,7 +169,15 @@ extension ReportCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.checklistMark(store: store, item: item, mark: mark, reason: reason, by: by)
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            try opened.markChecklistItem(key: item, as: mark, reason: reason, by: by)
+            switch mark {
+            case .untested?: runner.output.message("Marked \(item) untested.")
+            case .checked?: runner.output.message("Marked \(item) checked by hand.")
+            case nil: runner.output.message("Cleared the mark on \(item).")
+            }
+            return ExitCode.ok
         }
     }
 
@@ -253,66 +273,12 @@ extension ReportCommands {
             document = try values[ReportCommands.document]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.verifiedLine(store: store, document: document) }
-    }
-}
-
-extension Runner {
-    func document(_ kind: Reports.Kind, store path: String, output file: String?, options: Reports.Options, stamp: Bool) throws
-        -> Int32
-    {
-        if let file { try Store.refuseAsOutput(file, store: path) }
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        var options = options
-        // The time of writing, read now rather than when the command was parsed.
-        if stamp { options.stamp = clock.timestamp() }
-        let sink = try file.map { try TextSink.output(Store.absolutePath($0)) } ?? output.standardOutput
-        try Reports.write(kind, of: store, options: options, into: sink)
-        if let file {
-            try sink.close()
-            output.message("Wrote \(file).")
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .reading)
+            defer { opened.close() }
+            let document = try opened.reader.resolveDocument(document)
+            runner.output.write(try opened.verifiedLine(document: document) + "\n")
+            return ExitCode.ok
         }
-        return ExitCode.ok
-    }
-
-    func checklistMark(
-        store path: String, item: String, mark: TextFormat.ChecklistMark.Kind?, reason: String?, by author: String
-    ) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        try store.markChecklistItem(key: item, as: mark, reason: reason, by: author)
-        switch mark {
-        case .untested?: output.message("Marked \(item) untested.")
-        case .checked?: output.message("Marked \(item) checked by hand.")
-        case nil: output.message("Cleared the mark on \(item).")
-        }
-        return ExitCode.ok
-    }
-
-    func verifiedLine(store path: String, document: String?) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        let document = try store.reader.resolveDocument(document)
-        output.write(try store.verifiedLine(document: document) + "\n")
-        return ExitCode.ok
-    }
-
-    func demo(store path: String?) throws -> Int32 {
-        let target: String
-        if let path {
-            target = path
-        } else {
-            let folder = FileManager.default.temporaryDirectory
-                .appendingPathComponent("evidence-demo-\(UUID().uuidString.prefix(8).lowercased())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            target = folder.appendingPathComponent("evidence.sqlite").path
-        }
-        let (store, _) = try Store.initialize(at: target, clock: clock)
-        defer { store.close() }
-        let summary = try StoreImporter(store: store).run(BundledSeed())
-        output.message("Demo store: \(store.path) (the iPhone Duo data set: \(summary)).")
-        try Reports.markdown(.report, of: store, into: output.standardOutput)
-        return ExitCode.ok
     }
 }

@@ -42,7 +42,16 @@ extension RunCommands {
             detect = try SharedOptions.detect(values)
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.runStart(store: store, draft: draft, detect: detect) }
+        func run(_ runner: Runner) throws -> Int32 {
+            var draft = draft
+            draft.environment = try runner.complete(draft.environment, detect: detect)
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let run = try opened.startRun(draft)
+            runner.output.write("\(run.uuid)\n")
+            runner.output.message("Started \(run.described) on \(draft.environment.description).")
+            return ExitCode.ok
+        }
     }
 
     /// `run list`
@@ -73,7 +82,13 @@ extension RunCommands {
             format = try values[CommandTree.detailFormat]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.runShow(store: store, reference: reference, format: format) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .reading)
+            defer { opened.close() }
+            let detail = try opened.reader.runDetail(reference: reference)
+            runner.output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
+            return ExitCode.ok
+        }
     }
 
     /// `run retract` and `result retract`: what they share.
@@ -105,7 +120,18 @@ extension RunCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.retract(target, store: store, reference: reference, reason: reason, by: by)
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let summary =
+                switch target {
+                case .result: try opened.retractResult(reference, reason: reason, by: by)
+                case .run: try opened.retractRun(reference, reason: reason, by: by)
+                }
+            var text = "Retracted \(summary.target)"
+            if target == .run { text += " (\(NumberText.counted(summary.results, "result")))" }
+            text += summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."
+            runner.output.message(text)
+            return ExitCode.ok
         }
     }
 
@@ -163,9 +189,7 @@ extension RunCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
-            defer { opened.close() }
-            let (result, added) = try opened.linkResult(reference, to: url, by: by)
+            let (result, added) = try runner.with(store: store) { try $0.linkResult(reference, to: url, by: by) }
             runner.output.message(added ? "Linked \(result) to \(url)." : "\(result) is linked to \(url) already; nothing changed.")
             return ExitCode.ok
         }
@@ -196,7 +220,19 @@ extension RunCommands {
             format = try values[CommandTree.format]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.attachmentsVerify(store: store, format: format) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .reading)
+            defer { opened.close() }
+            let (checked, problems) = try opened.verifyAttachments()
+            let table = Tabular(
+                columns: ["path", "problem", "claim", "run"],
+                rows: problems.map {
+                    [.text($0.path), .text($0.kind.rawValue), TableValue($0.claimKey), .text(String($0.runUUID.prefix(8)))]
+                })
+            runner.output.write(table.render(format))
+            runner.output.message("Checked \(NumberText.counted(checked, "attachment file")): \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed, vanished or outside the folder").")
+            return problems.isEmpty ? ExitCode.ok : ExitCode.failure
+        }
     }
 }
 
@@ -272,7 +308,34 @@ extension RunCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.log(store: store, observation: observation, run: choice, json: json, detect: detect)
+            var choice = choice
+            if case .matching(let environment, let tester, let newModel) = choice {
+                choice = .matching(try runner.complete(environment, detect: detect), tester: tester, newModel: newModel)
+            }
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let logged = try opened.log(observation, run: choice)
+            for note in logged.notes { runner.output.message("Warning: \(note).") }
+            if json {
+                let value = JSONValue.object([
+                    ("claim", .string(observation.claimKey)), ("result", .string(logged.resultUUID)),
+                    ("id", .integer(logged.resultID)), ("run", .string(logged.run.uuid)), ("new_run", .bool(logged.startedRun)),
+                    ("outcome", .string(logged.outcome.rawValue)), ("judged", .bool(!observation.outcomeGiven)),
+                    ("outside_expected", .array(logged.misses.map(JSONValue.string))),
+                    ("counts", .bool(logged.notes.isEmpty)), ("notes", .array(logged.notes.map(JSONValue.string))),
+                ])
+                runner.output.write(value.rendered() + "\n")
+                return ExitCode.ok
+            }
+            let runText = (logged.startedRun ? "new " : "") + logged.run.described
+            var text = "Logged \(logged.outcome.rawValue)" + (observation.outcomeGiven ? "" : " (judged by its expected values)")
+                + " for \(observation.claimKey) as "
+                + ResultIdentity.described("result", uuid: logged.resultUUID, local: logged.resultID) + " in \(runText)"
+            if !observation.measurements.isEmpty { text += ", " + NumberText.counted(observation.measurements.count, "measurement") }
+            if !observation.attachments.isEmpty { text += ", " + NumberText.counted(observation.attachments.count, "attachment") }
+            runner.output.message(text + ".")
+            for miss in logged.misses { runner.output.message("Outside the expected values: \(miss).") }
+            return ExitCode.ok
         }
     }
 
@@ -298,88 +361,5 @@ extension RunCommands {
         func run(_ runner: Runner) throws -> Int32 {
             try runner.listing(store: store, format: format) { Tabular(try $0.reader.measurementList(filter)) }
         }
-    }
-}
-
-extension Runner {
-    func runStart(store path: String, draft: RunDraft, detect: Bool) throws -> Int32 {
-        var draft = draft
-        draft.environment = try complete(draft.environment, detect: detect)
-        let store = try open(path)
-        defer { store.close() }
-        let run = try store.startRun(draft)
-        output.write("\(run.uuid)\n")
-        output.message("Started \(run.described) on \(draft.environment.description).")
-        return ExitCode.ok
-    }
-
-    func runShow(store path: String, reference: String, format: DetailFormat) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        let detail = try store.reader.runDetail(reference: reference)
-        output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
-        return ExitCode.ok
-    }
-
-    func retract(_ target: RetractTarget, store path: String, reference: String, reason: String, by author: String)
-        throws -> Int32
-    {
-        let store = try open(path)
-        defer { store.close() }
-        let summary =
-            switch target {
-            case .result: try store.retractResult(reference, reason: reason, by: author)
-            case .run: try store.retractRun(reference, reason: reason, by: author)
-            }
-        var text = "Retracted \(summary.target)"
-        if target == .run { text += " (\(NumberText.counted(summary.results, "result")))" }
-        text += summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."
-        output.message(text)
-        return ExitCode.ok
-    }
-
-    func log(store path: String, observation: Observation, run choice: RunChoice, json: Bool, detect: Bool) throws -> Int32 {
-        var choice = choice
-        if case .matching(let environment, let tester, let newModel) = choice {
-            choice = .matching(try complete(environment, detect: detect), tester: tester, newModel: newModel)
-        }
-        let store = try open(path)
-        defer { store.close() }
-        let logged = try store.log(observation, run: choice)
-        for note in logged.notes { output.message("Warning: \(note).") }
-        if json {
-            let value = JSONValue.object([
-                ("claim", .string(observation.claimKey)), ("result", .string(logged.resultUUID)),
-                ("id", .integer(logged.resultID)), ("run", .string(logged.run.uuid)), ("new_run", .bool(logged.startedRun)),
-                ("outcome", .string(logged.outcome.rawValue)), ("judged", .bool(!observation.outcomeGiven)),
-                ("outside_expected", .array(logged.misses.map(JSONValue.string))),
-                ("counts", .bool(logged.notes.isEmpty)), ("notes", .array(logged.notes.map(JSONValue.string))),
-            ])
-            output.write(value.rendered() + "\n")
-            return ExitCode.ok
-        }
-        let runText = (logged.startedRun ? "new " : "") + logged.run.described
-        var text = "Logged \(logged.outcome.rawValue)" + (observation.outcomeGiven ? "" : " (judged by its expected values)")
-            + " for \(observation.claimKey) as "
-            + ResultIdentity.described("result", uuid: logged.resultUUID, local: logged.resultID) + " in \(runText)"
-        if !observation.measurements.isEmpty { text += ", " + NumberText.counted(observation.measurements.count, "measurement") }
-        if !observation.attachments.isEmpty { text += ", " + NumberText.counted(observation.attachments.count, "attachment") }
-        output.message(text + ".")
-        for miss in logged.misses { output.message("Outside the expected values: \(miss).") }
-        return ExitCode.ok
-    }
-
-    func attachmentsVerify(store path: String, format: OutputFormat) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        let (checked, problems) = try store.verifyAttachments()
-        let table = Tabular(
-            columns: ["path", "problem", "claim", "run"],
-            rows: problems.map {
-                [.text($0.path), .text($0.kind.rawValue), TableValue($0.claimKey), .text(String($0.runUUID.prefix(8)))]
-            })
-        output.write(table.render(format))
-        output.message("Checked \(NumberText.counted(checked, "attachment file")): \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed, vanished or outside the folder").")
-        return problems.isEmpty ? ExitCode.ok : ExitCode.failure
     }
 }

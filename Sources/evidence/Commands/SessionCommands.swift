@@ -69,38 +69,28 @@ extension SessionCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.session(
-                store: store, environment: try runner.complete(environment, detect: detect), tester: tester,
-                newModel: newModel, selection: selection, answers: answers)
+            let environment = try runner.complete(environment, detect: detect)
+            guard answers != nil || isatty(STDIN_FILENO) == 1 else {
+                throw EvidenceError.refused(
+                    reason: "'evidence session' asks its questions on a terminal, and standard input is not one; "
+                        + "give the answers in a file with --answers FILE (its format: 'evidence help session')")
+            }
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let session = try GuidedSession(
+                store: opened, environment: environment, tester: tester, newModel: newModel, selection: selection)
+            defer { session.close() }
+            FaultPoint.reached("session.started")
+            let console = SessionConsole(output: runner.output, session: session)
+            console.introduce()
+            if let answers {
+                try SessionAnswers.run(file: answers, session: session, console: console)
+            } else {
+                console.ask()
+            }
+            console.summarize(try session.summary())
+            return ExitCode.ok
         }
-    }
-}
-
-extension Runner {
-    func session(
-        store path: String, environment: EnvironmentSpec, tester: String, newModel: Bool, selection: SessionSelection,
-        answers: String?
-    ) throws -> Int32 {
-        guard answers != nil || isatty(STDIN_FILENO) == 1 else {
-            throw EvidenceError.refused(
-                reason: "'evidence session' asks its questions on a terminal, and standard input is not one; "
-                    + "give the answers in a file with --answers FILE (its format: 'evidence help session')")
-        }
-        let store = try open(path)
-        defer { store.close() }
-        let session = try GuidedSession(
-            store: store, environment: environment, tester: tester, newModel: newModel, selection: selection)
-        defer { session.close() }
-        FaultPoint.reached("session.started")
-        let console = SessionConsole(output: output, session: session)
-        console.introduce()
-        if let answers {
-            try SessionAnswers.run(file: answers, session: session, console: console)
-        } else {
-            console.ask()
-        }
-        console.summarize(try session.summary())
-        return ExitCode.ok
     }
 }
 

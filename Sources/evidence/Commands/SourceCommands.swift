@@ -42,7 +42,13 @@ extension SourceCommands {
             by = try SharedOptions.author(values)
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.sourceAdd(store: store, draft: draft, by: by) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            try opened.addSource(draft, by: by)
+            runner.output.message("Added source \(draft.url).")
+            return ExitCode.ok
+        }
     }
 
     /// `source list`
@@ -73,7 +79,13 @@ extension SourceCommands {
             format = try values[CommandTree.detailFormat]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.sourceShow(store: store, url: url, format: format) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .reading)
+            defer { opened.close() }
+            let detail = try opened.reader.sourceDetail(url: url)
+            runner.output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
+            return ExitCode.ok
+        }
     }
 
     /// `capability add`
@@ -97,7 +109,11 @@ extension SourceCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.capabilityAdd(store: store, name: name, description: description, by: by)
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            try opened.addCapability(name: name, description: description, by: by)
+            runner.output.message("Added capability \(name).")
+            return ExitCode.ok
         }
     }
 
@@ -176,7 +192,14 @@ extension SourceCommands {
             by = try SharedOptions.author(values)
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.envLacks(store: store, draft: draft, by: by) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            try opened.addLack(draft, by: by)
+            let scope = draft.toolBuild.isEmpty ? "from the first Xcode build" : "from Xcode build \(draft.toolBuild) on"
+            runner.output.message("Recorded: \(draft.subject) \(draft.status.rawValue) \(draft.capability) (\(scope)).")
+            return ExitCode.ok
+        }
     }
 
     /// `env lacks`
@@ -234,7 +257,17 @@ extension SourceCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.documentSubjects(store: store, document: document, add: add, remove: remove, newModel: newModel)
+            let opened = try runner.open(store, access: add.isEmpty && remove.isEmpty ? .reading : .readWrite)
+            defer { opened.close() }
+            let models =
+                add.isEmpty && remove.isEmpty
+                ? try opened.reader.documentSubjects(document)
+                : try opened.setDocumentSubjects(document: document, add: add, remove: remove, newModel: newModel)
+            runner.output.write(
+                models.isEmpty
+                    ? "\(document): new claims speak about any model\n"
+                    : "\(document): new claims speak about \(models.joined(separator: ", "))\n")
+            return ExitCode.ok
         }
     }
 
@@ -247,64 +280,5 @@ extension SourceCommands {
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.documentList()) }
-    }
-}
-
-extension Runner {
-    func sourceAdd(store path: String, draft: SourceDraft, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        try store.addSource(draft, by: author)
-        output.message("Added source \(draft.url).")
-        return ExitCode.ok
-    }
-
-    func sourceShow(store path: String, url: String, format: DetailFormat) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        let detail = try store.reader.sourceDetail(url: url)
-        output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
-        return ExitCode.ok
-    }
-
-    func capabilityAdd(store path: String, name: String, description: String, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        try store.addCapability(name: name, description: description, by: author)
-        output.message("Added capability \(name).")
-        return ExitCode.ok
-    }
-
-    func envLacks(store path: String, draft: LackDraft, by author: String) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        try store.addLack(draft, by: author)
-        let scope = draft.toolBuild.isEmpty ? "from the first Xcode build" : "from Xcode build \(draft.toolBuild) on"
-        output.message("Recorded: \(draft.subject) \(draft.status.rawValue) \(draft.capability) (\(scope)).")
-        return ExitCode.ok
-    }
-
-    func documentSubjects(store path: String, document: String, add: [String], remove: [String], newModel: Bool) throws
-        -> Int32
-    {
-        let store = try open(path, access: add.isEmpty && remove.isEmpty ? .reading : .readWrite)
-        defer { store.close() }
-        let models =
-            add.isEmpty && remove.isEmpty
-            ? try store.reader.documentSubjects(document)
-            : try store.setDocumentSubjects(document: document, add: add, remove: remove, newModel: newModel)
-        output.write(
-            models.isEmpty
-                ? "\(document): new claims speak about any model\n"
-                : "\(document): new claims speak about \(models.joined(separator: ", "))\n")
-        return ExitCode.ok
-    }
-
-    /// Prints a listing the store computes.
-    func listing(store path: String, format: OutputFormat, _ make: (Store) throws -> Tabular) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        output.write(try make(store).render(format))
-        return ExitCode.ok
     }
 }

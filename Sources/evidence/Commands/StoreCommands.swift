@@ -40,7 +40,13 @@ extension StoreCommands {
             format = try values[CommandTree.format]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.migrate(store: store, list: list, format: format) }
+        func run(_ runner: Runner) throws -> Int32 {
+            guard list else { return try runner.initialize(store: store) }
+            let opened = try runner.open(store, access: .inspect)
+            defer { opened.close() }
+            runner.output.write(Tabular(try opened.migrationStatus()).render(format))
+            return ExitCode.ok
+        }
     }
 
     /// `check`
@@ -54,7 +60,17 @@ extension StoreCommands {
 
         init(_ values: ParsedValues) throws { store = try CommandTree.storePath(values) }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.check(store: store) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .inspect)
+            defer { opened.close() }
+            let result = try StoreCheck.run(opened)
+            let width = result.items.map(\.name.count).max() ?? 0
+            for item in result.items {
+                runner.output.write((item.ok ? "ok    " : "FAIL  ") + item.name.padded(to: width)
+                    + "  " + item.detail + "\n")
+            }
+            return result.ok ? ExitCode.ok : ExitCode.failure
+        }
     }
 
     /// `query`
@@ -109,7 +125,26 @@ extension StoreCommands {
             self.init(store: try CommandTree.storePath(values), sql: try values[Self.sql], format: try values[CommandTree.format], limits: limits)
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.query(store: store, sql: sql, format: format, limits: limits) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .inspect)
+            defer { opened.close() }
+            let stream = TabularStream(format: format) { runner.output.write($0) }
+            let outcome: QueryOutcome
+            do {
+                outcome = try opened.reader.streamQuery(sql, limits: limits, columns: stream.begin) { stream.row($0) }
+            } catch {
+                // Rows already printed stay valid output; the error follows on standard error.
+                if stream.rowCount > 0 { stream.end() }
+                throw error
+            }
+            stream.end()
+            if case .stoppedAtRowLimit(let rows) = outcome {
+                throw EvidenceError.queryLimit(
+                    reason: "the query has more than \(NumberText.counted(rows, "row")); the first \(rows) were printed "
+                        + "(--max-rows \(rows)); narrow it, or raise --max-rows")
+            }
+            return ExitCode.ok
+        }
     }
 
     /// `backup`
@@ -133,7 +168,13 @@ extension StoreCommands {
             force = try values[Self.force]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.backup(store: store, destination: destination, force: force) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store, access: .reading)
+            defer { opened.close() }
+            try opened.backup(to: destination, replacing: force)
+            runner.output.message("Backed up \(opened.path) to \(destination).")
+            return ExitCode.ok
+        }
     }
 
     /// `demo`
@@ -148,11 +189,28 @@ extension StoreCommands {
 
         init(_ values: ParsedValues) throws { store = try values[CommandTree.store] }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.demo(store: store) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let target: String
+            if let store {
+                target = store
+            } else {
+                let folder = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("evidence-demo-\(UUID().uuidString.prefix(8).lowercased())")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                target = folder.appendingPathComponent("evidence.sqlite").path
+            }
+            let (opened, _) = try Store.initialize(at: target, clock: runner.clock)
+            defer { opened.close() }
+            let summary = try StoreImporter(store: opened).run(BundledSeed())
+            runner.output.message("Demo store: \(opened.path) (the iPhone Duo data set: \(summary)).")
+            try Reports.markdown(.report, of: opened, into: runner.output.standardOutput)
+            return ExitCode.ok
+        }
     }
 }
 
 extension Runner {
+    /// `init`, and `migrate` without --list: creates or upgrades the store at `path`.
     func initialize(store path: String) throws -> Int32 {
         let (store, outcome) = try Store.initialize(at: path, clock: clock)
         defer { store.close() }
@@ -165,59 +223,6 @@ extension Runner {
         case .upToDate(let version):
             output.message("Store \(store.path) is up to date (schema version \(version)); nothing changed.")
         }
-        return ExitCode.ok
-    }
-
-    func migrate(store path: String, list: Bool, format: OutputFormat) throws -> Int32 {
-        if !list {
-            return try initialize(store: path)
-        }
-        let store = try open(path, access: .inspect)
-        defer { store.close() }
-        output.write(Tabular(try store.migrationStatus()).render(format))
-        return ExitCode.ok
-    }
-
-    func check(store path: String) throws -> Int32 {
-        let store = try open(path, access: .inspect)
-        defer { store.close() }
-        let result = try StoreCheck.run(store)
-        let width = result.items.map(\.name.count).max() ?? 0
-        for item in result.items {
-            output.write((item.ok ? "ok    " : "FAIL  ") + item.name.padded(to: width)
-                + "  " + item.detail + "\n")
-        }
-        return result.ok ? ExitCode.ok : ExitCode.failure
-    }
-
-    func query(store path: String, sql: String, format: OutputFormat, limits: QueryLimits) throws -> Int32 {
-        let store = try open(path, access: .inspect)
-        defer { store.close() }
-        let stream = TabularStream(format: format) { self.output.write($0) }
-        let outcome: QueryOutcome
-        do {
-            outcome = try store.reader.streamQuery(sql, limits: limits, columns: stream.begin) { stream.row($0) }
-        } catch {
-            // Rows already printed stay valid output; the error follows on standard error.
-            if stream.rowCount > 0 { stream.end() }
-            throw error
-        }
-        stream.end()
-        if case .stoppedAtRowLimit(let rows) = outcome {
-            throw EvidenceError.queryLimit(
-                reason: "the query has more than \(NumberText.counted(rows, "row")); the first \(rows) were printed "
-                    + "(--max-rows \(rows)); narrow it, or raise --max-rows")
-        }
-        return ExitCode.ok
-    }
-}
-
-extension Runner {
-    func backup(store path: String, destination: String, force: Bool) throws -> Int32 {
-        let store = try open(path, access: .reading)
-        defer { store.close() }
-        try store.backup(to: destination, replacing: force)
-        output.message("Backed up \(store.path) to \(destination).")
         return ExitCode.ok
     }
 }

@@ -30,7 +30,13 @@ extension TransferCommands {
             replace = try values[Self.replace]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.export(store: store, folder: folder, replace: replace) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let summary = try StoreExporter.export(opened, to: URL(fileURLWithPath: Store.absolutePath(folder)), replace: replace)
+            runner.output.message("Exported \(summary.total) records to \(folder).")
+            return ExitCode.ok
+        }
     }
 
     /// `import`
@@ -53,7 +59,14 @@ extension TransferCommands {
             replace = try values[Self.replace]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.importFolder(store: store, folder: folder, replace: replace) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let files = try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath(folder)))
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let summary = try StoreImporter(store: opened, replace: replace).run(files)
+            runner.output.message("Imported \(folder): \(summary).")
+            return ExitCode.ok
+        }
     }
 
     /// `sync`
@@ -73,7 +86,21 @@ extension TransferCommands {
             folder = try values[Self.folder]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.sync(store: store, folder: folder) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let url = URL(fileURLWithPath: Store.absolutePath(folder))
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            var imported = false
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent(TextFormat.manifest).path) {
+                let summary = try StoreImporter(store: opened).run(try FolderRecordFiles(folder: url))
+                runner.output.message("Imported \(folder): \(summary).")
+                imported = true
+            }
+            // Everything in the folder was just imported: the export may write over it.
+            let exported = try StoreExporter.export(opened, to: url, replace: imported)
+            runner.output.message("Exported \(exported.total) records to \(folder).")
+            return ExitCode.ok
+        }
     }
 
     /// `merge-file`: git's merge driver.
@@ -100,7 +127,25 @@ extension TransferCommands {
             path = try values[Self.path]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.mergeFile(base: base, ours: ours, theirs: theirs, path: path) }
+        func run(_ runner: Runner) throws -> Int32 {
+            func read(_ file: String) throws -> String {
+                let absolute = Store.absolutePath(file)
+                guard FileManager.default.fileExists(atPath: absolute) else { return "" }
+                guard let text = String(data: try InputFile.read(absolute, maxBytes: 1 << 30), encoding: .utf8) else {
+                    throw EvidenceError.badFile(path: absolute, location: nil, reason: "is not UTF-8 text")
+                }
+                return text
+            }
+            let outcome = EvidenceStore.MergeFile.merge(
+                base: try read(base), ours: try read(ours), theirs: try read(theirs), path: path ?? ours)
+            do {
+                try Data(outcome.text.utf8).write(to: URL(fileURLWithPath: Store.absolutePath(ours)), options: .atomic)
+            } catch {
+                throw EvidenceError.io(path: ours, reason: "cannot be written (\(SystemCall.words(for: error)))")
+            }
+            for conflict in outcome.conflicts { runner.output.message("conflict: " + conflict) }
+            return outcome.conflicts.isEmpty ? ExitCode.ok : ExitCode.failure
+        }
     }
 
     /// `git-setup`
@@ -116,7 +161,14 @@ extension TransferCommands {
 
         init(_ values: ParsedValues) throws { folder = try values[Self.folder] }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.gitSetup(folder: folder) }
+        func run(_ runner: Runner) throws -> Int32 {
+            let executable = SystemCall.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
+            let outcome = try EvidenceStore.GitSetup.run(folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable)
+            runner.output.message(
+                (outcome.wroteAttributes ? "Wrote \(outcome.attributesFile); commit it." : "\(outcome.attributesFile) already sends the folder's files to evidence.")
+                    + "\nSet merge.evidence.driver in \(outcome.repository): \(outcome.driver)")
+            return ExitCode.ok
+        }
     }
 
     /// `seed`
@@ -136,80 +188,14 @@ extension TransferCommands {
             folder = try values[Self.folder]
         }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.seed(store: store, folder: folder) }
-    }
-}
-
-extension Runner {
-    func export(store path: String, folder: String, replace: Bool) throws -> Int32 {
-        let store = try open(path)
-        defer { store.close() }
-        let summary = try StoreExporter.export(store, to: URL(fileURLWithPath: Store.absolutePath(folder)), replace: replace)
-        output.message("Exported \(summary.total) records to \(folder).")
-        return ExitCode.ok
-    }
-
-    func importFolder(store path: String, folder: String, replace: Bool) throws -> Int32 {
-        let files = try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath(folder)))
-        let store = try open(path)
-        defer { store.close() }
-        let summary = try StoreImporter(store: store, replace: replace).run(files)
-        output.message("Imported \(folder): \(summary).")
-        return ExitCode.ok
-    }
-
-    func sync(store path: String, folder: String) throws -> Int32 {
-        let url = URL(fileURLWithPath: Store.absolutePath(folder))
-        let store = try open(path)
-        defer { store.close() }
-        var imported = false
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent(TextFormat.manifest).path) {
-            let summary = try StoreImporter(store: store).run(try FolderRecordFiles(folder: url))
-            output.message("Imported \(folder): \(summary).")
-            imported = true
+        func run(_ runner: Runner) throws -> Int32 {
+            let files: RecordFiles = try folder.map { try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath($0))) }
+                ?? BundledSeed()
+            let opened = try runner.open(store)
+            defer { opened.close() }
+            let summary = try StoreImporter(store: opened).run(files)
+            runner.output.message("Seeded \(folder ?? "the iPhone Duo data set"): \(summary).")
+            return ExitCode.ok
         }
-        // Everything in the folder was just imported: the export may write over it.
-        let exported = try StoreExporter.export(store, to: url, replace: imported)
-        output.message("Exported \(exported.total) records to \(folder).")
-        return ExitCode.ok
-    }
-
-    func mergeFile(base: String, ours: String, theirs: String, path: String?) throws -> Int32 {
-        func read(_ file: String) throws -> String {
-            let absolute = Store.absolutePath(file)
-            guard FileManager.default.fileExists(atPath: absolute) else { return "" }
-            guard let text = String(data: try InputFile.read(absolute, maxBytes: 1 << 30), encoding: .utf8) else {
-                throw EvidenceError.badFile(path: absolute, location: nil, reason: "is not UTF-8 text")
-            }
-            return text
-        }
-        let outcome = MergeFile.merge(
-            base: try read(base), ours: try read(ours), theirs: try read(theirs), path: path ?? ours)
-        do {
-            try Data(outcome.text.utf8).write(to: URL(fileURLWithPath: Store.absolutePath(ours)), options: .atomic)
-        } catch {
-            throw EvidenceError.io(path: ours, reason: "cannot be written (\(SystemCall.words(for: error)))")
-        }
-        for conflict in outcome.conflicts { output.message("conflict: " + conflict) }
-        return outcome.conflicts.isEmpty ? ExitCode.ok : ExitCode.failure
-    }
-
-    func gitSetup(folder: String) throws -> Int32 {
-        let executable = SystemCall.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
-        let outcome = try GitSetup.run(folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable)
-        output.message(
-            (outcome.wroteAttributes ? "Wrote \(outcome.attributesFile); commit it." : "\(outcome.attributesFile) already sends the folder's files to evidence.")
-                + "\nSet merge.evidence.driver in \(outcome.repository): \(outcome.driver)")
-        return ExitCode.ok
-    }
-
-    func seed(store path: String, folder: String?) throws -> Int32 {
-        let files: RecordFiles = try folder.map { try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath($0))) }
-            ?? BundledSeed()
-        let store = try open(path)
-        defer { store.close() }
-        let summary = try StoreImporter(store: store).run(files)
-        output.message("Seeded \(folder ?? "the iPhone Duo data set"): \(summary).")
-        return ExitCode.ok
     }
 }
