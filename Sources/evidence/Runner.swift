@@ -27,6 +27,16 @@ struct Runner {
         return ExitCode.ok
     }
 
+    /// Prints one record the store reads (a claim, a run, a source), as text or as JSON.
+    func show<Detail>(
+        store path: String, format: DetailFormat, _ read: (Store) throws -> Detail, text: (Detail) -> String,
+        json: (Detail) -> JSONValue
+    ) throws -> Int32 {
+        let detail = try with(store: path, access: .reading, read)
+        output.write(format == .json ? json(detail).rendered() : text(detail))
+        return ExitCode.ok
+    }
+
     func run(_ command: any Command) throws -> Int32 {
         try command.run(self)
     }

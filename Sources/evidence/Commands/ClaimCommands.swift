@@ -113,9 +113,9 @@ extension ClaimCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let detail = try runner.with(store: store, access: .reading) { try $0.reader.claimDetail(key: key) }
-            runner.output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
-            return ExitCode.ok
+            try runner.show(
+                store: store, format: format, { try $0.reader.claimDetail(key: key) }, text: DetailRenderer.text,
+                json: DetailRenderer.json)
         }
     }
 

@@ -83,11 +83,9 @@ extension RunCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .reading)
-            defer { opened.close() }
-            let detail = try opened.reader.runDetail(reference: reference)
-            runner.output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
-            return ExitCode.ok
+            try runner.show(
+                store: store, format: format, { try $0.reader.runDetail(reference: reference) }, text: DetailRenderer.text,
+                json: DetailRenderer.json)
         }
     }
 

@@ -80,11 +80,9 @@ extension SourceCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .reading)
-            defer { opened.close() }
-            let detail = try opened.reader.sourceDetail(url: url)
-            runner.output.write(format == .json ? DetailRenderer.json(detail).rendered() : DetailRenderer.text(detail))
-            return ExitCode.ok
+            try runner.show(
+                store: store, format: format, { try $0.reader.sourceDetail(url: url) }, text: DetailRenderer.text,
+                json: DetailRenderer.json)
         }
     }
 
