@@ -95,11 +95,8 @@ public enum XCResultReader {
             return try forEachRepetition(of: node, test: test, missing: missing, itself: "the test case", body)
         }
         // Every device's name is read before any of its results.
-        var indexes: [Int] = []
-        indexes.reserveCapacity(ran.count)
-        for index in ran { indexes.append(deviceIndex(named: try children[index].nodeName() ?? "", in: devices)) }
-        for (index, deviceIndex) in zip(ran, indexes) {
-            let deviceNode = children[index]
+        let named = try ran.map { (children[$0], deviceIndex(named: try children[$0].nodeName() ?? "", in: devices)) }
+        for (deviceNode, deviceIndex) in named {
             var test = base
             test.device = deviceIndex
             test.duration = try deviceNode.nodeSeconds() ?? base.duration
@@ -135,20 +132,8 @@ public enum XCResultReader {
             attempt.message = try failureMessages(
                 under: repetition, children: { try $0.nodeChildren() }, type: { try $0.nodeType() }, name: { try $0.nodeName() })
             // "repetition 2 of 3 (Retry 1)", after the outcome's own note.
-            let name = try repetition.nodeName()
-            var note = attempt.note
-            note.reserveCapacity(note.utf8.count + 32 + (name?.utf8.count ?? 0))
-            if !note.isEmpty { note += "; " }
-            note += "repetition "
-            note += String(number)
-            note += " of "
-            note += String(count)
-            if let name {
-                note += " ("
-                note += name
-                note += ")"
-            }
-            attempt.note = note
+            let said = "repetition \(number) of \(count)" + (try repetition.nodeName().map { " (\($0))" } ?? "")
+            attempt.note = attempt.note.isEmpty ? said : attempt.note + "; " + said
             try body(attempt)
         }
     }
