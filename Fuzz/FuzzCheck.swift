@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Invariant checks inside fuzz targets: a broken invariant stops the fuzzer
 /// with the input that broke it, as a crash would.

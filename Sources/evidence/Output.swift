@@ -1,14 +1,15 @@
 import EvidenceStore
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Where a command writes: data to standard output, messages to standard error.
 final class Output {
-    let standardOutput = TextSink(descriptor: STDOUT_FILENO, name: "standard output")
-    private let standardError = TextSink(descriptor: STDERR_FILENO, name: "standard error")
+    let standardOutput = TextSink(descriptor: ThisProcess.standardOutput, name: "standard output")
+    private let standardError = TextSink(descriptor: ThisProcess.standardError, name: "standard error")
 
     /// Writes text to standard output as it is.
     func write(_ text: String) {
@@ -32,11 +33,11 @@ final class Output {
         try? standardError.flush()
     }
 
-    /// Flushes standard output; the error number when anything could not be written.
-    func finish() -> Int32 {
+    /// Flushes standard output; the error when anything could not be written.
+    func finish() -> SystemError? {
         try? standardOutput.flush()
         return standardOutput.failure
     }
 
-    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var standardErrorIsTerminal: Bool { ThisProcess.isTerminal(ThisProcess.standardError) }
 }

@@ -1,12 +1,13 @@
 import EvidenceStore
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
+
 // A write past a file-size limit must fail with EFBIG (and exit 74), not kill the process.
-signal(SIGXFSZ, SIG_IGN)
+ThisProcess.ignoreFileSizeLimitSignal()
 
 let output = Output()
 let words = Array(CommandLine.arguments.dropFirst())
@@ -15,8 +16,8 @@ var environment = ProcessInfo.processInfo.environment
 if (environment["USER"] ?? "").isEmpty {
     if let login = environment["LOGNAME"], !login.isEmpty {
         environment["USER"] = login
-    } else if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name {
-        environment["USER"] = String(cString: name)
+    } else if let name = ThisProcess.userName() {
+        environment["USER"] = name
     }
 }
 var status: Int32
@@ -31,9 +32,8 @@ do {
     output.message("Error: \(error)")
     status = ExitCode.code(for: error)
 }
-let writeError = output.finish()
-if writeError != 0 && writeError != EPIPE {
-    output.message("Error: cannot write the output: \(String(cString: strerror(writeError)))")
+if let writeError = output.finish(), writeError != .brokenPipe {
+    output.message("Error: cannot write the output: \(writeError)")
     if status == ExitCode.ok { status = ExitCode.ioError }
 }
-exit(status)
+ThisProcess.exit(status)

@@ -2,20 +2,23 @@ import Foundation
 import Testing
 
 /// The layers of the library point one way, and the folders show them:
-/// CLI → Operations → Import, Render and Storage → Model → Support. SQL and
-/// CSQLite live in Storage only. These tests read the sources, so a file that
-/// reaches across a layer fails here rather than in review.
+/// CLI → Operations → Import, Render and Storage → Model → Support →
+/// Platform. SQL and CSQLite live in Storage only; the operating system's
+/// names (Glibc, Darwin, what only one of them has) in Platform only. These
+/// tests read the sources, so a file that reaches across a layer fails here
+/// rather than in review.
 @Suite struct LayeringTests {
     static let sources = EvidenceBinary.packageRoot.appendingPathComponent("Sources")
 
     /// What each folder of EvidenceStore may use besides itself.
     static let allowed: [String: Set<String>] = [
-        "Support": [],
-        "Model": ["Support"],
-        "Storage": ["Model", "Support"],
-        "Import": ["Model", "Support"],
-        "Render": ["Model", "Support"],
-        "Operations": ["Storage", "Import", "Render", "Model", "Support"],
+        "Platform": [],
+        "Support": ["Platform"],
+        "Model": ["Support", "Platform"],
+        "Storage": ["Model", "Support", "Platform"],
+        "Import": ["Model", "Support", "Platform"],
+        "Render": ["Model", "Support", "Platform"],
+        "Operations": ["Storage", "Import", "Render", "Model", "Support", "Platform"],
     ]
 
     struct SourceFile {
@@ -136,17 +139,85 @@ import Testing
         #expect(breaches == [], "\(breaches.joined(separator: "\n"))")
     }
 
-    /// The library and the tool import `FoundationEssentials`, never the whole
-    /// of Foundation: that would link ICU's data into the binary again (34 of
-    /// the 60 MB it weighed). The tests may import Foundation; they are not shipped.
-    @Test func nothingShippedImportsTheWholeOfFoundation() throws {
-        let whole = try Self.files().filter { file in
-            file.code.split(separator: "\n").contains { line in
+    /// The library and the tool import `FoundationEssentials` where it can be
+    /// imported (Linux's toolchain), else Foundation (Apple's SDK has no
+    /// FoundationEssentials): never the whole of Foundation on Linux, which
+    /// would link ICU's data into the binary again (34 of the 60 MB it
+    /// weighed). `-D EVIDENCE_FULL_FOUNDATION` builds the Foundation branch on
+    /// Linux, as .ci/run does, so the import path a Mac takes is compiled.
+    /// The tests may import Foundation; they are not shipped.
+    @Test func foundationIsImportedAsTheEcosystemDoesIt() throws {
+        let guarded = "#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION"
+        var breaches: [String] = []
+        for file in try Self.files() {
+            let lines = file.code.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            for (index, line) in lines.enumerated() {
                 let words = line.split(separator: " ")
-                return words.contains("import") && words.last.map { $0 == "Foundation" || $0.hasPrefix("Foundation.") } == true
+                guard words.first == "import", let module = words.last else { continue }
+                if module == "FoundationEssentials" {
+                    if index == 0 || lines[index - 1] != guarded {
+                        breaches.append("\(file.path): FoundationEssentials imported outside '\(guarded)'")
+                    }
+                } else if module == "Foundation" || module.hasPrefix("Foundation.") {
+                    if index < 3 || lines[index - 1] != "#else" || lines[index - 3] != guarded {
+                        breaches.append("\(file.path): Foundation imported outside the #else of '\(guarded)'")
+                    }
+                }
             }
         }
-        #expect(whole.map(\.path) == [], "\(whole.map(\.path))")
+        #expect(breaches == [], "\(breaches.joined(separator: "\n"))")
+    }
+
+    /// Names that belong to one operating system's C library or SDK, or to
+    /// Linux's /proc: each must stay in the platform files.
+    static let platformNames = [
+        "Glibc", "Darwin", "MachO", "CommonCrypto", "CCrypto", "errno", "st_mtim", "st_mtimespec", "/proc/",
+        "renameat2", "renamex_np", "F_FULLFSYNC", "statfs", "f_fstypename", "posix_spawn", "dlsym",
+        "_NSGetExecutablePath", "canImport(Glibc)", "canImport(Darwin)", "os(Linux)", "os(macOS)",
+    ]
+
+    /// The files allowed to name them: the library's platform folder, and
+    /// the tests' own few calls of the same kind.
+    static func isPlatformFile(_ path: String) -> Bool {
+        path.hasPrefix("EvidenceStore/Platform/") || path.hasSuffix("Support/TestPlatform.swift")
+    }
+
+    /// Every source file of the package, the tests and fuzz targets
+    /// included, with its path from the package's root.
+    static func everySourceFile() throws -> [(path: String, code: String, strings: [String])] {
+        let root = EvidenceBinary.packageRoot
+        var found: [(path: String, code: String, strings: [String])] = []
+        for folder in ["Sources", "Tests", "Fuzz", "Plugins"] {
+            let walker = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+            while let relative = walker?.nextObject() as? String {
+                guard relative.hasSuffix(".swift") else { continue }
+                let text = try String(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(relative), encoding: .utf8)
+                let (code, strings) = split(text)
+                found.append((folder == "Sources" ? relative : folder + "/" + relative, code, strings))
+            }
+        }
+        return found
+    }
+
+    @Test func onlyThePlatformFilesNameTheOperatingSystem() throws {
+        var breaches: [String] = []
+        var namingGlibc: Set<String> = []
+        // This file names them to look for them.
+        for file in try Self.everySourceFile() where !file.path.hasSuffix("/LayeringTests.swift") {
+            let text = file.code + "\n" + file.strings.joined(separator: "\n")
+            if text.contains("Glibc") { namingGlibc.insert(file.path) }
+            guard !Self.isPlatformFile(file.path) else { continue }
+            let words = Set(file.code.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init))
+            for name in Self.platformNames {
+                let named = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+                    ? words.contains(name) : text.contains(name)
+                if named { breaches.append("\(file.path) names \(name)") }
+            }
+        }
+        #expect(breaches.sorted() == [], "\(breaches.sorted().joined(separator: "\n"))")
+        #expect(namingGlibc.count <= 2, "Glibc is named in \(namingGlibc.sorted())")
     }
 
     @Test func theCheckItselfFindsALeak() throws {

@@ -3,9 +3,6 @@ import Testing
 
 @testable import EvidenceStore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Reading an open file a chunk at a time, as every importer does.
 @Suite struct RegularFileTests {
@@ -51,8 +48,9 @@ import Testing
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
         let reading = OpenFile(descriptor: ends[0])
-        let writing = OpenFile(descriptor: ends[1])
-        DetachedThread.start {
+        let writingEnd = ends[1]
+        Thread.detachNewThread {
+            let writing = OpenFile(descriptor: writingEnd)
             for piece in 0..<5 {
                 let bytes = [UInt8](repeating: UInt8(piece), count: 300)
                 try? bytes.withUnsafeBytes { try writing.write($0) }
@@ -74,7 +72,7 @@ import Testing
         try Data("text".utf8).write(to: URL(fileURLWithPath: path))
         let handle = try RegularFile.open(path)
         // A descriptor that reads nothing: this one is open for writing only.
-        let writeOnly = Glibc.open(path, O_WRONLY)
+        let writeOnly = open(path, O_WRONLY)
         #expect(writeOnly >= 0)
         let unreadable = OpenFile(descriptor: writeOnly)
         #expect(throws: RegularFile.Failure.unreadable("Bad file descriptor")) {

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The publishing workflow through the binary: demo, seed, export, import and the reports.
 @Suite struct ReportEndToEndTests: BinarySession {

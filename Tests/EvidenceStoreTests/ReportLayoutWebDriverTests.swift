@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The HTML report of a lead's store after a year, laid out by Debian's
 /// chromium through chromedriver at 1400 px: 30 environments (three models,

@@ -272,26 +272,4 @@ import Testing
         }
         #expect(hasher.finalizeHex() == SHA256.hex(data))
     }
-
-    /// Hashing on its own thread, many chunks ahead of it (more than it may
-    /// fall behind by), gives the same digest, and bytes the caller reuses
-    /// once it has given them are hashed as they were when given.
-    @Test func aHasherOnItsOwnThreadHashesWhatItWasGiven() throws {
-        let data = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) })
-        for chunk in [7, 4096, 65_536] {
-            let fromData = SHA256(onItsOwnThread: true)
-            let fromBytes = SHA256(onItsOwnThread: true)
-            var reused = [UInt8](repeating: 0, count: chunk)
-            for start in stride(from: 0, to: data.count, by: chunk) {
-                let part = data.subdata(in: start..<min(start + chunk, data.count))
-                fromData.update(part)
-                reused.replaceSubrange(0..<reused.count, with: part + [UInt8](repeating: 0, count: chunk - part.count))
-                reused.withUnsafeBytes { fromBytes.update(UnsafeRawBufferPointer(rebasing: $0[0..<part.count])) }
-                // Overwritten at once: what was given must already be copied.
-                for index in reused.indices { reused[index] = 0xFF }
-            }
-            #expect(fromData.finalizeHex() == SHA256.hex(data), "chunks of \(chunk)")
-            #expect(fromBytes.finalizeHex() == SHA256.hex(data), "chunks of \(chunk)")
-        }
-    }
 }

@@ -3,9 +3,6 @@ import Testing
 
 @testable import EvidenceStore
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A tester's sitting with the device: `evidence session`, driven in a real
 /// terminal under tmux and through an answers file, on the seed store.
@@ -63,7 +60,7 @@ import Testing
 
     // MARK: In a terminal
 
-    @Test func aSittingInATerminalLogsEachClaimAtOnceAndUndoes() throws {
+    @Test(.enabled(if: ExternalTool.tmux.shouldRun)) func aSittingInATerminalLogsEachClaimAtOnceAndUndoes() throws {
         let before = try needingDevice()
         #expect(before.contains("standby.background-tint") && before.contains("standby.either-display"))
         let terminal = try Tmux(folder: folder, command: sessionCommand([]))
@@ -110,7 +107,7 @@ import Testing
         try expectTheSitting(before: before)
     }
 
-    @Test func aSessionKilledMidAnswerKeepsWhatWasAnsweredAndResumes() throws {
+    @Test(.enabled(if: ExternalTool.tmux.shouldRun)) func aSessionKilledMidAnswerKeepsWhatWasAnsweredAndResumes() throws {
         let terminal = try Tmux(folder: folder, command: sessionCommand(["--area", "StandBy"]))
         defer { terminal.close() }
         let result = "result [p f b i s] [n]ext [u]ndo [q]uit [?]: "
@@ -304,11 +301,13 @@ import Testing
 final class Tmux {
     private let socket: String
     private let folder: TemporaryFolder
+    private let executable: String
 
     init(folder: TemporaryFolder, command: [String], environment: [String: String] = [:]) throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+        guard let executable = ExternalTool.tmux.path else {
             throw CocoaError(.executableNotLoadable, userInfo: [NSLocalizedDescriptionKey: "tmux is missing; .ci/run installs it"])
         }
+        self.executable = executable
         self.folder = folder
         socket = folder.path("tmux-\(UUID().uuidString.prefix(8))")
         // A terminal with colours, whatever this process was started with.
@@ -323,9 +322,9 @@ final class Tmux {
         // but the standard three (sent to /dev/null) before it runs tmux (bash:
         // dash cannot name a descriptor above 9).
         let start = try EvidenceBinary.run(
-            ["-c", "for fd in /proc/$$/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done 2>/dev/null; "
-                + "exec /usr/bin/tmux -S \"$0\" -f /dev/null new-session -d -x 220 -y 60 \"$1\" \\; "
-                + "set-option remain-on-exit on </dev/null >/dev/null 2>&1", socket, line],
+            ["-c", "for fd in /dev/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done 2>/dev/null; "
+                + "exec \"$2\" -S \"$0\" -f /dev/null new-session -d -x 220 -y 60 \"$1\" \\; "
+                + "set-option remain-on-exit on </dev/null >/dev/null 2>&1", socket, line, executable],
             executable: URL(fileURLWithPath: "/bin/bash"))
         guard start.status == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux new-session exited \(start.status)"])
@@ -339,7 +338,7 @@ final class Tmux {
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
         let result = try EvidenceBinary.run(
-            ["-S", socket, "-f", "/dev/null"] + arguments, executable: URL(fileURLWithPath: "/usr/bin/tmux"))
+            ["-S", socket, "-f", "/dev/null"] + arguments, executable: URL(fileURLWithPath: executable))
         guard result.status == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "tmux \(arguments): \(result.stderr)"])
         }

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `export` into the team's shared folder writes only its own files, whatever
 /// kills it, and never writes over a teammate's work it has not imported.

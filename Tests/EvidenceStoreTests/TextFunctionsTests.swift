@@ -47,8 +47,8 @@ import Testing
         #expect(PathText.expandingTilde("~/x", home: "/home/q/") == "/home/q/x")
         #expect(PathText.expandingTilde("~", home: "/home/q") == "/home/q")
         #expect(PathText.expandingTilde("a/~", home: "/home/q") == "a/~")
-        #expect(SystemCall.homeFolder(environment: ["HOME": "/h"]) == "/h")
-        #expect(SystemCall.homeFolder(environment: [:]) != nil)
+        #expect(ThisProcess.homeFolder(environment: ["HOME": "/h"]) == "/h")
+        #expect(ThisProcess.homeFolder(environment: [:]) != nil)
     }
 
     @Test func errorsAreInTheSystemsWords() throws {

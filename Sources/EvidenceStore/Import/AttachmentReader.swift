@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 extension AttachmentFile {
     /// Reads a file for attaching. It must exist, be a regular file (not a link)
@@ -13,15 +14,14 @@ extension AttachmentFile {
     ) throws -> AttachmentFile {
         let base = workingFolder ?? FileManager.default.currentDirectoryPath
         let absolute = given.hasPrefix("/") ? given : base + "/" + given
-        var info = stat()
-        guard lstat(absolute, &info) == 0 else {
+        guard let info = try? FileSystem.linkStatus(absolute) else {
             throw EvidenceError.fileMissing(path: given)
         }
-        if info.st_mode & S_IFMT == S_IFLNK {
+        if info.kind == .symbolicLink {
             throw EvidenceError.invalidValue(
                 field: "attachment", value: given, expected: "a regular file, not a symbolic link")
         }
-        guard info.st_mode & S_IFMT == S_IFREG else {
+        guard info.kind == .regular else {
             throw EvidenceError.invalidValue(
                 field: "attachment", value: given, expected: "a regular file (zip a folder such as an .xcresult first)")
         }
@@ -34,9 +34,8 @@ extension AttachmentFile {
             throw EvidenceError.invalidValue(
                 field: "attachment", value: given, expected: "a file inside the store's folder (\(root))")
         }
-        var storeInfo = stat()
         let storeName = URL(fileURLWithPath: storePath).resolvingSymlinksInPath().lastPathComponent
-        let isStore = stat(storePath, &storeInfo) == 0 && storeInfo.st_dev == info.st_dev && storeInfo.st_ino == info.st_ino
+        let isStore = (try? FileSystem.status(storePath))?.isSameFile(as: info) ?? false
         if isStore || (folder == root && ["", "-wal", "-shm", "-journal"].contains { fileURL.lastPathComponent == storeName + $0 }) {
             throw EvidenceError.invalidValue(
                 field: "attachment", value: given, expected: "a file other than the store and its -wal, -shm, -journal files")
@@ -47,7 +46,7 @@ extension AttachmentFile {
             throw EvidenceError.io(path: given, reason: "cannot be read")
         }
         return AttachmentFile(
-            path: relative, sha256: sha256, size: Int64(info.st_size),
+            path: relative, sha256: sha256, size: info.size,
             mediaType: AttachmentFile.mediaType(for: relative))
     }
 }

@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Bytes to parse: a file read in chunks, or data held in memory.
 enum ByteSource {
@@ -24,9 +23,11 @@ enum ByteSource {
         case .file(let path, _):
             let handle = try InputFile.open(path)
             defer { handle.close() }
-            let size = lseek(handle.descriptor, 0, SEEK_END)
-            guard size >= 0, lseek(handle.descriptor, size > count ? off_t(size) - off_t(count) : 0, SEEK_SET) >= 0 else {
-                throw EvidenceError.io(path: path, reason: "cannot be read (\(SystemCall.words(errno)))")
+            do {
+                let size = try handle.seek(fromEnd: 0)
+                try handle.seek(to: size > count ? size - Int64(count) : 0)
+            } catch {
+                throw EvidenceError.io(path: path, reason: "cannot be read (\(error))")
             }
             return try InputFile.read(from: handle, upTo: count, path: path)
         }

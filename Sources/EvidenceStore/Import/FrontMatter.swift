@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The YAML front matter of a Markdown document, read for the two fields the
 /// tool owns: `name:` at the top level and `verified:` at any depth. Each is

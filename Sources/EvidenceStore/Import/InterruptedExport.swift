@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// An export into a folder is staged in a hidden folder inside it
 /// (`.evidence-export-PID-RANDOM`), then put in place file by file: once every
@@ -46,18 +47,16 @@ public enum InterruptedExport {
         let text = (moves.map { "move " + $0 } + removals.map { "remove " + $0 }).joined(separator: "\n") + "\n"
         let path = staging.appendingPathComponent(readyList).path
         let temporary = path + ".partial"
-        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw EvidenceError.io(path: temporary, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        do {
+            let file = try FileSystem.open(temporary, [.write, .create, .truncate])
+            defer { file.close() }
+            try file.write(Array(text.utf8))
+            try file.sync()
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be written (\(error))")
         }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
-        }
-        syncFolder(staging)
+        FileSystem.syncFolder(staging.path)
     }
 
     /// Puts a ready export in place: each staged file renamed over its old
@@ -77,55 +76,55 @@ public enum InterruptedExport {
                 guard FileManager.default.fileExists(atPath: source.path) else { continue }
                 let parent = destination.deletingLastPathComponent()
                 if !FileManager.default.fileExists(atPath: parent.path) {
-                    guard mkdir(parent.path, 0o755) == 0 || errno == EEXIST else {
-                        throw EvidenceError.io(path: parent.path, reason: "cannot be created (\(String(cString: strerror(errno))))")
+                    do {
+                        try FileSystem.makeFolder(parent.path)
+                    } catch where error != .exists {
+                        throw EvidenceError.io(path: parent.path, reason: "cannot be created (\(error))")
+                    } catch {
+                        // Made meanwhile.
                     }
                 }
-                guard rename(source.path, destination.path) == 0 else {
-                    throw EvidenceError.io(path: destination.path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+                do {
+                    try FileSystem.rename(source.path, to: destination.path)
+                } catch {
+                    throw EvidenceError.io(path: destination.path, reason: "cannot be written (\(error))")
                 }
                 FaultPoint.reached("export.moving")
                 folders.insert(parent.path)
             } else if parts[0] == "remove" {
-                unlink(destination.path)
+                FileSystem.remove(destination.path)
                 folders.insert(destination.deletingLastPathComponent().path)
             }
         }
-        for path in folders.sorted() { syncFolder(URL(fileURLWithPath: path)) }
+        for path in folders.sorted() { FileSystem.syncFolder(path) }
         try? FileManager.default.removeItem(at: staging)
-        syncFolder(folder)
-    }
-
-    static func syncFolder(_ folder: URL) {
-        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        FileSystem.syncFolder(folder.path)
     }
 
     /// An exclusive lock on a folder (flock on the folder itself, which leaves
     /// no file in it): one export or recovery at a time.
     final class FolderLock {
-        private var descriptor: Int32
+        private var file: OpenFile?
 
         init(_ folder: URL) throws {
-            descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw EvidenceError.io(path: folder.path, reason: "cannot be opened (\(String(cString: strerror(errno))))")
+            let file: OpenFile
+            do {
+                file = try FileSystem.open(folder.path, [.read, .folder])
+            } catch {
+                throw EvidenceError.io(path: folder.path, reason: "cannot be opened (\(error))")
             }
-            while flock(descriptor, LOCK_EX) != 0 {
-                guard errno == EINTR else {
-                    close(descriptor)
-                    throw EvidenceError.io(path: folder.path, reason: "cannot be locked (\(String(cString: strerror(errno))))")
-                }
+            do {
+                try file.lock()
+            } catch {
+                throw EvidenceError.io(path: folder.path, reason: "cannot be locked (\(error))")
             }
+            self.file = file
         }
 
         func release() {
-            guard descriptor >= 0 else { return }
-            flock(descriptor, LOCK_UN)
-            close(descriptor)
-            descriptor = -1
+            file?.unlock()
+            file?.close()
+            file = nil
         }
 
         deinit { release() }

@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// A strict JSON parser for untrusted files: RFC 8259 syntax only, valid UTF-8
 /// only, a bounded nesting depth (so no input can exhaust the stack), and

@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Reads one JSON document from a file a chunk at a time: its structure (objects,
 /// keys, arrays) token by token, and any value whole when asked. Only what is
@@ -450,6 +449,6 @@ struct JSONKeys {
 
     private static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
         guard let one = first.baseAddress, let other = second.baseAddress else { return first.count == second.count }
-        return first.count == second.count && memcmp(one, other, first.count) == 0
+        return first.count == second.count && Bytes.equal(one, other, count: first.count)
     }
 }

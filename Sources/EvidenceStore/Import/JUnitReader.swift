@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Reads JUnit XML as fastlane trainer/scan, `xcbeautify --report junit`,
 /// xcresultparser, xcpretty and `swift test --xunit-output` write it, with
@@ -790,12 +789,10 @@ struct DeclarationScanner {
     /// Walks the markup from "<" to "<" (memchr: rare in a result file), and
     /// a CDATA section or comment to its end.
     private mutating func scan(_ bytes: UnsafeRawBufferPointer, line firstLine: Int) throws {
-        guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
             let wanted: UInt8 = place == .markup ? 0x3C : place == .cdata ? 0x5D : 0x2D
-            guard let found = memchr(base + offset, Int32(wanted), bytes.count - offset) else { return }
-            let index = base.distance(to: found)
+            guard let index = Bytes.firstIndex(of: wanted, in: bytes, from: offset) else { return }
             offset = index + 1
             switch place {
             case .markup:

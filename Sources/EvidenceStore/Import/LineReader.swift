@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads a file line by line in fixed-size chunks, so memory stays bounded
 /// whatever the file's size, and hands each line over without copying it.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A Markdown document as `evidence lint` reads it: its front matter, the
 /// claim markers (`<!-- evidence: KEY (LABEL) -->`) with the words each marks,

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Every way ingest can read a result file, for comparing them: read whole,
 /// read in pieces of given sizes (so every tag, UTF-8 sequence, string and

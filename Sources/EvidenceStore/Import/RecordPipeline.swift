@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads, parses and decodes the lines of a file on a second thread while the
 /// caller writes the records already decoded, so an import uses both cores.

@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Result files from Xcode tooling: read within a size limit, then parsed in the
 /// format given or the one their first character shows.
@@ -11,25 +12,24 @@ public enum ResultFile {
     /// `maxBytes`; the file's size otherwise.
     @discardableResult
     static func check(_ path: String, maxBytes: Int) throws -> Int {
-        var info = stat()
         // What cannot be stat'ed gets InputFile's error (missing, unreadable).
-        guard stat(path, &info) == 0 else {
+        guard let info = try? FileSystem.status(path) else {
             try InputFile.check(path)
             return 0
         }
-        if info.st_mode & S_IFMT == S_IFDIR {
+        if info.kind == .folder {
             throw EvidenceError.badFile(
                 path: path, location: nil,
                 reason: "is a folder; give the JSON of 'xcrun xcresulttool get test-results tests --path …' or a JUnit XML file")
         }
-        if let kind = RegularFile.kind(of: info.st_mode) {
+        if let kind = info.kindPhrase {
             throw InputFile.notRegular(path, kind)
         }
-        if Int(info.st_size) > maxBytes {
+        if info.size > maxBytes {
             throw EvidenceError.badFile(
-                path: path, location: nil, reason: "is \(info.st_size) bytes, over the limit of \(maxBytes) bytes (--max-size)")
+                path: path, location: nil, reason: "is \(info.size) bytes, over the limit of \(maxBytes) bytes (--max-size)")
         }
-        return Int(info.st_size)
+        return Int(info.size)
     }
 
     /// Reads a result file whole, refusing a folder and a file over `maxBytes`.
@@ -154,7 +154,7 @@ public struct IngestSource {
                     }
                 }
             }
-            let (hasher, checksum) = (SHA256(onItsOwnThread: true), FileChecksum())
+            let (hasher, checksum) = (SHA256(), FileChecksum())
             let outline = try JUnitReader.outline(source, path: path, zone: zone, hasher: ChunkDigests(hasher, checksum))
             let digest = hasher.finalizeHex()
             let expected = checksum.finalize()
@@ -191,7 +191,7 @@ public struct IngestSource {
                 source.readingAhead = (ahead, expected)
                 return source
             }
-            let (hasher, checksum) = (SHA256(onItsOwnThread: true), FileChecksum())
+            let (hasher, checksum) = (SHA256(), FileChecksum())
             let stream = try JSONStream(path: path, limit: maxBytes, hasher: ChunkDigests(hasher, checksum))
             guard let outline = try XCResultTests.outline(stream, file: path) else {
                 // A summary or a legacy record lists only failures: small, and read whole.

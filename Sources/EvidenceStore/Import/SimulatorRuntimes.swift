@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The simulator runtimes of `xcrun simctl list runtimes -j` (or of `xcrun
 /// simctl list -j`, which holds them among devices and pairs): for each, its

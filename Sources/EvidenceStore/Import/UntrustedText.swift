@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Checks every result file gets before a parser sees it: no NUL bytes, valid
 /// UTF-8, and where a forbidden construct is, by line.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The reading seam of `xcresulttool get test-results tests`: the decoder
 /// walks the document (its top-level keys, then the tree of test nodes under

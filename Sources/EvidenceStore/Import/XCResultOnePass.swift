@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The tests of `xcresulttool get test-results tests` read in one pass, each
 /// handed on as it ends, where the file allows it; xcresulttool's own output

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the JSON of `xcresulttool`: `get test-results tests` and
 /// `get test-results summary` in their Xcode 16 and Xcode 26 shapes, and the

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The output of `xcresulttool get test-results tests`, read as a stream in two
 /// passes, as JUnit XML is. xcresulttool writes a node's children before its

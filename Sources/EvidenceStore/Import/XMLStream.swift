@@ -1,5 +1,9 @@
 import CLibXML2
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where something is in an XML file: "12:5".
 struct XMLLocation: Sendable, Equatable {

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The output of `xcodebuild -version`: `Xcode 27.1` and `Build version 27A9275`,
 /// possibly after warning lines (objc class clashes and the like).

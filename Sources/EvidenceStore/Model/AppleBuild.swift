@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An Apple build number such as `23B85` or `23A5318c`: a train number, a
 /// letter, a counter and an optional suffix. A counter from 5000 up marks a

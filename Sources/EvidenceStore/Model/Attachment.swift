@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A file kept beside the store (a screenshot, a log, a zipped xcresult), by
 /// its path relative to the store's folder, its SHA-256 and its size.

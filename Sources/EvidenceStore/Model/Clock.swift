@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where "now" comes from. The store is given one when it opens, so every
 /// timestamp it writes (a result's date, a label change, a migration) and every

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `RegularFile` with the domain's errors: a missing file is `fileMissing`,
 /// anything but a regular file (a folder, a FIFO, a device) a `badFile` that

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A named number with an explicit unit, and the baseline it moved from:
 /// `status-bar clock y=171pt from 87pt` is 171 pt from 87 pt, so +84 pt.

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One observation QA logs: the claim, the outcome, and what was measured and kept.
 public struct Observation: Equatable, Sendable {

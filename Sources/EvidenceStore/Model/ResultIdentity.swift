@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a result is named and placed in time wherever it is kept: a UUID, and
 /// the moment it was recorded (UTC, to the microsecond), which orders results

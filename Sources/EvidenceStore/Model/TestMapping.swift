@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Decides which claims a test verifies: the rules kept in the store (`evidence
 /// map`), and the convention that `claim:KEY` in a test's identifier, tags or
@@ -57,11 +56,10 @@ public struct TestClaimMatcher: Sendable {
         var text = text
         text.makeContiguousUTF8()
         text.utf8.withContiguousStorageIfAvailable { bytes in
-            guard let base = bytes.baseAddress else { return }
+            let raw = UnsafeRawBufferPointer(bytes)
             var index = 0
             // memchr passes over the names that hold no "c", and most "c"s are not "claim:".
-            while index + 6 <= bytes.count, let found = memchr(base + index, 0x63, bytes.count - index) {
-                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            while index + 6 <= bytes.count, let at = Bytes.firstIndex(of: 0x63, in: raw, from: index) {
                 guard at + 6 <= bytes.count, bytes[at + 1] == 0x6C, bytes[at + 2] == 0x61, bytes[at + 3] == 0x69,
                     bytes[at + 4] == 0x6D, bytes[at + 5] == 0x3A
                 else {

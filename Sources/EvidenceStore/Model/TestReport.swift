@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a result file from Xcode tooling says, whatever its format: the
 /// devices it ran on, when, and each test case with its outcome.

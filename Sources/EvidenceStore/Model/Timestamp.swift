@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// ISO 8601 dates and times as the store keeps them: `YYYY-MM-DD`, or
 /// `YYYY-MM-DDTHH:MM:SSZ` in UTC. Parsing works on the bytes with the civil

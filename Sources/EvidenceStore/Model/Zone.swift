@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// A time zone of the tz database, read from its compiled file
 /// (`/usr/share/zoneinfo/NAME`, or under `$TZDIR`; RFC 8536's TZif) or from a
@@ -66,7 +65,7 @@ public struct Zone: Sendable, Equatable {
             }
             return .utc
         }
-        let link = SystemCall.linkTarget("/etc/localtime") ?? ""
+        let link = FileSystem.linkTarget("/etc/localtime") ?? ""
         let name = link.firstRange(of: "zoneinfo/").map { String(link[$0.upperBound...]) } ?? "localtime"
         return file("/etc/localtime", identifier: name) ?? .utc
     }

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a person left out of an environment, read from the machine as Xcode
 /// reports it: the Xcode version and build from `xcodebuild -version`, a

@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// `evidence lint`, `lint --write`, `lint --sync` and `annotate`: a Markdown
 /// document checked against the store, its generated parts regenerated, its
@@ -261,7 +260,7 @@ public enum DocumentLint {
     static func matches(_ measured: Double, _ written: Double, decimals: Int, about: Bool) -> Bool {
         if abs(measured - written) < 1e-9 { return true }
         guard about else { return false }
-        let scale = pow(10, Double(decimals))
+        let scale = Math.power(10, Double(decimals))
         return abs((measured * scale).rounded() / scale - written) < 1e-9
     }
 

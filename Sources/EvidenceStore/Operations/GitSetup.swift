@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Sets a git repository up to merge an export folder record by record: the
 /// folder's `.gitattributes` (committed, so every clone has it) sends its
@@ -63,9 +67,9 @@ public enum GitSetup {
 
     /// Runs git and returns what it printed; throws with git's words when it fails.
     private static func git(_ arguments: [String], at path: String) throws -> String {
-        let ran: Subprocess.Ran
+        let ran: ChildProcess.Ran
         do {
-            ran = try Subprocess.run("/usr/bin/env", ["git"] + arguments, limit: 16 << 20)
+            ran = try MachineTools.run("/usr/bin/env", ["git"] + arguments, limit: 16 << 20, seconds: 60)
         } catch EvidenceError.io(_, let reason) {
             throw EvidenceError.io(path: path, reason: "git \(reason)")
         }

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A tester's sitting with one device or simulator: the chosen claims, in
 /// document and area order, each answered in turn. Nothing is written until

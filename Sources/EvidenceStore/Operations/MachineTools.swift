@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Xcode's command-line tools on this machine, found on `PATH` as a person's
 /// shell finds them (`EVIDENCE_XCRUN` and `EVIDENCE_XCODEBUILD` name others):
@@ -34,7 +35,7 @@ public struct MachineTools: Sendable {
     static func find(_ name: String, in path: String) -> String? {
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = String(folder) + "/" + name
-            if access(candidate, X_OK) == 0 { return candidate }
+            if FileSystem.isExecutable(candidate) { return candidate }
         }
         return nil
     }
@@ -60,19 +61,39 @@ public struct MachineTools: Sendable {
     // MARK: - Running a tool
 
     /// Runs `executable` with `arguments`: its standard output to `file`
-    /// (written as it comes) or kept (up to `limit` bytes), its standard error
-    /// kept (its last 64 KB). Stopped after `seconds` when given.
-    static func run(_ executable: String, _ arguments: [String], to file: String? = nil, limit: Int = 0, seconds: Double? = nil)
-        throws -> Subprocess.Ran
+    /// (written as it comes) or kept, either way at most `limit` bytes, its
+    /// standard error kept (its last 64 KB). Stopped, with everything it
+    /// started, after `seconds`: a tool that hangs, or leaves a child holding
+    /// its output, never holds the command up longer.
+    static func run(_ executable: String, _ arguments: [String], to file: String? = nil, limit: Int, seconds: Double)
+        throws -> ChildProcess.Ran
     {
-        var sink: (descriptor: OpenFile, path: String)?
+        var output: OpenFile?
         if let file {
-            let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw EvidenceError.io(path: file, reason: "cannot be written (\(SystemCall.words(errno)))")
+            do {
+                output = try FileSystem.open(file, [.write, .create, .truncate])
+            } catch {
+                throw EvidenceError.io(path: file, reason: "cannot be written (\(error))")
             }
-            sink = (OpenFile(descriptor: descriptor), file)
         }
-        return try Subprocess.run(executable, arguments, sink: sink, limit: limit, seconds: seconds)
+        defer { output?.close() }
+        let name = ([PathText.name(of: executable)] + arguments.prefix(3)).joined(separator: " ")
+        do {
+            return try ChildProcess.run(executable, arguments, limit: limit, seconds: seconds, sink: output.map { file in
+                { chunk in try file.write(chunk) }
+            })
+        } catch {
+            switch error {
+            case .system(let system):
+                throw EvidenceError.io(path: executable, reason: "cannot be run (\(system))")
+            case .tooMuchOutput(let limit):
+                throw EvidenceError.refused(reason: "'\(name)' printed more than \(limit) bytes; it was stopped (--max-size sets the limit)")
+            case .timedOut(let seconds):
+                throw EvidenceError.refused(
+                    reason: "'\(name)' did not finish within \(NumberText.format(seconds)) seconds; it was stopped with everything it started")
+            case .sink(let failure):
+                throw EvidenceError.io(path: file ?? executable, reason: "cannot be written (\(SystemCall.words(for: failure)))")
+            }
+        }
     }
 }

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// git's merge driver for the text format: three versions of one file
 /// (`%O %A %B`) merged record by record, by key. A record changed on one side

@@ -1,9 +1,9 @@
-import Dispatch
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// The documents writers publish, read from one snapshot of the store and
 /// written through a `DocumentWriter`: the evidence report, the checklist and
@@ -26,10 +26,6 @@ public enum Reports {
         /// The report's run log shows the newest this many runs; nil for every run.
         public var runs: Int? = Options.defaultRuns
         public static let defaultRuns = 20
-        /// From this many results up (by the largest result id), a second
-        /// connection writes part of the run log on the other core; tests lower
-        /// it to cover that path on small stores.
-        var parallelFrom: Int64 = 50_000
 
         public init(document: String? = nil, stamp: String? = nil, format: DocumentFormat = .markdown, images: Bool = true) {
             self.document = document
@@ -67,19 +63,17 @@ public enum Reports {
         }
     }
 
-    public static func write(_ kind: Kind, of store: Store, options: Options, to writer: FragmentingWriter) throws {
-        switch kind {
-        case .report:
-            try store.readTogether { reader, partner in
-                try writeReport(reader, partner: partner, options: options, folder: store.folder.path, to: writer)
-            }
-        case .checklist:
-            try store.read { reader in
+    public static func write(_ kind: Kind, of store: Store, options: Options, to writer: DocumentWriter) throws {
+        // Each document reads one snapshot: a read transaction, which in WAL
+        // mode never takes or waits for a lock a writer holds.
+        try store.read { reader in
+            switch kind {
+            case .report:
+                try writeReport(reader, options: options, folder: store.folder.path, to: writer)
+            case .checklist:
                 try ChecklistDocument(checklists: try reader.checklists(document: options.document), stamp: options.stamp)
                     .write(to: writer)
-            }
-        case .sources:
-            try store.read { reader in
+            case .sources:
                 let document = try reader.resolveDocument(options.document)
                 try SourceListDocument(
                     document: document, stamp: options.stamp, sources: try reader.citedSources(document: document)
@@ -88,40 +82,22 @@ public enum Reports {
         }
     }
 
-    /// The evidence report. On a large store the partner connection takes a
-    /// share on a thread of its own: it reads the flaky claims, the result
-    /// counts and the device needs (`SharedReads`) while this connection
-    /// reads the claims and their states, then writes runs from
-    /// the last one back while this one writes the other sections and then
-    /// runs from the first one on; they stop where they meet, and the
-    /// partner's runs are put in place.
+    /// The evidence report.
     private static func writeReport(
-        _ reader: StoreReader, partner: StoreReader?, options: Options, folder: String, to writer: FragmentingWriter
+        _ reader: StoreReader, options: Options, folder: String, to writer: DocumentWriter
     ) throws {
         let document = try reader.resolveDocument(options.document)
         let runLog = try reader.runLog(document: document)
         runLog.keepNewest(options.runs)
-        let queue = RunQueue(count: runLog.runCount)
-        var helper: PartnerShare?
-        if let partner, try reader.resultIDBound() >= options.parallelFrom {
-            let partnerLog = try partner.runLog(document: document)
-            partnerLog.keepNewest(options.runs)
-            helper = try PartnerShare(reader: partner, document: document, runLog: partnerLog, queue: queue, writer: writer)
-        }
-        helper?.start()
-        defer {
-            queue.stop()
-            _ = try? helper?.finish()
-        }
         var claims = try reader.reportClaims(document: document)
-        let shared = try helper?.reads() ?? SharedReads(reader, document: document)
-        for index in claims.indices { claims[index].resultCount = shared.resultCounts[claims[index].key] ?? 0 }
+        let resultCounts = try reader.resultCounts(document: document)
+        for index in claims.indices { claims[index].resultCount = resultCounts[claims[index].key] ?? 0 }
         let report = EvidenceReport(
             documents: try document.map { [$0] } ?? reader.documents(), stamp: options.stamp,
             claims: claims, runLog: runLog,
-            deviceNeeds: shared.deviceNeeds, notPublished: try reader.notPublished(document: document),
+            deviceNeeds: try reader.deviceNeeds(document: document), notPublished: try reader.notPublished(document: document),
             mismatches: claims.flatMap(\.mismatches).sorted { ($0.claim, $0.problem) < ($1.claim, $1.problem) },
-            flaky: shared.flaky,
+            flaky: try reader.flakyClaims(document: document),
             runsLeftOut: runLog.totalRunCount - runLog.runCount)
         var pictures: ReportPicturesDocument?
         if options.format == .html {
@@ -138,12 +114,8 @@ public enum Reports {
         report.writeOpening(to: writer) { writer in
             if let pictures, let html = writer as? HTMLWriter { pictures.write(to: html) }
         }
-        while let index = queue.takeFront() {
+        for index in 0..<runLog.runCount {
             try EvidenceReport.writeRun(index, of: runLog, to: writer)
-        }
-        if let helper {
-            // The partner's runs are in its file last first.
-            try writer.appendFragment(at: helper.spool, ranges: try helper.finish().reversed())
         }
         try report.writeClosing(to: writer)
     }
@@ -216,129 +188,5 @@ enum ReportImages {
     static func isHEIC(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
         return ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"].contains(String(decoding: bytes[8..<12], as: UTF8.self))
-    }
-}
-
-/// Hands out the run log's runs from both ends: the front to this thread, the
-/// back to the partner, each run once.
-private final class RunQueue: @unchecked Sendable {
-    private let lock = ThreadLock()
-    private var front = 0
-    private var back: Int
-
-    init(count: Int) { back = count - 1 }
-
-    func takeFront() -> Int? {
-        lock.withLock {
-            guard front <= back else { return nil }
-            front += 1
-            return front - 1
-        }
-    }
-
-    func takeBack() -> Int? {
-        lock.withLock {
-            guard front <= back else { return nil }
-            back -= 1
-            return back + 1
-        }
-    }
-
-    /// Hands out nothing more.
-    func stop() {
-        lock.withLock { front = back + 1 }
-    }
-}
-
-/// What a report reads besides its claims, which the partner connection can
-/// read while the other reads the claims.
-private struct SharedReads: Sendable {
-    var flaky: [FlakyListing]
-    var resultCounts: [String: Int]
-    var deviceNeeds: [DeviceNeed]
-
-    init(_ reader: StoreReader, document: String?) throws {
-        flaky = try reader.flakyClaims(document: document)
-        resultCounts = try reader.resultCounts(document: document)
-        deviceNeeds = try reader.deviceNeeds(document: document)
-    }
-}
-
-/// The partner connection's share of a report, on its own thread: first its
-/// `SharedReads`, then the part of the run log it writes into a file of its
-/// own, one range of bytes per run. The partner's reader is handed over
-/// whole: only that thread touches its connection until `finish()` returns.
-private final class PartnerShare: @unchecked Sendable {
-    let spool: String
-    private let reader: StoreReader
-    private let document: String?
-    private let runLog: RunLog
-    private let queue: RunQueue
-    private let sink: TextSink
-    private let writer: any FragmentingWriter
-    private let done = DispatchSemaphore(value: 0)
-    private let sharedRead = DispatchSemaphore(value: 0)
-    private var started = false
-    private var finished = false
-    private var shared: Swift.Result<SharedReads, Error>?
-    private var chunks: [Range<Int>] = []
-    private var error: Error?
-
-    init(reader: StoreReader, document: String?, runLog: RunLog, queue: RunQueue, writer: FragmentingWriter) throws {
-        self.reader = reader
-        self.document = document
-        self.runLog = runLog
-        self.queue = queue
-        spool = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-report-\(UUID().uuidString)").path
-        sink = try TextSink(path: spool)
-        self.writer = writer.fragment(into: sink)
-    }
-
-    deinit { unlink(spool) }
-
-    func start() {
-        started = true
-        DetachedThread.start(stackSize: 8 << 20) { [self] in
-            work()
-            done.signal()
-        }
-    }
-
-    /// Waits for its shared reads; returns them or throws what they met.
-    func reads() throws -> SharedReads {
-        sharedRead.wait()
-        sharedRead.signal()
-        guard let shared else { throw EvidenceError.io(path: spool, reason: "the report's second connection ended before its reads") }
-        return try shared.get()
-    }
-
-    /// Waits for the thread; returns the byte ranges of the runs it wrote, in
-    /// the order written (the last run first), or throws what it met.
-    @discardableResult
-    func finish() throws -> [Range<Int>] {
-        if started && !finished {
-            done.wait()
-            finished = true
-        }
-        if let error { throw error }
-        return chunks
-    }
-
-    private func work() {
-        shared = Swift.Result { try SharedReads(reader, document: document) }
-        sharedRead.signal()
-        do {
-            while let index = queue.takeBack() {
-                let start = writer.position
-                try EvidenceReport.writeRun(index, of: runLog, to: writer)
-                chunks.append(start..<writer.position)
-            }
-            try writer.finish()
-            try sink.close()
-        } catch {
-            // The other thread must not go on as if the rest were written.
-            queue.stop()
-            self.error = error
-        }
     }
 }

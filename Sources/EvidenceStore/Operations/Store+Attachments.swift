@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 extension Store {
     /// Every attachment whose file is missing or differs from its recorded SHA-256 and size.
@@ -44,10 +45,9 @@ extension Store {
     /// Where an attached file is, or what is wrong with it short of its bytes.
     static func locateAttached(path: String, size: Int64, in root: String) -> AttachedFile {
         guard case .inside(let absolute) = AttachmentFile.locate(path, in: root) else { return .problem(.outsideFolder) }
-        var info = stat()
-        if lstat(absolute, &info) != 0 { return .problem(.vanished) }
-        if info.st_mode & S_IFMT == S_IFLNK { return .problem(.replacedByLink) }
-        if info.st_mode & S_IFMT != S_IFREG || Int64(info.st_size) != size { return .problem(.changed) }
+        guard let info = try? FileSystem.linkStatus(absolute) else { return .problem(.vanished) }
+        if info.kind == .symbolicLink { return .problem(.replacedByLink) }
+        if info.kind != .regular || info.size != size { return .problem(.changed) }
         return .found(absolute)
     }
 }

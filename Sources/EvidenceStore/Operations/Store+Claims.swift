@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Adding, editing and relabelling claims, sources, capabilities and lacks.
 /// Each call validates its values (Model) and then writes in one IMMEDIATE

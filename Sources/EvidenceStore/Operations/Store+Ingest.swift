@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `evidence ingest` is told beyond the file itself: the environment
 /// where the file lacks it, the Xcode build, who ran it and when.

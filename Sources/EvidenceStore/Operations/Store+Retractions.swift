@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Corrections: a wrong result or run is retracted, never deleted. The
 /// retraction records who, when and why; the results stay where they were,

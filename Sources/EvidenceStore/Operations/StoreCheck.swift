@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// The health of a store: SQLite's own integrity checks, foreign keys, the
 /// schema version, and the attachments kept beside it.
@@ -135,7 +134,7 @@ public struct StoreCheck: Sendable, Equatable {
     private static func size(_ number: Double) -> String {
         guard number.isFinite else { return "infinite" }
         guard number > MeasurementDraft.largest * 10 else { return NumberText.format(number) }
-        return "about 10^\(Int(log10(number).rounded(.down)))"
+        return "about 10^\(Int(Math.log10(number).rounded(.down)))"
     }
 
     /// The first problems SQLite reports, on one line. A row may hold several

@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Writes a whole store in the text format, version 3: the same store always
 /// gives the same bytes, so the folder diffs and merges cleanly in git. The
@@ -175,9 +174,11 @@ final class ExportFolder {
         if !manager.fileExists(atPath: target.path) { try Self.createFolder(target) }
         try InterruptedExport.recover(target)
         lock = try InterruptedExport.FolderLock(target)
-        folder = target.appendingPathComponent(InterruptedExport.prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        guard mkdir(folder.path, 0o755) == 0 else {
-            throw EvidenceError.io(path: folder.path, reason: "cannot be created (\(String(cString: strerror(errno))))")
+        folder = target.appendingPathComponent(InterruptedExport.prefix + "\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            try FileSystem.makeFolder(folder.path)
+        } catch {
+            throw EvidenceError.io(path: folder.path, reason: "cannot be created (\(error))")
         }
     }
 

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads a text-format store into a store, all or nothing, in one IMMEDIATE
 /// transaction. Version 2 folders go to `ExchangeImporter`; this class reads

@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// A file a person owns (a Markdown document), read and then rewritten the
 /// way careful tools do it (git's lockfile, an editor's save): one function
@@ -23,25 +24,28 @@ public struct UserFile: Sendable {
     public let target: String
     public let data: Data
     private let size: Int64
-    private let modified: timespec
+    private let modified: (seconds: Int64, nanoseconds: Int64)
     private let digest: String
 
     /// Reads a regular file (through links), at most `maxBytes`.
     public static func read(_ path: String, maxBytes: Int = 16 << 20) throws -> UserFile {
-        guard let resolved = realpath(path, nil) else {
-            if errno == ENOENT { throw EvidenceError.fileMissing(path: path) }
-            throw EvidenceError.io(path: path, reason: String(cString: strerror(errno)))
+        let target: String
+        do {
+            target = try FileSystem.realPath(path)
+        } catch {
+            if error == .noSuchFile { throw EvidenceError.fileMissing(path: path) }
+            throw EvidenceError.io(path: path, reason: error.description)
         }
-        let target = String(cString: resolved)
-        free(resolved)
         let data = try InputFile.read(target, maxBytes: maxBytes)
-        var status = stat()
-        guard stat(target, &status) == 0 else {
-            throw EvidenceError.io(path: path, reason: String(cString: strerror(errno)))
+        let status: FileStatus
+        do {
+            status = try FileSystem.status(target)
+        } catch {
+            throw EvidenceError.io(path: path, reason: error.description)
         }
         return UserFile(
-            path: path, target: target, data: data, size: Int64(status.st_size), modified: status.st_mtim,
-            digest: SHA256.hex(data))
+            path: path, target: target, data: data, size: status.size,
+            modified: (status.modifiedSeconds, status.modifiedNanoseconds), digest: SHA256.hex(data))
     }
 
     /// The file's text, which must be UTF-8.
@@ -56,16 +60,19 @@ public struct UserFile: Sendable {
     /// Replaces the file's content with `text`, as the type's comment says;
     /// `command` names what ran, for the refusal when the file changed.
     public func replace(with text: String, by command: String) throws {
-        var status = stat()
-        guard stat(target, &status) == 0 else {
-            throw EvidenceError.io(path: path, reason: "changed while \(command) ran (\(String(cString: strerror(errno)))); run it again")
+        let status: FileStatus
+        do {
+            status = try FileSystem.status(target)
+        } catch {
+            throw EvidenceError.io(path: path, reason: "changed while \(command) ran (\(error)); run it again")
         }
-        guard access(target, W_OK) == 0, status.st_mode & S_IWUSR != 0 || getuid() == 0 && status.st_mode & 0o222 != 0
+        guard FileSystem.writeDenied(target) == nil,
+            status.permissions & 0o200 != 0 || ThisProcess.isRoot && status.permissions & 0o222 != 0
         else {
             throw EvidenceError.io(path: path, reason: "is read-only; \(command) changes nothing in it")
         }
         let bytes = Array(text.utf8)
-        if status.st_nlink > 1 {
+        if status.links > 1 {
             try writeInPlace(bytes, command: command)
         } else {
             try writeBeside(bytes, status: status, command: command)
@@ -74,11 +81,9 @@ public struct UserFile: Sendable {
 
     /// Whether the file at `target` is still what was read; the descriptor,
     /// when given, reads it.
-    private func unchanged(_ descriptor: Int32? = nil) -> Bool {
-        var status = stat()
-        let found = descriptor.map { fstat($0, &status) } ?? stat(target, &status)
-        guard found == 0, Int64(status.st_size) == size, status.st_mtim.tv_sec == modified.tv_sec,
-            status.st_mtim.tv_nsec == modified.tv_nsec
+    private func unchanged(_ file: OpenFile? = nil) -> Bool {
+        guard let status = try? file?.status() ?? FileSystem.status(target), status.size == size,
+            status.modifiedSeconds == modified.seconds, status.modifiedNanoseconds == modified.nanoseconds
         else { return false }
         guard let now = try? InputFile.read(target, maxBytes: Int(size) + 1) else { return false }
         return SHA256.hex(now) == digest
@@ -90,76 +95,63 @@ public struct UserFile: Sendable {
 
     /// A new file beside the target with its mode and owner, synced, renamed
     /// over it once it is checked unchanged.
-    private func writeBeside(_ bytes: [UInt8], status: stat, command: String) throws {
+    private func writeBeside(_ bytes: [UInt8], status: FileStatus, command: String) throws {
         let folder = PathText.folder(of: target)
         let name = PathText.name(of: target)
         for leftover in Leftovers.abandoned(in: folder, prefix: "." + name + ".evidence-") {
-            unlink(folder + "/" + leftover)
+            FileSystem.remove(folder + "/" + leftover)
         }
-        let temporary = folder + "/." + name + ".evidence-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, status.st_mode & 0o7777)
-        guard descriptor >= 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot write beside it (\(String(cString: strerror(errno))))")
-        }
+        let temporary = folder + "/." + name + ".evidence-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
         var renamed = false
         defer {
-            if !renamed { unlink(temporary) }
+            if !renamed { FileSystem.remove(temporary) }
         }
         do {
-            defer { close(descriptor) }
+            let file = try FileSystem.open(temporary, [.write, .create, .exclusive], permissions: status.permissions)
+            defer { file.close() }
             // The mode as it was, whatever the umask took; the owner where this user may give it.
-            fchmod(descriptor, status.st_mode & 0o7777)
-            _ = fchown(descriptor, status.st_uid, status.st_gid)
-            try Self.writeAll(bytes, to: descriptor, path: path)
-            guard fsync(descriptor) == 0 else {
-                throw EvidenceError.io(path: path, reason: "cannot write beside it (\(String(cString: strerror(errno))))")
-            }
+            try? file.setPermissions(status.permissions)
+            try? file.setOwner(status.owner, group: status.group)
+            try file.write(bytes)
+            try file.sync()
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot write beside it (\(error))")
         }
         FaultPoint.reached("document.written")
         guard unchanged() else { throw changed(command) }
-        guard rename(temporary, target) == 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be replaced (\(String(cString: strerror(errno))))")
+        do {
+            try FileSystem.rename(temporary, to: target)
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be replaced (\(error))")
         }
         renamed = true
-        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        FileSystem.syncFolder(folder)
     }
 
     /// A file with several names: written in place, under an exclusive lock,
     /// after it is checked unchanged; every name then has the new text.
     private func writeInPlace(_ bytes: [UInt8], command: String) throws {
-        let descriptor = open(target, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        let file: OpenFile
+        do {
+            file = try FileSystem.open(target, .write)
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be written (\(error))")
         }
-        defer { close(descriptor) }
+        defer { file.close() }
         FaultPoint.reached("document.written")
-        guard flock(descriptor, LOCK_EX) == 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be locked (\(String(cString: strerror(errno))))")
+        do {
+            try file.lock()
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be locked (\(error))")
         }
-        defer { flock(descriptor, LOCK_UN) }
-        guard unchanged(descriptor) else { throw changed(command) }
-        guard ftruncate(descriptor, 0) == 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
-        }
-        try Self.writeAll(bytes, to: descriptor, path: path)
-        guard fsync(descriptor) == 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
-            }
-            offset += written
+        defer { file.unlock() }
+        guard unchanged(file) else { throw changed(command) }
+        do {
+            try file.truncate(to: 0)
+            try file.write(bytes)
+            try file.sync()
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be written (\(error))")
         }
     }
 }

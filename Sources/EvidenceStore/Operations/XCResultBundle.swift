@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// An `.xcresult` bundle, read through Xcode's `xcrun xcresulttool` as a
 /// person would on their Mac: `get test-results tests` (Xcode 16 and later),
@@ -21,6 +22,9 @@ public struct XCResultBundle: Sendable {
     public let osBuilds: [String: String]
     private let folder: String
 
+    /// How long xcresulttool may take to read a bundle.
+    static let toolSeconds = 600.0
+
     /// Whether a path names a bundle: a folder (an `.xcresult` is one).
     public static func isBundle(_ path: String) -> Bool {
         var isFolder: Bool = false
@@ -28,7 +32,7 @@ public struct XCResultBundle: Sendable {
     }
 
     /// Runs xcresulttool on the bundle; refused, saying how to do it by hand, where there is no xcrun.
-    public static func read(_ bundle: String, tools: MachineTools) throws -> XCResultBundle {
+    public static func read(_ bundle: String, tools: MachineTools, maxBytes: Int = IngestOptions.defaultMaxBytes) throws -> XCResultBundle {
         let path = Store.absolutePath(bundle)
         guard let xcrun = tools.xcrun else {
             throw EvidenceError.refused(
@@ -36,9 +40,11 @@ public struct XCResultBundle: Sendable {
                     + "on this machine (EVIDENCE_XCRUN names one); on a Mac with Xcode run 'xcrun xcresulttool get test-results "
                     + "tests --path \(bundle) > tests.json' and ingest tests.json")
         }
-        let folder = FileManager.default.temporaryDirectory.path + "/evidence-xcresult-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard mkdir(folder, 0o700) == 0 else {
-            throw EvidenceError.io(path: folder, reason: "cannot be created (\(String(cString: strerror(errno))))")
+        let folder = FileManager.default.temporaryDirectory.path + "/evidence-xcresult-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            try FileSystem.makeFolder(folder, permissions: 0o700)
+        } catch {
+            throw EvidenceError.io(path: folder, reason: "cannot be created (\(error))")
         }
         do {
             let json = folder + "/" + PathText.name(of: path) + ".json"
@@ -49,7 +55,7 @@ public struct XCResultBundle: Sendable {
             ]
             var failures: [String] = []
             for arguments in attempts {
-                let ran = try MachineTools.run(xcrun, arguments, to: json)
+                let ran = try MachineTools.run(xcrun, arguments, to: json, limit: maxBytes, seconds: toolSeconds)
                 if ran.status == 0 {
                     return XCResultBundle(
                         path: path, json: json, command: "xcrun " + arguments.dropLast(2).joined(separator: " "),
@@ -70,7 +76,7 @@ public struct XCResultBundle: Sendable {
     /// The OS build of each device the bundle's summary names; none when it cannot be read.
     private static func summaryBuilds(_ path: String, xcrun: String) -> [String: String] {
         guard let ran = try? MachineTools.run(
-            xcrun, ["xcresulttool", "get", "test-results", "summary", "--path", path], limit: 16 << 20, seconds: 300),
+            xcrun, ["xcresulttool", "get", "test-results", "summary", "--path", path], limit: 16 << 20, seconds: toolSeconds),
             ran.status == 0, let value = try? JSONReader.parse(ran.output), case .array(let entries)? = value["devicesAndConfigurations"]
         else { return [:] }
         var builds: [String: String] = [:]

@@ -1,6 +1,5 @@
 /// What the document writers share: a document's bytes gathered in a buffer
-/// of their own, handed to the sink in large pieces between blocks and rows,
-/// and parts that another thread wrote into a file put back in place.
+/// of their own, handed to the sink in large pieces between blocks and rows.
 public class BufferedWriter {
     final let sink: TextSink
     final var buffer: [UInt8] = []
@@ -9,16 +8,6 @@ public class BufferedWriter {
     init(into sink: TextSink) {
         self.sink = sink
         buffer.reserveCapacity(Self.flushSize + 4096)
-    }
-
-    /// How many bytes the document holds so far: where the next part begins.
-    public final var position: Int { sink.position + buffer.count }
-
-    /// Appends byte ranges of a fragment's file, in the order given.
-    public final func appendFragment(at path: String, ranges: [Range<Int>]) throws {
-        sink.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        try sink.appendFile(path, ranges: ranges)
     }
 
     final func write(_ literal: StaticString) {

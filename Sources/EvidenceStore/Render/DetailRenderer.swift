@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Plain text and JSON for the `show` commands. Text is for a terminal: every
 /// value is flattened to one line, so nothing in the data can fake a heading.

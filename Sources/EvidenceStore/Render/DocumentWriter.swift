@@ -38,19 +38,6 @@ public protocol DocumentWriter: AnyObject {
     func finish() throws
 }
 
-/// A writer that can hand part of a document to another thread: that thread
-/// writes through a fragment writer into a file of its own, and the parts are
-/// put back in place, in any order, with `appendFragment`.
-public protocol FragmentingWriter: DocumentWriter {
-    /// A writer of the same format into `sink` that continues this document
-    /// (its first block follows another, as it will in place).
-    func fragment(into sink: TextSink) -> any FragmentingWriter
-    /// How many bytes it has written so far: where the next part begins.
-    var position: Int { get }
-    /// Appends byte ranges of a fragment's file, in the order given.
-    func appendFragment(at path: String, ranges: [Range<Int>]) throws
-}
-
 extension DocumentWriter {
     /// Text with its well-formed code spans kept as code, in any format.
     public func prose(_ text: String) {

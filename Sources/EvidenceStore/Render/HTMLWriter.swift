@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes a document as HTML into a sink: headings with ids, paragraphs,
 /// lists, tables in a scrolling box, every text escaped (`HTML.escape`), links
@@ -6,7 +10,7 @@ import FoundationEssentials
 /// `finish`) wraps it in one self-contained file; what the report draws beside its text
 /// goes in through `markup`, which only this module's documents call with
 /// markup they built from escaped values.
-public final class HTMLWriter: BufferedWriter, FragmentingWriter {
+public final class HTMLWriter: BufferedWriter, DocumentWriter {
     private enum Place {
         case outside, heading, paragraph, item, cell
     }
@@ -21,10 +25,6 @@ public final class HTMLWriter: BufferedWriter, FragmentingWriter {
     private var page: (open: Bool, script: String?) = (false, nil)
     public override init(into sink: TextSink) {
         super.init(into: sink)
-    }
-
-    public func fragment(into sink: TextSink) -> any FragmentingWriter {
-        HTMLWriter(into: sink)
     }
 
     // MARK: - The page

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// JSON written by hand so that key order is the column order and the same rows
 /// always give the same bytes: an array of objects, one per line (`TabularStream`).

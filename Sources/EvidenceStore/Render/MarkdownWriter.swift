@@ -2,7 +2,7 @@
 /// one blank line, every text escaped (`Markdown.escape`), links with their
 /// destinations percent-encoded, tables with `|` rows. It gathers its bytes in
 /// a buffer of its own and hands them to the sink in large pieces.
-public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
+public final class MarkdownWriter: BufferedWriter, DocumentWriter {
     private enum Place {
         case outside, heading, paragraph, item, cell
     }
@@ -29,12 +29,6 @@ public final class MarkdownWriter: BufferedWriter, FragmentingWriter {
     private var referenceOrder: [String] = []
     public override init(into sink: TextSink) {
         super.init(into: sink)
-    }
-
-    public func fragment(into sink: TextSink) -> any FragmentingWriter {
-        let writer = MarkdownWriter(into: sink)
-        writer.wroteBlock = true
-        return writer
     }
 
     /// Starts a block: a blank line before every block but the first.

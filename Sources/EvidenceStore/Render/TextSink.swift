@@ -1,33 +1,34 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
-/// Buffered text output to a file descriptor, with write(2) errors surfaced
-/// (a full disk is an error, never a silently short file). A sink made for a
+/// Buffered text output to a file descriptor, with write errors surfaced (a
+/// full disk is an error, never a silently short file). A sink made for a
 /// path writes a temporary file beside it and renames it into place on
 /// `close()`, so readers never see half a file.
 public final class TextSink {
     private var buffer: [UInt8] = []
     private let limit = 1 << 16
-    private let descriptor: Int32
-    private let ownsDescriptor: Bool
+    /// Where the bytes go; nil for a sink that keeps them in memory.
+    private let file: OpenFile?
+    private let ownsFile: Bool
     private let finalPath: String?
     private let temporaryPath: String?
     public let name: String
-    private var flushed = 0
     /// Set for a sink that keeps its output in memory instead of writing it.
     private var kept: [UInt8]?
-    /// The first write error (errno), if any.
-    public private(set) var failure: Int32 = 0
+    /// The first write error, if any.
+    public private(set) var failure: SystemError?
+    private var closed = false
 
     /// Writes to an open descriptor (standard output), which stays open.
     public init(descriptor: Int32, name: String) {
-        self.descriptor = descriptor
-        self.ownsDescriptor = false
-        self.finalPath = nil
-        self.temporaryPath = nil
+        file = OpenFile(descriptor: descriptor)
+        ownsFile = false
+        finalPath = nil
+        temporaryPath = nil
         self.name = name
         buffer.reserveCapacity(limit)
     }
@@ -35,10 +36,10 @@ public final class TextSink {
     /// Keeps the output in memory, for a document that is part of another
     /// (a generated block): `keptText` reads it after `flush()`.
     public init(keepingAs name: String) {
-        self.descriptor = -1
-        self.ownsDescriptor = false
-        self.finalPath = nil
-        self.temporaryPath = nil
+        file = nil
+        ownsFile = false
+        finalPath = nil
+        temporaryPath = nil
         self.name = name
         kept = []
     }
@@ -62,28 +63,25 @@ public final class TextSink {
     }
 
     public convenience init(path: String) throws {
-        func failed() -> EvidenceError {
-            EvidenceError.io(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        do {
+            // A device, pipe or socket (`--output /dev/null`, `--output >(gzip)`) is
+            // written into as it is: renaming a file over it would replace it.
+            if let status = try? FileSystem.status(path), status.kind != .regular, status.kind != .folder {
+                self.init(owning: try FileSystem.open(path, .write), name: path, finalPath: nil, temporaryPath: nil)
+                return
+            }
+            let temporary = path + ".tmp-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+            let file = try FileSystem.open(temporary, [.write, .create, .exclusive])
+            self.init(owning: file, name: path, finalPath: path, temporaryPath: temporary)
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be written (\(error))")
         }
-        // A device, pipe or socket (`--output /dev/null`, `--output >(gzip)`) is
-        // written into as it is: renaming a file over it would replace it.
-        var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG, status.st_mode & S_IFMT != S_IFDIR {
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw failed() }
-            self.init(owning: fd, name: path, finalPath: nil, temporaryPath: nil)
-            return
-        }
-        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failed() }
-        self.init(owning: fd, name: path, finalPath: path, temporaryPath: temporary)
     }
 
-    /// A descriptor this sink closes; with a temporary path, renamed to the final one on `close()`.
-    private init(owning descriptor: Int32, name: String, finalPath: String?, temporaryPath: String?) {
-        self.descriptor = descriptor
-        ownsDescriptor = true
+    /// A file this sink closes; with a temporary path, renamed to the final one on `close()`.
+    private init(owning file: OpenFile, name: String, finalPath: String?, temporaryPath: String?) {
+        self.file = file
+        ownsFile = true
         self.finalPath = finalPath
         self.temporaryPath = temporaryPath
         self.name = name
@@ -91,9 +89,9 @@ public final class TextSink {
     }
 
     deinit {
-        if ownsDescriptor {
-            Glibc.close(descriptor)
-            if let temporaryPath { unlink(temporaryPath) }
+        if ownsFile {
+            file?.close()
+            if !closed, let temporaryPath { FileSystem.remove(temporaryPath) }
         }
     }
 
@@ -113,36 +111,6 @@ public final class TextSink {
         if buffer.count >= limit { flushBuffer() }
     }
 
-    /// Appends byte ranges of a file, in the order given.
-    public func appendFile(_ path: String, ranges: [Range<Int>]) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw EvidenceError.fileMissing(path: path) }
-        defer { Glibc.close(fd) }
-        for range in ranges {
-            var offset = range.lowerBound
-            while offset < range.upperBound {
-                let want = min(range.upperBound - offset, limit)
-                let start = buffer.count
-                buffer.append(contentsOf: repeatElement(0, count: want))
-                let got = buffer.withUnsafeMutableBytes { raw in
-                    raw.baseAddress.map { pread(fd, $0 + start, want, off_t(offset)) } ?? 0
-                }
-                let reason = got < 0 ? errno : 0
-                buffer.removeLast(want - max(got, 0))
-                if got < 0 && reason == EINTR { continue }
-                guard got > 0 else {
-                    throw EvidenceError.io(
-                        path: path, reason: got < 0 ? "cannot be read (\(String(cString: strerror(reason))))" : "ended early")
-                }
-                offset += got
-                if buffer.count >= limit { flushBuffer() }
-            }
-        }
-    }
-
-    /// How many bytes went into the sink so far, written or buffered.
-    public var position: Int { flushed + buffer.count }
-
     /// Writes what is buffered; throws when any write so far failed.
     public func flush() throws {
         flushBuffer()
@@ -153,47 +121,34 @@ public final class TextSink {
     public func close() throws {
         flushBuffer()
         try check()
-        guard ownsDescriptor, let temporaryPath, let finalPath else { return }
-        if fsync(descriptor) != 0 {
-            throw EvidenceError.io(path: finalPath, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        guard ownsFile, let file, let temporaryPath, let finalPath else { return }
+        do {
+            try file.sync()
+            try FileSystem.rename(temporaryPath, to: finalPath)
+        } catch {
+            throw EvidenceError.io(path: finalPath, reason: "cannot be written (\(error))")
         }
-        if rename(temporaryPath, finalPath) != 0 {
-            throw EvidenceError.io(path: finalPath, reason: "cannot be written (\(String(cString: strerror(errno))))")
-        }
-        self.failure = -1  // closed: nothing more may be written
+        closed = true
     }
 
     private func check() throws {
-        if failure > 0 {
-            throw EvidenceError.io(path: name, reason: "cannot be written (\(String(cString: strerror(failure))))")
+        if let failure {
+            throw EvidenceError.io(path: name, reason: "cannot be written (\(failure))")
         }
+        if closed { throw EvidenceError.io(path: name, reason: "is closed; nothing more can be written") }
     }
 
     private func flushBuffer() {
         guard !buffer.isEmpty else { return }
         if kept != nil {
             kept?.append(contentsOf: buffer)
-        } else if failure == 0 {
-            failure = Self.writeAll(buffer, to: descriptor)
-        }
-        flushed += buffer.count
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes every byte, retrying partial writes and interrupted calls; 0 or errno.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
-        bytes.withUnsafeBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return 0 }
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+        } else if failure == nil, let file {
+            do {
+                try file.write(buffer)
+            } catch {
+                failure = error
             }
-            return 0
         }
+        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// An evidence store: one SQLite file, recognised by its application id, kept in
 /// WAL mode with full syncs, its schema brought up to date by the migrator.
@@ -51,7 +52,7 @@ public final class Store {
 
     /// Turns a path given by the user into an absolute one, relative to the current folder.
     public static func absolutePath(_ path: String) -> String {
-        let expanded = PathText.expandingTilde(path, home: SystemCall.homeFolder(environment: ProcessInfo.processInfo.environment))
+        let expanded = PathText.expandingTilde(path, home: ThisProcess.homeFolder(environment: ProcessInfo.processInfo.environment))
         if expanded.hasPrefix("/") {
             return URL(fileURLWithPath: expanded).standardizedFileURL.path
         }
@@ -195,16 +196,16 @@ public final class Store {
         }
         let name = PathText.name(of: path)
         for leftover in Leftovers.abandoned(in: folder, prefix: name + ".init-") {
-            for suffix in [""] + StoreFile.companionSuffixes { unlink(folder + "/" + leftover + suffix) }
+            for suffix in [""] + StoreFile.companionSuffixes { FileSystem.remove(folder + "/" + leftover + suffix) }
         }
-        let temporary = path + ".init-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+        let temporary = path + ".init-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            try FileSystem.open(temporary, [.write, .create, .exclusive]).close()
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot create the store (\(error))")
         }
-        Glibc.close(descriptor)
         defer {
-            for suffix in [""] + StoreFile.companionSuffixes { unlink(temporary + suffix) }
+            for suffix in [""] + StoreFile.companionSuffixes { FileSystem.remove(temporary + suffix) }
         }
         let database = try Database(path: temporary, mode: .readWrite)
         do {
@@ -235,12 +236,14 @@ public final class Store {
         // Closed, its write-ahead log checkpointed into the file, before it is named.
         database.close()
         FaultPoint.reached("init.built")
-        if !AtomicRename.withoutReplacing(temporary, path) {
-            guard errno == EEXIST else {
-                throw EvidenceError.io(path: path, reason: "cannot create the store (\(String(cString: strerror(errno))))")
+        do {
+            try FileSystem.renameWithoutReplacing(temporary, to: path)
+        } catch {
+            guard error == .exists else {
+                throw EvidenceError.io(path: path, reason: "cannot create the store (\(error))")
             }
             // Another init finished first, or a crashed one of an older version left an empty file.
-            if isEmptyFile(path), rename(temporary, path) == 0 {
+            if isEmptyFile(path), (try? FileSystem.rename(temporary, to: path)) != nil {
                 return (try open(at: path, clock: clock, migrator: migrator), .created(version: migrator.latestVersion))
             }
             return try initialize(at: path, clock: clock, migrator: migrator)
@@ -250,8 +253,7 @@ public final class Store {
 
     /// A regular file of 0 bytes with no write-ahead log: a store that was never made.
     private static func isEmptyFile(_ path: String) -> Bool {
-        var attributes = stat()
-        guard lstat(path, &attributes) == 0, attributes.st_mode & S_IFMT == S_IFREG, attributes.st_size == 0 else {
+        guard let status = try? FileSystem.linkStatus(path), status.kind == .regular, status.size == 0 else {
             return false
         }
         return !FileManager.default.fileExists(atPath: path + "-wal")
@@ -354,24 +356,20 @@ extension Store {
         where destination == self.path + suffix || URL(fileURLWithPath: destination).resolvingSymlinksInPath().path == storeReal + suffix {
             throw EvidenceError.refused(reason: "will not back up over \(path): it is the store\(suffix.isEmpty ? "" : "'s \(suffix) file")")
         }
-        var existing = stat()
-        let exists = lstat(destination, &existing) == 0
-        if exists {
+        if let existing = try? FileSystem.linkStatus(destination) {
             guard replacing else {
                 throw EvidenceError.io(path: destination, reason: "already exists; give a new file, or --force to replace it")
             }
-            guard existing.st_mode & S_IFMT == S_IFREG else {
+            guard existing.kind == .regular else {
                 throw EvidenceError.io(path: destination, reason: "is not a regular file; --force replaces only a file")
             }
-            var own = stat()
-            if stat(self.path, &own) == 0, own.st_dev == existing.st_dev, own.st_ino == existing.st_ino {
+            if let own = try? FileSystem.status(self.path), own.isSameFile(as: existing) {
                 throw EvidenceError.refused(reason: "will not back up over \(path): it is the store, under another name")
             }
             // SQLite would read an old write-ahead log (or roll back an old
             // journal) into the new file; an empty one is harmless.
             for suffix in ["-wal", "-journal"] {
-                var companion = stat()
-                guard stat(destination + suffix, &companion) == 0, companion.st_size > 0 else { continue }
+                guard let companion = try? FileSystem.status(destination + suffix), companion.size > 0 else { continue }
                 throw EvidenceError.io(
                     path: destination, reason: "has a \(suffix) file: it is open, or was not closed cleanly; close it first")
             }
@@ -386,11 +384,11 @@ extension Store {
         // those a crashed backup left).
         let name = PathText.name(of: destination)
         for leftover in Leftovers.abandoned(in: folder, prefix: name + ".backup-") {
-            for suffix in [""] + StoreFile.companionSuffixes { unlink(folder + "/" + leftover + suffix) }
+            for suffix in [""] + StoreFile.companionSuffixes { FileSystem.remove(folder + "/" + leftover + suffix) }
         }
         let temporary = try Self.exclusiveFile(beside: destination)
         defer {
-            for suffix in [""] + StoreFile.companionSuffixes { unlink(temporary + suffix) }
+            for suffix in [""] + StoreFile.companionSuffixes { FileSystem.remove(temporary + suffix) }
         }
         let target = try Database(path: temporary, mode: .readWrite)
         do {
@@ -409,91 +407,33 @@ extension Store {
         // asked to.
         target.close()
         FaultPoint.reached("backup.copied")
-        if replacing {
-            guard rename(temporary, destination) == 0 else {
-                throw EvidenceError.io(path: destination, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        do {
+            if replacing {
+                try FileSystem.rename(temporary, to: destination)
+            } else {
+                try FileSystem.renameWithoutReplacing(temporary, to: destination)
             }
-        } else {
-            guard AtomicRename.withoutReplacing(temporary, destination) else {
-                let reason = errno == EEXIST
-                    ? "already exists (another backup got there first); give a new file, or --force to replace it"
-                    : "cannot be written (\(String(cString: strerror(errno))))"
-                throw EvidenceError.io(path: destination, reason: reason)
-            }
+        } catch {
+            let reason = error == .exists
+                ? "already exists (another backup got there first); give a new file, or --force to replace it"
+                : "cannot be written (\(error))"
+            throw EvidenceError.io(path: destination, reason: reason)
         }
     }
 
     /// Creates a new, empty file beside `path` with a name no one else has.
     private static func exclusiveFile(beside path: String) throws -> String {
+        var failure = SystemError.exists
         for _ in 0..<16 {
-            let candidate = path + ".backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            let descriptor = Glibc.open(candidate, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
-            if descriptor >= 0 {
-                Glibc.close(descriptor)
+            let candidate = path + ".backup-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+            do {
+                try FileSystem.open(candidate, [.write, .create, .exclusive]).close()
                 return candidate
-            }
-            guard errno == EEXIST else { break }
-        }
-        throw EvidenceError.io(path: path, reason: "cannot create a temporary file beside it (\(String(cString: strerror(errno))))")
-    }
-}
-
-// MARK: - One snapshot for two connections
-
-extension Store {
-    /// Runs `body` with a reader of this store and, when one can be had, a
-    /// reader on a second read-only connection to the same file, both reading
-    /// the same snapshot: a brief write lock (held by a third connection) keeps
-    /// any commit from falling between the starts of their read transactions.
-    /// Without a way to line them up (a read-only folder, say) the second is
-    /// nil and this one reads alone. Each reader belongs to one thread.
-    public func readTogether<T>(_ body: (StoreReader, StoreReader?) throws -> T) throws -> T {
-        var partner = try? Database(path: path, mode: isImmutable ? .immutable : .readOnly)
-        // The main connection reads rows all over the file: mapped, its pages
-        // are read in place rather than copied out of the kernel's cache.
-        _ = try database.scalar("PRAGMA mmap_size = \(Self.reportMapSize)")
-        defer { _ = try? database.scalar("PRAGMA mmap_size = 0") }
-        if let second = partner {
-            // An immutable file needs no lining up (nothing changes it), so
-            // each connection begins on its own, without the write lock.
-            let together = isImmutable
-                ? (try? Self.beginReading([second])) != nil
-                : (try? Self.beginReading([database, second])) != nil
-            if !together {
-                second.close()
-                partner = nil
+            } catch {
+                failure = error
+                guard error == .exists else { break }
             }
         }
-        if partner == nil || isImmutable { try Self.beginReading([database]) }
-        defer {
-            database.rollbackIfOpen()
-            partner?.rollbackIfOpen()
-            partner?.close()
-        }
-        return try body(reader, partner.map { StoreReader(database: $0, clock: clock) })
-    }
-
-    /// How much of the store a report's connections map into memory.
-    static let reportMapSize: Int64 = 1 << 30
-
-    private static func beginReading(_ connections: [Database]) throws {
-        guard let first = connections.first else { return }
-        var lock: Database?
-        if connections.count > 1 {
-            lock = try Database(path: first.path, mode: .readWrite)
-        }
-        defer { lock?.close() }
-        try lock?.execute(cached: "BEGIN IMMEDIATE TRANSACTION")
-        defer { lock?.rollbackIfOpen() }
-        do {
-            for connection in connections {
-                try connection.execute(cached: "BEGIN DEFERRED TRANSACTION")
-                // A transaction's snapshot starts with its first read.
-                _ = try connection.scalar(cached: "SELECT count(*) FROM sqlite_schema")
-            }
-        } catch {
-            for connection in connections { connection.rollbackIfOpen() }
-            throw error
-        }
+        throw EvidenceError.io(path: path, reason: "cannot create a temporary file beside it (\(failure))")
     }
 }

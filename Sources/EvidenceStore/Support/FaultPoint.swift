@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Named points in multi-step file operations where the crash tests stop the
 /// process as `kill -9` would: with `EVIDENCE_FAULT_POINT=export.staged` set,
@@ -17,9 +18,9 @@ public enum FaultPoint {
     public static func reached(_ name: String) {
         guard let armed else { return }
         if armed == name {
-            kill(getpid(), SIGKILL)
+            ThisProcess.killNow()
         } else if armed == name + ":stop" {
-            kill(getpid(), SIGSTOP)
+            ThisProcess.stop()
         }
     }
 }

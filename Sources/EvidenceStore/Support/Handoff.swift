@@ -1,5 +1,9 @@
 import Dispatch
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Runs a producer on a thread of its own while the caller consumes what it
 /// makes, in order, in batches: reading and writing overlap on two cores.

@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Temporary files and folders this program names `PREFIX` + `PID-RANDOM`
 /// beside what it writes (SQLite may add -wal, -shm, -journal to them): those
@@ -16,7 +17,7 @@ public enum Leftovers {
                 guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }) else {
                     return false
                 }
-                return pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+                return ThisProcess.hasEnded(pid)
             }
             .sorted()
     }

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 // What the tool needs of text that the standard library does not give and
 // Foundation's full module would (with ICU's data, 34 MB of the binary):

@@ -1,5 +1,9 @@
 import EvidenceStore
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// compare: what changed between two runs or two builds.
 enum CompareCommands {

@@ -1,5 +1,9 @@
 import EvidenceStore
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// ingest, and map add/list/remove.
 enum IngestCommands {
@@ -86,7 +90,7 @@ extension IngestCommands {
                 var fileOptions = options
                 var bundle: XCResultBundle?
                 if XCResultBundle.isBundle(Store.absolutePath(file)) {
-                    let read = try XCResultBundle.read(file, tools: runner.machine)
+                    let read = try XCResultBundle.read(file, tools: runner.machine, maxBytes: fileOptions.maxBytes)
                     bundle = read
                     fileOptions.source = read.path
                     fileOptions.deviceOSBuilds = read.osBuilds

@@ -1,5 +1,9 @@
 import EvidenceStore
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// lint and annotate: Markdown documents checked against the store.
 enum LintCommands {}

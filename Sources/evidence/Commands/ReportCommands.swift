@@ -1,5 +1,9 @@
 import EvidenceStore
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// report, checklist, sources, untested, status, verified-line.
 enum ReportCommands {

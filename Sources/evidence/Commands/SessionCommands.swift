@@ -1,9 +1,10 @@
 import EvidenceStore
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// session: a guided sitting with one device or simulator.
 enum SessionCommands {
@@ -70,7 +71,7 @@ extension SessionCommands {
 
         func run(_ runner: Runner) throws -> Int32 {
             let environment = try runner.complete(environment, detect: detect)
-            guard answers != nil || isatty(STDIN_FILENO) == 1 else {
+            guard answers != nil || ThisProcess.isTerminal(ThisProcess.standardInput) else {
                 throw EvidenceError.refused(
                     reason: "'evidence session' asks its questions on a terminal, and standard input is not one; "
                         + "give the answers in a file with --answers FILE (its format: 'evidence help session')")
@@ -105,7 +106,7 @@ final class SessionConsole {
         self.output = output
         self.session = session
         let environment = ProcessInfo.processInfo.environment
-        colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+        colour = ThisProcess.isTerminal(ThisProcess.standardOutput) && (environment["NO_COLOR"] ?? "").isEmpty
             && !["", "dumb"].contains(environment["TERM"] ?? "")
     }
 

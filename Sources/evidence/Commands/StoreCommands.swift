@@ -1,5 +1,9 @@
 import EvidenceStore
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// init, migrate, check, query, backup, demo: making, upgrading and inspecting the store.
 enum StoreCommands {

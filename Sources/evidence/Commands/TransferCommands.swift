@@ -1,5 +1,9 @@
 import EvidenceStore
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// export, import, sync, seed, merge-file, git-setup: the store as a folder of text files, shared through git.
 enum TransferCommands {
@@ -162,7 +166,7 @@ extension TransferCommands {
         init(_ values: ParsedValues) throws { folder = try values[Self.folder] }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let executable = SystemCall.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
+            let executable = ThisProcess.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
             let outcome = try EvidenceStore.GitSetup.run(folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable)
             runner.output.message(
                 (outcome.wroteAttributes ? "Wrote \(outcome.attributesFile); commit it." : "\(outcome.attributesFile) already sends the folder's files to evidence.")

@@ -9,7 +9,7 @@ struct Chromium {
     let executable: String
     let folder: TemporaryFolder
 
-    /// Where a browser is, or nil; `.ci/run` sets EVIDENCE_REQUIRE_BROWSER so
+    /// Where a browser is, or nil; `.ci/run` sets EVIDENCE_REQUIRE_TOOLS so
     /// that CI fails instead of skipping.
     static var path: String? {
         let names = ["chromium", "chromium-browser", "google-chrome"]
@@ -22,7 +22,7 @@ struct Chromium {
         return nil
     }
 
-    static var required: Bool { ProcessInfo.processInfo.environment["EVIDENCE_REQUIRE_BROWSER"] == "1" }
+    static var required: Bool { ExternalTool.required }
 
     /// Run the browser tests when a browser is here, or when CI requires them (and then fail without one).
     static var shouldRun: Bool {

@@ -87,11 +87,7 @@ struct RunningBinary {
     func waitUntilStopped(seconds: Double = 20) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "T"
-            {
-                return true
-            }
+            if TestPlatform.isStopped(pid) { return true }
             if !process.isRunning { return false }
             Thread.sleep(forTimeInterval: 0.01)
         }

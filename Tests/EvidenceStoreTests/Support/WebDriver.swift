@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Debian's `chromium`, driven through `chromedriver` (the chromium-driver
 /// package, which .ci/run installs) over WebDriver on the loopback address:

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the HTML report draws between its summary and its claims: a bar of
 /// claims by state per document, filters, the coverage matrix, a chart per

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A document's claims on each OS build, oldest first, as horizontal stacked
 /// bars (one row per build, its label in a column of its own so that none is

@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// One measurement's chart: value by build as an inline SVG, one series per
 /// model and posture, each with its own colour and marker shape, its baseline
@@ -80,10 +79,10 @@ struct TrendChart {
             // A fifth of the range (about five intervals), measured on halves so
             // that ±1e308 stays finite, rounded up to 1, 2, 2.5 or 5 times a power of ten.
             let raw = (high / 2 - low / 2) / 2.5
-            let magnitude = pow(10, floor(log10(raw)))
+            let magnitude = Math.power(10, Math.log10(raw).rounded(.down))
             let step = magnitude * ([1.0, 2, 2.5, 5].first { raw / magnitude <= $0 * 1.0000001 } ?? 10)
-            let roundLow = floor(low / step) * step
-            let roundHigh = ceil(high / step) * step
+            let roundLow = (low / step).rounded(.down) * step
+            let roundHigh = (high / step).rounded(.up) * step
             let count = ((roundHigh / 2 - roundLow / 2) / step * 2).rounded()
             guard step.isFinite, step > 0, roundLow.isFinite, roundHigh.isFinite, roundLow < roundHigh, count.isFinite, count <= 14,
                 roundLow + step > roundLow

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `evidence compare` and `evidence history` read: a side's results and
 /// measurements, latest last, retracted ones left out.

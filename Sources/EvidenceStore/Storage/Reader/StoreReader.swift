@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the store and returns typed read models: no caller sees SQL, a
 /// statement or a row. Every query of the library lives in this folder and in

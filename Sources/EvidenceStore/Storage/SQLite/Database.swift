@@ -1,11 +1,10 @@
 import CSQLite
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// One SQLite connection. Not `Sendable`: use it from one thread; other processes
 /// and connections coordinate through SQLite's locks.
@@ -207,7 +206,7 @@ final class Database {
                 var statement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v2(connection, current, -1, &statement, &tail)
-                let length = tail.map { $0 - current } ?? strlen(current)
+                let length = tail.map { $0 - current } ?? Bytes.length(ofCString: current)
                 let text = String(decoding: UnsafeRawBufferPointer(start: current, count: length), as: UTF8.self)
                 guard code == SQLITE_OK else {
                     throw DatabaseError(connection: connection, sql: text)

@@ -1,5 +1,9 @@
 import CSQLite
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A failure reported by SQLite: the extended result code, SQLite's message and
 /// the SQL being run. Bound values are never included, so no data leaks into logs.

@@ -1,6 +1,10 @@
 import CSQLite
 import Dispatch
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How much one user-given statement may take: a time from its start,
 /// enforced inside SQLite by a progress handler that interrupts the statement

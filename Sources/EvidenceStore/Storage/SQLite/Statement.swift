@@ -1,11 +1,10 @@
 import CSQLite
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// A prepared statement. Not `Sendable`: it belongs to its connection's thread.
 /// Finalized when released.
@@ -258,7 +257,7 @@ final class Statement {
         return text.withUTF8 { utf8 in
             guard utf8.count == count else { return false }
             guard count > 0, let base = utf8.baseAddress else { return true }
-            return memcmp(base, bytes, count) == 0
+            return Bytes.equal(base, bytes, count: count)
         }
     }
 

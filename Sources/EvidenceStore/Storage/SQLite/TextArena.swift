@@ -1,10 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Texts copied one after another into one buffer, to be bound in place
 /// (`Statement.bindInPlace`) while the buffer is held: a bulk insert binds
@@ -46,7 +45,7 @@ struct TextArena {
         let terminated = text.withUTF8 { utf8 in
             bytes.append(contentsOf: utf8)
             guard let base = utf8.baseAddress else { return true }
-            return memchr(base, 0, utf8.count) == nil
+            return Bytes.firstIndex(of: 0, in: UnsafeRawBufferPointer(start: base, count: utf8.count)) == nil
         }
         spans.append(Span(start: start, count: bytes.count - start, terminated: terminated))
         bytes.append(0)

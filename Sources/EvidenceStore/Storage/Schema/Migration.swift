@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One numbered step of the schema: a file `migrations/NNNN_description.sql`.
 public struct Migration: Sendable, Equatable {

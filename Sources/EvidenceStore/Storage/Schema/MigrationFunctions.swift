@@ -1,5 +1,9 @@
 import CSQLite
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Functions the binary lends SQLite while migrations run, where plain SQL
 /// cannot compute what the Swift code of the store computes the same way:

@@ -1,4 +1,8 @@
-import FoundationEssentials
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Applies migrations in order, each in one IMMEDIATE transaction together with
 /// its `schema_migrations` row (with the SHA-256 of its text) and

@@ -1,8 +1,9 @@
-import FoundationEssentials
-
-#if canImport(Glibc)
-    import Glibc
+#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
+
 
 /// Looks at a file before SQLite touches it, so that an empty file, a picture or
 /// another application's database is refused with a clear reason and left
@@ -26,19 +27,19 @@ enum StoreFile {
     static func networkFilesystem(containing path: String) -> String? {
         let folder = PathText.folder(of: path)
         let resolved = URL(fileURLWithPath: folder.isEmpty ? "." : folder).resolvingSymlinksInPath().path
-        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8),
-            let type = MountTable(table).filesystemType(of: resolved)
-        else { return nil }
+        guard let type = FileSystem.filesystemType(of: resolved) else { return nil }
         return networkFilesystem(type: type)
     }
 
-    /// A readable name when `type` (as /proc/self/mountinfo names it) is a network
-    /// or FUSE filesystem.
+    /// A readable name when `type` (as Linux's mount table or macOS's `statfs`
+    /// names it) is a network or FUSE filesystem.
     static func networkFilesystem(type: String) -> String? {
         let names: [String: String] = [
             "nfs": "NFS", "nfs4": "NFS", "cifs": "SMB/CIFS", "smb3": "SMB/CIFS", "smbfs": "SMB/CIFS",
             "9p": "9P", "afs": "AFS", "ceph": "Ceph", "glusterfs": "GlusterFS", "lustre": "Lustre",
             "gpfs": "GPFS", "coda": "Coda", "fuse": "FUSE",
+            // macOS's names.
+            "afpfs": "AFP", "webdav": "WebDAV", "macfuse": "FUSE", "osxfuse": "FUSE",
         ]
         if let name = names[type] { return name }
         if type.hasPrefix("fuse.") { return "FUSE (\(type.dropFirst(5)))" }
@@ -52,8 +53,7 @@ enum StoreFile {
     static func unwritableReason(_ path: String) -> String? {
         let folder = PathText.folder(of: path)
         func denied(_ target: String) -> String? {
-            guard faccessat(AT_FDCWD, target, W_OK, AT_EACCESS) != 0 else { return nil }
-            return String(cString: strerror(errno))
+            FileSystem.writeDenied(target)?.description
         }
         if let why = denied(path) { return "this user may read the store but not write it (\(why))" }
         if let why = denied(folder.isEmpty ? "." : folder) {
@@ -64,8 +64,7 @@ enum StoreFile {
 
     /// Whether the store's -wal file holds frames that are not in the store yet.
     static func walHasContent(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path + "-wal", &info) == 0 && info.st_size > 0
+        ((try? FileSystem.status(path + "-wal"))?.size ?? 0) > 0
     }
 
     /// Whether the header says WAL (file format versions 2 and 2 at bytes 18
@@ -79,24 +78,24 @@ enum StoreFile {
     /// Throws `notAStore` when the file cannot be an evidence store; `storeMissing`
     /// when there is no file.
     static func probe(_ path: String) throws {
-        var attributes = stat()
-        guard lstat(path, &attributes) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR {
-                throw EvidenceError.storeMissing(path: path)
-            }
-            throw EvidenceError.io(path: path, reason: String(cString: strerror(errno)))
+        var attributes: FileStatus
+        do {
+            attributes = try FileSystem.linkStatus(path)
+        } catch {
+            if error.isMissing { throw EvidenceError.storeMissing(path: path) }
+            throw EvidenceError.io(path: path, reason: error.description)
         }
-        let type = attributes.st_mode & S_IFMT
-        if type == S_IFDIR {
+        if attributes.kind == .folder {
             throw EvidenceError.notAStore(path: path, reason: "it is a folder")
         }
-        if type == S_IFLNK {
+        if attributes.kind == .symbolicLink {
             // Follow a symbolic link once, to judge what it points to.
-            guard stat(path, &attributes) == 0 else {
+            guard let followed = try? FileSystem.status(path) else {
                 throw EvidenceError.storeMissing(path: path)
             }
+            attributes = followed
         }
-        guard attributes.st_mode & S_IFMT == S_IFREG else {
+        guard attributes.kind == .regular else {
             throw EvidenceError.notAStore(path: path, reason: "it is not a regular file")
         }
         // Judge twice if the first look is inconsistent: a checkpoint by another
@@ -109,14 +108,14 @@ enum StoreFile {
     }
 
     private static func judge(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw EvidenceError.io(path: path, reason: "cannot be read (\(SystemCall.words(errno)))")
+        let handle: OpenFile
+        do {
+            handle = try FileSystem.open(path, .read)
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot be read (\(error))")
         }
-        let handle = OpenFile(descriptor: descriptor)
         let header = [UInt8]((try? RegularFile.read(from: handle, upTo: 100)) ?? Data())
-        var info = stat()
-        let size = fstat(descriptor, &info) == 0 ? Int(info.st_size) : header.count
+        let size = (try? handle.status()).map { Int($0.size) } ?? header.count
         if size == 0 {
             throw EvidenceError.notAStore(path: path, reason: "the file is empty (0 bytes)")
         }
@@ -157,9 +156,7 @@ enum StoreFile {
 
     /// How many names (hard links) the file at `path` has; 1 when it cannot be read.
     static func linkCount(_ path: String) -> Int {
-        var attributes = stat()
-        guard stat(path, &attributes) == 0 else { return 1 }
-        return Int(attributes.st_nlink)
+        (try? FileSystem.status(path))?.links ?? 1
     }
 
     /// Refuses a store file with more than one name: SQLite names its
@@ -198,13 +195,9 @@ enum StoreFile {
             let database = String(target.dropLast(suffix.count))
             if startsWithSQLiteMagic(database) { throw refuse("it is the \(suffix) file of the SQLite database \(database)") }
         }
-        var attributes = stat()
-        guard stat(target, &attributes) == 0 else { return }
-        if attributes.st_mode & S_IFMT == S_IFDIR { throw refuse("it is a folder") }
-        var storeAttributes = stat()
-        if stat(storePath, &storeAttributes) == 0, storeAttributes.st_dev == attributes.st_dev,
-            storeAttributes.st_ino == attributes.st_ino
-        {
+        guard let attributes = try? FileSystem.status(target) else { return }
+        if attributes.kind == .folder { throw refuse("it is a folder") }
+        if let storeAttributes = try? FileSystem.status(storePath), storeAttributes.isSameFile(as: attributes) {
             throw refuse("it is the store, under another name")
         }
         if startsWithSQLiteMagic(target) { throw refuse("it is an SQLite database") }
@@ -212,11 +205,9 @@ enum StoreFile {
 
     /// Whether the regular file at `path` begins as an SQLite database does.
     static func startsWithSQLiteMagic(_ path: String) -> Bool {
-        var attributes = stat()
-        guard stat(path, &attributes) == 0, attributes.st_mode & S_IFMT == S_IFREG,
-            case let descriptor = open(path, O_RDONLY | O_CLOEXEC), descriptor >= 0
-        else { return false }
-        let handle = OpenFile(descriptor: descriptor)
+        guard (try? FileSystem.status(path))?.kind == .regular, let handle = try? FileSystem.open(path, .read) else {
+            return false
+        }
         return (try? RegularFile.read(from: handle, upTo: sqliteMagic.count)).map { [UInt8]($0) == sqliteMagic } ?? false
     }
 
@@ -253,57 +244,5 @@ enum StoreFile {
             }
         }
         return "it is not an SQLite database"
-    }
-}
-
-/// The mounts of /proc/self/mountinfo: which filesystem holds a path.
-struct MountTable {
-    struct Mount {
-        var point: String
-        var type: String
-    }
-
-    var mounts: [Mount] = []
-
-    init(_ text: String) {
-        for line in text.split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-            // id parent major:minor root mount-point options [optional...] - type source super-options
-            guard fields.count >= 10, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count else { continue }
-            mounts.append(Mount(point: Self.unescape(String(fields[4])), type: String(fields[dash + 1])))
-        }
-    }
-
-    /// The type of the deepest mount that contains `path` (the last one mounted wins).
-    func filesystemType(of path: String) -> String? {
-        var best: Mount?
-        for mount in mounts where Self.contains(mount.point, path) {
-            if let current = best, current.point.count > mount.point.count { continue }
-            best = mount
-        }
-        return best?.type
-    }
-
-    private static func contains(_ point: String, _ path: String) -> Bool {
-        point == "/" || path == point || path.hasPrefix(point.hasSuffix("/") ? point : point + "/")
-    }
-
-    /// mountinfo writes space, tab, newline and backslash as octal escapes: `\040`.
-    static func unescape(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        let raw = Array(text.utf8)
-        var index = 0
-        while index < raw.count {
-            if raw[index] == UInt8(ascii: "\\"), index + 3 < raw.count,
-                let value = UInt8(String(decoding: raw[index + 1...index + 3], as: UTF8.self), radix: 8)
-            {
-                bytes.append(value)
-                index += 4
-            } else {
-                bytes.append(raw[index])
-                index += 1
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
