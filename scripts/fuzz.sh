@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer binary for each importer, for the Markdown escaper and for
-# differential reading (each file read whole and in pieces of the sizes the
-# input's first bytes give, through every path: JUnit's one pass and two
-# passes, xcresult's one pass and two passes; the same test cases or the same
-# error, or the run stops), and runs them. Each binary compiles the EvidenceStore sources with the target, with
+# reading in pieces (each result file read whole and in pieces of the sizes
+# the input's first bytes give, on the one path ingest takes: the same results
+# or the same error, or the run stops), and runs them. Each binary compiles the EvidenceStore sources with the target, with
 # AddressSanitizer, so a crash, an overflow or a broken invariant stops the run
 # and leaves the input that caused it in fuzz-out/<target>/.
 #
@@ -46,7 +45,7 @@ build() {
     swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name EvidenceStore \
         -I Sources/CSQLite -I Sources/CLibXML2 -I Sources/CCrypto "${cflags[@]}" \
         $(pkg-config --libs sqlite3 libxml-2.0 libcrypto) \
-        "${library[@]}" "$out/EmbeddedResources.swift" Fuzz/FuzzCheck.swift "$source" \
+        "${library[@]}" "$out/EmbeddedResources.swift" Fuzz/FuzzCheck.swift Tests/EvidenceStoreTests/Support/Pieces.swift "$source" \
         -o "$out/fuzz-$target" 2>&1 | grep -v 'Cannot export local symbol' || true
     [ -x "$out/fuzz-$target" ] || { echo "$target: the fuzz binary did not build" >&2; exit 70; }
 }

@@ -63,24 +63,28 @@ import Testing
         #expect(expected[2] == "2026-11-30T00:53:21.000000Z")
     }
 
-    @Test func ingestedResultUUIDsAreTheNamedBytesWithTheVersionSet() {
+    /// An ingested result's UUID: a version 8 UUID whose every part depends
+    /// on its place, so the results of one file differ from their first
+    /// characters (an 8-character prefix names one), and the same in every clone.
+    @Test func ingestedResultUUIDsDifferFromTheirFirstCharacters() {
         let runPart = ResultIdentity.ingestedRunPart("1d1fb0de-0000-8000-8000-000000000001")
         #expect(runPart.count == 16)
-        for (test, slot) in [(0, 0), (1, 0), (70_000, 3), (Int(UInt32.max), 65_535), (305_419_896, 258)] {
-            var bytes = runPart
-            bytes[10] = UInt8(truncatingIfNeeded: test >> 24)
-            bytes[11] = UInt8(truncatingIfNeeded: test >> 16)
-            bytes[12] = UInt8(truncatingIfNeeded: test >> 8)
-            bytes[13] = UInt8(truncatingIfNeeded: test)
-            bytes[14] = UInt8(truncatingIfNeeded: slot >> 8)
-            bytes[15] = UInt8(truncatingIfNeeded: slot)
-            bytes[6] = (bytes[6] & 0x0F) | 0x80
-            bytes[8] = (bytes[8] & 0x3F) | 0x80
-            let hex = bytes.map { String(format: "%02x", $0) }
-            let expected = [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }
-                .joined(separator: "-")
-            #expect(ResultIdentity.ingestedResultUUID(runPart: runPart, test: test, claimSlot: slot) == expected)
+        var seen: Set<String> = []
+        var prefixes: Set<String> = []
+        for test in 0..<20_000 {
+            for slot in 0..<3 {
+                let uuid = ResultIdentity.ingestedResultUUID(runPart: runPart, test: test, claimSlot: slot)
+                #expect(uuid.count == 36 && uuid[uuid.index(uuid.startIndex, offsetBy: 14)] == "8")
+                #expect("89ab".contains(uuid[uuid.index(uuid.startIndex, offsetBy: 19)]))
+                seen.insert(uuid)
+                prefixes.insert(String(uuid.prefix(8)))
+            }
         }
+        #expect(seen.count == 60_000)
+        // The claims of one test share the prefix; the tests never do.
+        #expect(prefixes.count == 20_000)
+        #expect(ResultIdentity.ingestedResultUUID(runPart: runPart, test: 7, claimSlot: 1)
+            == ResultIdentity.ingestedResultUUID(runUUID: "1d1fb0de-0000-8000-8000-000000000001", test: 7, claimSlot: 1))
     }
 
     @Test func claimKeysAreFoundWhereverTheyStand() {
@@ -126,10 +130,8 @@ import Testing
     /// A stream of bytes checked in chunks of any size is refused (for a
     /// NUL or invalid UTF-8, overlong forms and surrogates included) or
     /// passed as a byte-by-byte reading with Swift's own UTF-8 validation
-    /// does, at the same line and ends on the same line; without counting
-    /// lines, at the same byte.
-    @Test(arguments: [true, false])
-    func checkedTextKeepsItsLineAsAByteByByteReadingDoes(countsLines: Bool) {
+    /// does, at the same line, and ends on the same line.
+    @Test func checkedTextKeepsItsLineAsAByteByByteReadingDoes() {
         var generator = StateInvariantTests.Generator(state: 5)
         let alphabet: [[UInt8]] = [
             [0x61], [0x61], [0x61], [0x20], [0x0A], [0x0A], [0xC3, 0xA9], [0xE2, 0x80, 0x94], [0x00], [0xFF], [0xC3],
@@ -164,7 +166,7 @@ import Testing
                     bytes += pick < alphabet.count ? alphabet[pick] : [0x62]
                 }
                 let expected = reference(bytes)
-                var stream = UTF8Stream(path: "f", what: "text", countsLines: countsLines)
+                var stream = UTF8Stream(path: "f", what: "text")
                 var failure: String?
                 var start = 0
                 do {
@@ -181,11 +183,10 @@ import Testing
                     failure = "\(error)"
                 }
                 if let kind = expected.failure {
-                    let place = countsLines ? "\(expected.line)" : "byte \(expected.byte)"
-                    #expect(failure == "\(kind) at \(place)", "\(bytes)")
+                    #expect(failure == "\(kind) at \(expected.line)", "\(bytes)")
                 } else {
                     #expect(failure == nil, "\(bytes)")
-                    #expect(stream.line == (countsLines ? expected.line : 1), "\(bytes)")
+                    #expect(stream.line == expected.line, "\(bytes)")
                 }
             }
         }
@@ -221,7 +222,6 @@ import Testing
     /// bytes, so it often ends a chunk) is taken or refused as JSONReader,
     /// reading the whole document, takes or refuses it, at the same line.
     @Test func aNumberPassedOverIsTakenOrRefusedAsOneReadWholeIs() throws {
-        let folder = try TemporaryFolder()
         let numbers = [
             "0", "-0", "12", "0.5", "-12.75", "1e5", "1E-3", "2.5e+10", "01", "-", "1.", ".5", "1e", "1e+", "--1",
             "1.2.3", "1e999", "-1e999", "123456789012345678901234567890", String(repeating: "9", count: 400), "0x1",
@@ -229,10 +229,10 @@ import Testing
         for number in numbers {
             let text = "{\n\"a\": \(number),\n\"b\": true\n}\n"
             let whole = Result { try JSONReader.parse(Data(text.utf8)) }
-            let path = folder.path("number.json")
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let path = "number.json"
             for chunkSize in 1...5 {
-                let stream = try JSONStream(path: path, limit: .max, hasher: nil, chunkSize: chunkSize)
+                let pieces = Pieces(Data(text.utf8), sizes: [chunkSize])
+                let stream = JSONStream(TextChunks(pieces, first: [], path: path, what: "JSON", size: 8), path: path)
                 let streamed = Result { () throws -> [JSONKey] in
                     try stream.open(UInt8(ascii: "{"))
                     var keys: [JSONKey] = []
@@ -251,42 +251,6 @@ import Testing
                 default:
                     Issue.record("\(number), chunks of \(chunkSize): read whole \(whole), streamed \(streamed)")
                 }
-            }
-        }
-    }
-
-    /// The checksum that proves a second reading read what was hashed: the
-    /// same however the bytes are cut into chunks, and changed by any change
-    /// of one byte, by a bit flipped anywhere, and by zeros appended.
-    @Test func aFileChecksumIsTheSameInAnyChunksAndSeesEveryChange() {
-        var generator = StateInvariantTests.Generator(state: 11)
-        func checksum(_ bytes: [UInt8], cutEvery cut: () -> Int) -> UInt64 {
-            let sum = FileChecksum()
-            var start = 0
-            repeat {
-                let end = min(bytes.count, start + cut())
-                bytes[start..<end].withUnsafeBytes { sum.update($0) }
-                start = end
-            } while start < bytes.count
-            return sum.finalize()
-        }
-        for length in [0, 1, 7, 8, 31, 32, 33, 64, 100, 257, 1000] {
-            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-            let whole = checksum(bytes) { bytes.count + 1 }
-            for _ in 0..<20 {
-                #expect(checksum(bytes) { Int(generator.next() % 70) } == whole, "\(length) bytes")
-            }
-            var flipped: Set<UInt64> = [whole]
-            for index in 0..<length {
-                for bit in 0..<8 {
-                    var changed = bytes
-                    changed[index] ^= 1 << bit
-                    flipped.insert(checksum(changed) { 1 << 20 })
-                }
-            }
-            #expect(flipped.count == 8 * length + 1, "\(length) bytes: a flipped bit went unseen")
-            for zeros in 1...40 {
-                #expect(checksum(bytes + [UInt8](repeating: 0, count: zeros)) { 1 << 20 } != whole, "\(length) + \(zeros) zeros")
             }
         }
     }

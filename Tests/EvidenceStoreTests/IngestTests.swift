@@ -115,25 +115,24 @@ import Testing
         #expect(environment.osBuild == "23B86")
     }
 
-    /// Each ingested result is named after its test's place in the file, 0
-    /// to n-1 (the UUID's 25th to 32nd digits). Swift 6.3.1's optimizer once
-    /// compiled that count, captured by the closure that prepares each test,
-    /// to start from whatever the stack held, in release builds only
-    /// (024b3c2; the count now lives in `TestPreparer.Sequence`, a class).
-    /// `.ci/run` runs this suite built in release too, where it would fail.
+    /// Each result of an ingested file is named by its run and its place in
+    /// the file, from 0, in the order recorded: the numbering a release build
+    /// once took from whatever the stack held (024b3c2). `.ci/run` runs this
+    /// suite built in release too, where it would fail.
     @Test(arguments: ["xcresult-tests-1.json", "xcresult-tests-3.json", "junit-fastlane-trainer-3.xml", "junit-xcbeautify-4.xml"])
-    func ingestedResultsAreNumberedInTheFilesOrder(name: String) throws {
+    func ingestedResultsAreNamedByTheirPlaceInTheFile(name: String) throws {
         let summary = try ingest(name)
         #expect(summary.read > 1)
-        // Over every run the file made (one per device): the numbering is the file's.
-        let numbers = try store.database.query(
+        let rows = try store.database.query(
             """
-            SELECT DISTINCT substr(r.uuid, 25, 8) AS n FROM results AS r JOIN runs AS u ON u.id = r.run_id
-            WHERE u.ingested_file_id IS NOT NULL ORDER BY n
-            """
-        ).map { try $0.text("n") }
-        #expect(!numbers.isEmpty)
-        #expect(numbers.enumerated().allSatisfy { $0.element == String(format: "%08x", $0.offset) }, "\(name): \(numbers.prefix(5))")
+            SELECT r.uuid AS uuid, u.uuid AS run FROM results AS r JOIN runs AS u ON u.id = r.run_id
+            WHERE u.ingested_file_id IS NOT NULL ORDER BY r.recorded_at
+            """)
+        #expect(rows.count == summary.read)
+        for (place, row) in rows.enumerated() {
+            let expected = ResultIdentity.ingestedResultUUID(runUUID: try row.text("run"), test: place, claimSlot: 0)
+            #expect(try row.text("uuid") == expected, "\(name): result \(place)")
+        }
     }
 
     @Test func xcresultSummaryOfXcode26() throws {
@@ -259,10 +258,10 @@ import Testing
     @Test func theSameFileTwiceChangesNothing() throws {
         let first = try ingest("junit-xcbeautify-1.xml")
         #expect(first.alreadyIngestedAt == nil)
-        let changes = store.database.totalChanges
+        let counts = try ["results", "runs", "ingested_files", "environments"].map { try fixture.count($0) }
         let second = try ingest("junit-xcbeautify-1.xml")
         #expect(second.alreadyIngestedAt != nil)
-        #expect(store.database.totalChanges == changes)
+        #expect(try ["results", "runs", "ingested_files", "environments"].map { try fixture.count($0) } == counts)
         #expect(try fixture.count("runs") == 1)
     }
 

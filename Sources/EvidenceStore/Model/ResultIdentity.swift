@@ -48,33 +48,46 @@ public enum ResultIdentity {
         nameBased("evidence ingested run", [fileSHA256, environment.description])
     }
 
-    /// A result of an ingested run: named by the run, the test's place in the
-    /// file (from 0) and which of the test's claims it is for (0 for a test
-    /// that maps to none, else its place among the test's claims, sorted,
-    /// from 1). The run's part comes first and the test's place next, so a
-    /// file's results are named in order and their index grows at its end.
+    /// A result of an ingested run: named by the run (itself named by the
+    /// file's SHA-256), the result's place in the file (from 0) and which of
+    /// the test's claims it is for (0 for a test that maps to none, else its
+    /// place among the test's claims, sorted, from 1). Every bit depends on
+    /// both. The first eight hex digits are the run's own, plus the place:
+    /// the results of one file differ from their first characters, so an
+    /// 8-character prefix names one (the claims of one test share it), and
+    /// a file's results are named in order, which keeps the store's index of
+    /// names written in one place rather than all over it.
     public static func ingestedResultUUID(runUUID: String, test: Int, claimSlot: Int) -> String {
         ingestedResultUUID(runPart: ingestedRunPart(runUUID), test: test, claimSlot: claimSlot)
     }
 
-    /// What every result UUID of an ingested run starts with: worked out once per run.
+    /// What every result UUID of an ingested run is made from besides its
+    /// place: worked out once per run.
     public static func ingestedRunPart(_ runUUID: String) -> [UInt8] {
         Array(SHA256.digest(bytes: Array(("evidence ingested result\u{0}" + runUUID).utf8)).prefix(16))
     }
 
     public static func ingestedResultUUID(runPart: [UInt8], test: Int, claimSlot: Int) -> String {
-        let index = UInt32(truncatingIfNeeded: test)
+        let base = UInt32(runPart[0]) << 24 | UInt32(runPart[1]) << 16 | UInt32(runPart[2]) << 8 | UInt32(runPart[3])
+        let prefix = base &+ UInt32(truncatingIfNeeded: test)
+        // The place, mixed into 96 bits (SplitMix64's finaliser, twice), laid over the rest of the run's part.
+        let place = UInt64(truncatingIfNeeded: test) << 16 | UInt64(truncatingIfNeeded: claimSlot & 0xFFFF)
+        let high = mix(place)
+        let low = mix(high ^ 0x9E37_79B9_7F4A_7C15)
         return formatted { position in
             switch position {
-            case 10: UInt8(truncatingIfNeeded: index >> 24)
-            case 11: UInt8(truncatingIfNeeded: index >> 16)
-            case 12: UInt8(truncatingIfNeeded: index >> 8)
-            case 13: UInt8(truncatingIfNeeded: index)
-            case 14: UInt8(truncatingIfNeeded: claimSlot >> 8)
-            case 15: UInt8(truncatingIfNeeded: claimSlot)
-            default: runPart[position]
+            case 0..<4: return UInt8(truncatingIfNeeded: prefix >> (8 * UInt32(3 - position)))
+            case 4..<10: return runPart[position] ^ UInt8(truncatingIfNeeded: high >> (8 * UInt64(position - 4)))
+            default: return runPart[position] ^ UInt8(truncatingIfNeeded: low >> (8 * UInt64(position - 10)))
             }
         }
+    }
+
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     /// A name-based UUID (version 8) from SHA-256 of a namespace and parts.

@@ -5,8 +5,8 @@
 #endif
 
 /// What a result file from Xcode tooling says, whatever its format: the
-/// devices it ran on, when, and each test case with its outcome.
-public struct TestReport: Sendable {
+/// devices it ran on, when, and each result with its outcome.
+public enum TestReport {
     public enum Format: String, Sendable, CaseIterable {
         case junit
         case xcresult
@@ -19,8 +19,29 @@ public struct TestReport: Sendable {
         public var osName: String?
         public var osVersion: String?
         public var osBuild: String?
+        /// xcresulttool's `deviceId` and `deviceName` ("Bob's iPhone"), by
+        /// which a test's "Device" node names it.
+        public var identifier: String?
+        public var name: String?
     }
 
+    /// Where a result's device (and, in JUnit, what it inherits) comes from:
+    /// often only known once the whole file is read.
+    public enum Place: Equatable, Sendable {
+        /// One of the file's devices, by its number.
+        case device(Int)
+        /// JUnit: the innermost suite around the test case (by the order
+        /// suites start, from 0), or -1 for none; the device is the one the
+        /// properties of that suite, a suite around it or the root name.
+        case suite(Int)
+        /// xcresulttool: the node holding the test case (by the order nodes
+        /// start, from 0; -1 for none), and the "Device" node it ran on, if
+        /// any (its name and identifier), else the file's first device.
+        case node(parent: Int, deviceName: String?, deviceIdentifier: String?)
+    }
+
+    /// One result as a file gives it: a test case, on one device, in one
+    /// repetition.
     public struct TestCase: Sendable {
         /// A stable identifier: `Suite/testName()` or `Module.Suite/name`.
         public var identifier: String
@@ -30,29 +51,26 @@ public struct TestReport: Sendable {
         public var duration: Double?
         public var message: String?
         public var tags: [String] = []
+        /// Its own properties (JUnit), and once completed those it inherits.
         public var properties: [(String, String)] = []
-        /// Which of the report's devices it ran on.
-        public var device: Int = 0
-        /// Set when the file's outcome needs explaining ("expected failure").
+        public var place: Place = .device(0)
+        /// Set when the file's outcome needs explaining ("expected failure",
+        /// "repetition 2 of 3 (Retry 1)").
         public var note: String = ""
-    }
+        /// Whether the identifier is still to be made from the suite around it (xcresulttool).
+        public var namedAfterSuite = false
 
-    public var format: Format
-    /// The file's own description of its shape: "JUnit XML", "xcresulttool tests (Xcode 16)".
-    public var shape: String
-    public var devices: [Device] = [Device()]
-    public var startedAt: String?
-    /// Every date the file gives, in the store's form, with where it stands
-    /// ("12:5" for a line and column, "startTime" for a JSON path): each is
-    /// checked against the future, not only the one that dates the run.
-    public var dates: [(value: String, location: String)] = []
-    public var tests: [TestCase] = []
-    /// Facts the file gives beyond its test cases, for the run's note.
-    public var notes: [String] = []
-
-    public init(format: Format, shape: String) {
-        self.format = format
-        self.shape = shape
+        public init(
+            identifier: String, name: String, outcome: Outcome, duration: Double?, message: String? = nil,
+            place: Place = .device(0)
+        ) {
+            self.identifier = identifier
+            self.name = name
+            self.outcome = outcome
+            self.duration = duration
+            self.message = message
+            self.place = place
+        }
     }
 }
 
@@ -171,5 +189,83 @@ enum Duration {
         }
         guard count > 0, fraction != 0 else { return nil }
         return Double(digits) / exactPowersOfTen[max(fraction, 0)]
+    }
+}
+
+// MARK: - A result as bytes, while its file is read
+
+extension TestReport.TestCase {
+    /// Appends the result to `bytes`, every field in turn, for `init(decoding:)`.
+    func encode(into bytes: inout [UInt8]) {
+        func integer(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) } }
+        func text(_ value: String?) {
+            guard let value else { return integer(-1) }
+            integer(value.utf8.count)
+            bytes.append(contentsOf: value.utf8)
+        }
+        switch place {
+        case .device(let index):
+            bytes.append(0)
+            integer(index)
+        case .suite(let suite):
+            bytes.append(1)
+            integer(suite)
+        case .node(let parent, let name, let identifier):
+            bytes.append(2)
+            integer(parent)
+            text(name)
+            text(identifier)
+        }
+        text(identifier)
+        bytes.append(namedAfterSuite ? 1 : 0)
+        text(name)
+        bytes.append(UInt8(Outcome.allCases.firstIndex(of: outcome) ?? 0))
+        integer(duration.map { Int(bitPattern: UInt($0.bitPattern)) } ?? 0)
+        bytes.append(duration == nil ? 0 : 1)
+        text(message)
+        text(note)
+        integer(tags.count)
+        for tag in tags { text(tag) }
+        integer(properties.count)
+        for (key, value) in properties {
+            text(key)
+            text(value)
+        }
+    }
+
+    /// A result from the bytes `encode(into:)` wrote.
+    init(decoding bytes: UnsafeRawBufferPointer) {
+        var at = 0
+        func byte() -> UInt8 {
+            defer { at += 1 }
+            return bytes[at]
+        }
+        func integer() -> Int {
+            defer { at += 8 }
+            return Int(Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: Int64.self)))
+        }
+        func text() -> String? {
+            let count = integer()
+            guard count >= 0 else { return nil }
+            defer { at += count }
+            return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + count]), as: UTF8.self)
+        }
+        let place: TestReport.Place
+        switch byte() {
+        case 0: place = .device(integer())
+        case 1: place = .suite(integer())
+        default: place = .node(parent: integer(), deviceName: text(), deviceIdentifier: text())
+        }
+        let identifier = text() ?? ""
+        let namedAfterSuite = byte() == 1
+        let name = text() ?? ""
+        let outcome = Outcome.allCases[Int(byte()) % Outcome.allCases.count]
+        let bits = integer()
+        let duration: Double? = byte() == 1 ? Double(bitPattern: UInt64(UInt(bitPattern: bits))) : nil
+        self.init(identifier: identifier, name: name, outcome: outcome, duration: duration, message: text(), place: place)
+        self.namedAfterSuite = namedAfterSuite
+        note = text() ?? ""
+        tags = (0..<integer()).map { _ in text() ?? "" }
+        properties = (0..<integer()).map { _ in (text() ?? "", text() ?? "") }
     }
 }

@@ -105,12 +105,25 @@ public enum Timestamp {
         )
     }
 
-    /// A timestamp as result files write it: with a zone (`Z`, `+02:00`), or
-    /// without one (`2026-12-02T09:00:00`, fractions of a second allowed),
-    /// which is then read as the wall-clock time of `zone`. Returns it in the
-    /// store's form and whether it had a zone of its own; nil for any other text.
+    /// A timestamp as result files write it: with a zone (`Z`, `+02:00`,
+    /// `+0200`), or without one (`2026-12-02T09:00:00`, fractions of a second
+    /// allowed, seconds left out), which is then read as the wall-clock time
+    /// of `zone`; or a date alone. Returns it in the store's form and whether
+    /// it had a zone of its own; nil for any other text.
     public static func parse(_ text: String, readingZoneless zone: Zone) -> (value: String, zoned: Bool)? {
-        let bytes = Array(text.trimmingWhitespace().utf8)
+        var bytes = Array(text.trimmingWhitespace().utf8)
+        // A date alone is a day, whatever the zone.
+        if bytes.count == 10 { return parseDate(bytes).map { ($0.text, true) } }
+        // Minutes without seconds ("2026-11-30T10:00"), and an offset without
+        // its colon ("+0100"), as some producers write them.
+        if bytes.count >= 16, bytes[13] == UInt8(ascii: ":"), bytes.count == 16 || bytes[16] != UInt8(ascii: ":") {
+            bytes.insert(contentsOf: Array(":00".utf8), at: 16)
+        }
+        if bytes.count >= 24, case let sign = bytes[bytes.count - 5], sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+            bytes.suffix(4).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        {
+            bytes.insert(UInt8(ascii: ":"), at: bytes.count - 2)
+        }
         let zoned = bytes.dropFirst(19).contains { "Zz+-".utf8.contains($0) }
         if zoned { return parseDateTime(bytes).map { ($0, true) } }
         guard let utc = parseDateTime(bytes + [UInt8(ascii: "Z")]), let wall = date(utc) else { return nil }

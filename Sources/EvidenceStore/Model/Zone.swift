@@ -90,7 +90,7 @@ public struct Zone: Sendable, Equatable {
     /// Reads a TZif file: version 1's 32-bit block, or the 64-bit block and
     /// the footer's rule of version 2 and later.
     static func parse(_ bytes: [UInt8], identifier: String) -> Zone? {
-        var reader = ByteReader(bytes: bytes)
+        var reader = TZifReader(bytes: bytes)
         guard let first = reader.header() else { return nil }
         var counts = first
         var timeSize = 4
@@ -142,7 +142,7 @@ public struct Zone: Sendable, Equatable {
         }
     }
 
-    private struct ByteReader {
+    private struct TZifReader {
         let bytes: [UInt8]
         var index = 0
 

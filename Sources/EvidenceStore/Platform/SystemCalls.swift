@@ -189,6 +189,9 @@ public final class OpenFile {
 
     deinit { close() }
 
+    /// Gives up the descriptor without closing it (one this process did not open).
+    public func releaseDescriptor() { descriptor = -1 }
+
     public func close() {
         guard descriptor >= 0 else { return }
         #if canImport(Glibc)

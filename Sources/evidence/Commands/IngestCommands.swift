@@ -102,7 +102,7 @@ extension IngestCommands {
                 let summary = try opened.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
                     guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
                     shown = true
-                    runner.output.progress("\(file): \(done)\(total.map { " of \($0)" } ?? "") tests written")
+                    runner.output.progress("\(file): \(done) results " + (total.map { "of \($0) written" } ?? "read"))
                 }
                 if shown { runner.output.progress(nil) }
                 if let bundle { runner.output.message("Read \(file) with '\(bundle.command)'.") }
@@ -117,7 +117,10 @@ extension IngestCommands {
                 output.write("\(summary.file): already ingested on \(earlier) (same SHA-256); nothing changed.\n")
                 return
             }
-            var line = "\(summary.file): read \(summary.read) tests (\(summary.shape)): \(summary.passed) passed, "
+            let cases = summary.testCases == 1 ? "1 test case" : "\(summary.testCases) test cases"
+            let results = summary.read == 1 ? "1 result" : "\(summary.read) results"
+            let why = summary.read > summary.testCases ? ", one per device, repetition and retry" : ""
+            var line = "\(summary.file): \(cases), \(results) (\(summary.shape)\(why)): \(summary.passed) passed, "
                 + "\(summary.failed) failed, \(summary.skipped) skipped"
             if summary.other > 0 { line += ", \(summary.other) other" }
             line += "; \(summary.mapped) mapped to claims, \(summary.unmappedCount) not.\n"

@@ -5,7 +5,7 @@
 /// anything reads what was added; nothing else may add results meanwhile (the
 /// writer's transaction sees to that).
 final class ResultBatch {
-    static let rows = 64
+    static let rows = 256
 
     private let writer: StoreWriter
     private var nextResultID: Int64
