@@ -31,16 +31,15 @@ final class ExchangeImporter {
         try store.prepareForLargeWrites()
         let limit = store.clock.futureLimit()
         return try store.write { writer in
-            var bulk: StoreWriter.BulkLoad?
-            let runBytes = try files.list(TextFormat.Part.runs.name).reduce(0) {
-                $0 + (try files.byteCount(of: TextFormat.Part.runs.name + "/" + $1))
-            }
-            if runBytes >= 1 << 20, !(try writer.reader.hasResults()) {
-                bulk = try writer.setIndexesAsideForBulkLoad()
-            }
+            // Each claim's latest decisive result is worked out once, at the
+            // end, for the claims and environments the import gave results:
+            // not again over all of a claim's results for every row.
+            let triggers = try writer.setDecisiveTriggersAside()
             let session = Session(writer: writer, files: files, replace: replace, limit: limit, storeFolder: store.folder.path)
             try session.importAll()
-            if let bulk { try writer.restore(bulk) }
+            try writer.restore(triggers, pairs: session.touched)
+            // Results logged without a verdict are judged by the expected values as they are now.
+            for claim in session.ids.judging.sorted() { try Store.rejudge(claimID: claim, writer: writer) }
             return session.summary
         }
     }
@@ -81,6 +80,8 @@ private final class Session {
     private var touchedHistories: [String: RecordLocation] = [:]
     /// Statement rows by claim id, then by SHA-256 of the words.
     private var statementRows: [Int64: [String: Int64]] = [:]
+    /// The claims and environments given results, whose latest decisive result is worked out at the end.
+    private(set) var touched: Set<StoreWriter.ClaimEnvironment> = []
 
     init(writer: StoreWriter, files: RecordFiles, replace: Bool, limit: FutureLimit, storeFolder: String) {
         self.writer = writer
@@ -114,8 +115,6 @@ private final class Session {
         }
         try checkHistories()
         try flushResults()
-        // Results logged without a verdict are judged by the expected values as they are now.
-        for claim in ids.judging.sorted() { try Store.rejudge(claimID: claim, writer: writer) }
         guard conflicts.isEmpty else {
             throw EvidenceError.importConflicts(
                 Array(conflicts.prefix(Self.conflictLimit)), more: max(0, conflicts.count - Self.conflictLimit))
@@ -538,6 +537,7 @@ private final class Session {
             recordedAt: result.recordedAt, testID: result.testID, duration: result.duration, message: result.message)
         row.judged = result.judged
         if result.judged, let claim { ids.judging.insert(claim) }
+        if let claim { touched.insert(StoreWriter.ClaimEnvironment(claimID: claim, environmentID: environmentID)) }
         guard let existingID else {
             let id = try newResults().add(row, measurements: result.measurements)
             if !result.attachments.isEmpty {
