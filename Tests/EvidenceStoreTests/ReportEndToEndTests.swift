@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import EvidenceStore
+
 
 /// The publishing workflow through the binary: demo, seed, export, import and the reports.
 @Suite struct ReportEndToEndTests: BinarySession {
@@ -21,6 +23,24 @@ import Testing
         let golden = try String(contentsOf: Golden.folder.appendingPathComponent("report-seed.md"), encoding: .utf8)
         #expect(result.stdout == golden)
         #expect(result.stderr.hasPrefix("Demo store: "))
+    }
+
+    /// A lead's report while CI ingests: another connection holds the write
+    /// lock with changes not yet committed for as long as both reports run.
+    /// A report that waited for it would never finish (the writer lets go
+    /// only after) or would fail once the busy timeout passed; each reads one
+    /// snapshot instead, the same as without the writer.
+    @Test func reportsNeverWaitForAWriter() throws {
+        let markdown = try run(["report"]).stdout
+        let html = try run(["report", "--format", "html"]).stdout
+        let writer = try Database(path: store, mode: .readWrite)
+        try writer.execute("BEGIN IMMEDIATE")
+        try writer.execute("UPDATE claims SET area = area || ' (being edited)'")
+        let duringMarkdown = try run(["report"])
+        let duringHTML = try run(["report", "--format", "html"])
+        try writer.execute("ROLLBACK")
+        #expect(duringMarkdown.stdout == markdown)
+        #expect(duringHTML.stdout == html)
     }
 
     @Test func seedingTwiceChangesNothing() throws {

@@ -4,8 +4,9 @@
     import Foundation
 #endif
 
-/// Reads a folder of text format version 2 into a store, all or nothing, in
-/// one IMMEDIATE transaction.
+/// Reads a text-format folder into a store, all or nothing, in one IMMEDIATE
+/// transaction. Every version is read by one importer: a folder of version 1
+/// is upgraded record by record into the current records as it is read.
 ///
 /// Records people edit (sources, capabilities, claims, lacks, checklists and
 /// their items) are merged with what the store holds, field by field, against
@@ -17,17 +18,34 @@
 /// stored record of its UUID is a conflict, except a run ingested from the same
 /// file on two machines, where the earlier ingestion wins. Every conflict is
 /// reported, up to a limit, and then nothing is written.
-final class ExchangeImporter {
+public final class StoreImporter {
+    public struct Summary: Equatable, Sendable, CustomStringConvertible {
+        public var added = 0
+        public var updated = 0
+        public var unchanged = 0
+        /// Records added per file, for the report.
+        public var addedByFile: [String: Int] = [:]
+
+        public var description: String {
+            var parts = ["\(added) records added"]
+            if updated > 0 { parts.append("\(updated) replaced") }
+            parts.append("\(unchanged) already present")
+            return parts.joined(separator: ", ")
+        }
+    }
+
     private let store: Store
     private let replace: Bool
 
-    init(store: Store, replace: Bool) {
+    public init(store: Store, replace: Bool = false) {
         self.store = store
         self.replace = replace
     }
 
-    func run(_ files: RecordFiles) throws -> StoreImporter.Summary {
-        try Self.checkFiles(files)
+    @discardableResult
+    public func run(_ files: RecordFiles) throws -> Summary {
+        let version = try Self.manifestVersion(files)
+        if version == 1 { try Version1Folder.checkFiles(files) } else { try Self.checkFiles(files) }
         try store.prepareForLargeWrites()
         let limit = store.clock.futureLimit()
         return try store.write { writer in
@@ -35,13 +53,39 @@ final class ExchangeImporter {
             // end, for the claims and environments the import gave results:
             // not again over all of a claim's results for every row.
             let triggers = try writer.setDecisiveTriggersAside()
-            let session = Session(writer: writer, files: files, replace: replace, limit: limit, storeFolder: store.folder.path)
-            try session.importAll()
+            let session = ImportSession(writer: writer, files: files, replace: replace, limit: limit, storeFolder: store.folder.path)
+            if version == 1 { try session.importVersion1() } else { try session.importAll() }
             try writer.restore(triggers, pairs: session.touched)
             // Results logged without a verdict are judged by the expected values as they are now.
             for claim in session.ids.judging.sorted() { try Store.rejudge(claimID: claim, writer: writer) }
             return session.summary
         }
+    }
+
+    /// The version a folder's manifest gives; throws when it has none or one
+    /// this evidence cannot read.
+    static func manifestVersion(_ files: RecordFiles) throws -> Int {
+        let name = files.displayName(of: TextFormat.manifest)
+        guard let reader = try files.reader(for: TextFormat.manifest) else {
+            throw EvidenceError.badFile(
+                path: name, location: nil, reason: "missing: this is not a folder written by 'evidence export'")
+        }
+        var found: Int?
+        try reader.forEachRecord(name: name, decode: { fields in
+            let format = try fields.string("format")
+            let version = try fields.integer("version")
+            try fields.finish()
+            guard format == TextFormat.name else {
+                throw fields.error("format", "expected '\(TextFormat.name)', found '\(format)'")
+            }
+            guard version >= 1, version <= TextFormat.version else {
+                throw fields.error(
+                    "version", "version \(version) is not one this evidence reads (1 to \(TextFormat.version))")
+            }
+            return Int(version)
+        }) { version, _ in found = version }
+        guard let found else { throw EvidenceError.badFile(path: name, location: nil, reason: "empty") }
+        return found
     }
 
     /// Refuses files the format does not have, before anything is read.
@@ -65,7 +109,7 @@ final class ExchangeImporter {
 }
 
 /// One import: its writer, what it has read, and what it found.
-private final class Session {
+final class ImportSession {
     let writer: StoreWriter
     let files: RecordFiles
     let replace: Bool
@@ -113,6 +157,12 @@ private final class Session {
             }
             summary.addedByFile[part.name] = summary.added - before
         }
+        try finish()
+    }
+
+    /// Checks what can only be checked once everything was read, and reports
+    /// every conflict found.
+    func finish() throws {
         try checkHistories()
         try flushResults()
         guard conflicts.isEmpty else {
@@ -124,10 +174,8 @@ private final class Session {
     private func importFile(_ part: TextFormat.Part, _ name: String) throws {
         guard let lines = try files.reader(for: name) else { return }
         let display = files.displayName(of: name)
-        func each<T: Sendable>(
-            _ decode: @escaping @Sendable (inout FieldReader) throws -> T, _ apply: (T, RecordLocation) throws -> Void
-        ) throws {
-            try RecordPipeline.run(lines, name: display, decode: decode, consume: apply)
+        func each<T>(_ decode: (inout FieldReader) throws -> T, _ apply: (T, RecordLocation) throws -> Void) throws {
+            try lines.forEachRecord(name: display, decode: decode, apply)
         }
         switch part {
         case .sources: try each({ try $0.source() }, apply)
@@ -148,24 +196,21 @@ private final class Session {
         }
     }
 
-    /// Every run's file, read on one thread while the runs already read are written.
+    /// Every run's file, one after another.
     private func importRuns(_ names: [String]) throws {
-        var readers: [(reader: LineReader, name: String)] = []
-        var uuids: [String: String] = [:]
         for name in names {
             guard let reader = try files.reader(for: name) else { continue }
             let display = files.displayName(of: name)
-            readers.append((reader, display))
-            uuids[display] = String(name.split(separator: "/").last?.dropLast(".jsonl".count) ?? "")
-        }
-        try RecordPipeline.runEach(readers, decode: { try $0.runFileLine() }) { display, lines in
-            try applyRun(lines, file: display, uuid: uuids[display] ?? "")
+            let uuid = String(name.split(separator: "/").last?.dropLast(".jsonl".count) ?? "")
+            var lines: [(FieldReader.RunFileLine, RecordLocation)] = []
+            try reader.forEachRecord(name: display, decode: { try $0.runFileLine() }) { lines.append(($0, $1)) }
+            try applyRun(lines, file: display, uuid: uuid)
         }
         try flushResults()
     }
 
     /// Writes the results waiting in the batch; a UUID used twice is named.
-    private func flushResults() throws {
+    func flushResults() throws {
         do {
             try newResults().flush()
         } catch let error as DatabaseError where error.message.contains("results.uuid") {
@@ -281,7 +326,7 @@ private final class Session {
         try settle(resolution, kind, key: record.key, incoming: record, line: record.line, location, decode: decode, write: write)
     }
 
-    private func apply(_ record: TextFormat.Source, _ location: RecordLocation) throws {
+    func apply(_ record: TextFormat.Source, _ location: RecordLocation) throws {
         var stored: TextFormat.Source?
         try reader.sourceRecords(url: record.url) { stored = $0 }
         try exchange(record, .source, "source '\(record.url)'", stored: stored, location, decode: { try $0.source() }) {
@@ -289,7 +334,7 @@ private final class Session {
         }
     }
 
-    private func apply(_ record: TextFormat.Capability, _ location: RecordLocation) throws {
+    func apply(_ record: TextFormat.Capability, _ location: RecordLocation) throws {
         var stored: TextFormat.Capability?
         try reader.capabilityRecords(name: record.name) { stored = $0 }
         try exchange(record, .capability, "capability '\(record.name)'", stored: stored, location, decode: { try $0.capability() }) {
@@ -305,7 +350,7 @@ private final class Session {
         }
     }
 
-    private func apply(_ record: TextFormat.Claim, _ location: RecordLocation) throws {
+    func apply(_ record: TextFormat.Claim, _ location: RecordLocation) throws {
         try checkDate(record.labelledAt, location, field: "labelled_at")
         var stored: TextFormat.Claim?
         try reader.claimRecords(key: record.key) { stored = $0 }
@@ -320,7 +365,7 @@ private final class Session {
         ) { record, existing in try ids.writeClaim(record, existing: existing, location) }
     }
 
-    private func apply(_ record: TextFormat.Lack, _ location: RecordLocation) throws {
+    func apply(_ record: TextFormat.Lack, _ location: RecordLocation) throws {
         if storedLacks == nil {
             var lacks: [String: TextFormat.Lack] = [:]
             try reader.lackRecords { lacks[$0.key] = $0 }
@@ -335,7 +380,7 @@ private final class Session {
         }
     }
 
-    private func apply(_ record: TextFormat.Checklist, _ location: RecordLocation) throws {
+    func apply(_ record: TextFormat.Checklist, _ location: RecordLocation) throws {
         var stored: TextFormat.Checklist?
         try reader.checklistRecords(document: record.document) { stored = $0 }
         try exchange(record, .checklist, "checklist '\(record.document)'", stored: stored, location, decode: { try $0.checklist() }) {
@@ -343,7 +388,7 @@ private final class Session {
         }
     }
 
-    private func apply(_ record: TextFormat.ChecklistItem, _ location: RecordLocation) throws {
+    func apply(_ record: TextFormat.ChecklistItem, _ location: RecordLocation) throws {
         try checkDate(record.mark?.at, location, field: "mark")
         var stored: TextFormat.ChecklistItem?
         try reader.checklistItemRecords(key: record.key) { stored = $0 }
@@ -353,7 +398,7 @@ private final class Session {
         ) { record, existing in try ids.writeChecklistItem(record, existing: existing, location) }
     }
 
-    private func apply(_ record: TextFormat.TestMapping, _ location: RecordLocation) throws {
+    func apply(_ record: TextFormat.TestMapping, _ location: RecordLocation) throws {
         let claim = try ids.claimID(record.claim, location, field: "claim")
         if try writer.insertMapping(pattern: record.pattern, claimID: claim) {
             summary.added += 1
@@ -401,7 +446,12 @@ private final class Session {
         case neither, store, folder
     }
 
-    private func applyRun(_ lines: [(FieldReader.RunFileLine, RecordLocation)], file: String, uuid: String) throws {
+    /// Applies one run's lines. Results upgraded from version 1 do not say
+    /// which words they proved (`statementsFromStore`): one the store holds
+    /// keeps the words it was given when first imported.
+    func applyRun(
+        _ lines: [(FieldReader.RunFileLine, RecordLocation)], file: String, uuid: String, statementsFromStore: Bool = false
+    ) throws {
         guard case .header(let header)? = lines.first?.0, let first = lines.first?.1 else {
             throw EvidenceError.badFile(
                 path: file, location: lines.first.map { String($0.1.line) },
@@ -419,7 +469,10 @@ private final class Session {
             switch line {
             case .header:
                 throw location.error("run", "a run's file holds one run record, at its start")
-            case .result(let result):
+            case .result(var result):
+                if statementsFromStore, let stored = storedResults[result.uuid], stored.claim == result.claim {
+                    result.statement = stored.statement
+                }
                 try applyResult(
                     result, stored: storedResults[result.uuid], runID: runID, environmentID: environmentID,
                     standing: standing, runIsNew: isNew, location)
@@ -479,7 +532,7 @@ private final class Session {
     }
 
     /// The ingested file's row; where two machines ingested it, the earlier ingestion's.
-    private func applyIngestedFile(_ file: TextFormat.IngestedFile) throws -> Int64 {
+    func applyIngestedFile(_ file: TextFormat.IngestedFile) throws -> Int64 {
         var stored: TextFormat.IngestedFile?
         try reader.ingestedFileRecords(sha256: file.sha256) { stored = $0 }
         if let stored, let id = try reader.ingestedFileID(sha256: file.sha256),
@@ -613,7 +666,7 @@ private final class Session {
 
     /// Adds the changes the store lacks, each after the one it follows, and
     /// checks that each starts from the label the change it follows left.
-    private func applyChanges(_ changes: [(TextFormat.Change, RecordLocation)]) throws {
+    func applyChanges(_ changes: [(TextFormat.Change, RecordLocation)]) throws {
         var pending: [(TextFormat.Change, RecordLocation)] = []
         for (change, location) in changes {
             if let stored = try reader.change(uuid: change.uuid) {
@@ -672,7 +725,7 @@ private final class Session {
     /// changes are ordered by time, then by UUID, so two relabels made apart
     /// (even in the same second) end the same way on every clone, and a
     /// history resolved by hand always imports.
-    private func checkHistories() throws {
+    func checkHistories() throws {
         for (key, _) in touchedHistories.sorted(by: { $0.key < $1.key }) {
             let claim = try reader.claim(key: key)
             guard let latest = try reader.latestLabelChange(ofClaim: claim.id), latest.newLabel != claim.label.rawValue

@@ -160,3 +160,23 @@ struct RecordLocation: Sendable {
         EvidenceError.badFile(path: file, location: String(line), reason: "field '\(key)': \(reason)")
     }
 }
+
+extension LineReader {
+    /// Each line's record, decoded, with where it was read: every error names
+    /// the file, the line and, past the JSON, the field.
+    func forEachRecord<T>(
+        name: String, decode: (inout FieldReader) throws -> T, _ body: (T, RecordLocation) throws -> Void
+    ) throws {
+        try forEachLine { number, bytes in
+            let value: JSONValue
+            do {
+                value = try JSONReader.parse(bytes)
+            } catch let failure as JSONReader.Failure {
+                throw EvidenceError.badFile(
+                    path: name, location: "\(number):\(failure.offset + 1)", reason: "not valid JSON: \(failure.message)")
+            }
+            var fields = try FieldReader(file: name, line: number, value: value)
+            try body(try decode(&fields), RecordLocation(fields))
+        }
+    }
+}

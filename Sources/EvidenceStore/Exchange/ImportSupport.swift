@@ -11,10 +11,8 @@ final class ImportLookups {
     private var sourceIDs: [String: Int64] = [:]
     private var capabilityIDs: [String: Int64] = [:]
     private var claimIDs: [String: Int64] = [:]
-    private var fileIDs: [String: Int64] = [:]
     private var checklistIDs: [String: Int64] = [:]
     private var environmentIDs: [EnvironmentSpec: Int64] = [:]
-    private var statementIDs: [Int64: Int64] = [:]
     /// Claims whose expected values or judged results this import wrote: they are judged again at its end.
     var judging: Set<Int64> = []
 
@@ -52,12 +50,6 @@ final class ImportLookups {
         try id(&claimIDs, key, kind: "claim", fields, field: field) { try writer.reader.existingClaimID(key: $0) }
     }
 
-    func fileID(_ sha256: String, _ fields: RecordLocation, field: String) throws -> Int64 {
-        try id(&fileIDs, sha256, kind: "ingested file", fields, field: field) {
-            try writer.reader.ingestedFileID(sha256: $0)
-        }
-    }
-
     func checklistID(_ document: String, _ fields: RecordLocation, field: String) throws -> Int64 {
         try id(&checklistIDs, document, kind: "checklist", fields, field: field) {
             try writer.reader.checklistID(document: $0)
@@ -67,21 +59,12 @@ final class ImportLookups {
     func remember(source url: String, id: Int64) { sourceIDs[url] = id }
     func remember(capability name: String, id: Int64) { capabilityIDs[name] = id }
     func remember(claim key: String, id: Int64) { claimIDs[key] = id }
-    func remember(file sha256: String, id: Int64) { fileIDs[sha256] = id }
     func remember(checklist document: String, id: Int64) { checklistIDs[document] = id }
 
     func environmentID(_ spec: EnvironmentSpec) throws -> Int64 {
         if let id = environmentIDs[spec] { return id }
         let id = try writer.environmentID(spec)
         environmentIDs[spec] = id
-        return id
-    }
-
-    /// The current words of a claim, by claim id, looked up once.
-    func currentStatementID(ofClaim claim: Int64) throws -> Int64? {
-        if let id = statementIDs[claim] { return id }
-        let id = try writer.reader.currentStatement(ofClaim: claim)?.id
-        statementIDs[claim] = id
         return id
     }
 
@@ -97,7 +80,6 @@ final class ImportLookups {
             label: try Label(parsing: record.label), asOf: record.asOf, statementRecordedAt: nil, changed: record.changed,
             owner: record.owner)
         claimIDs[record.key] = id
-        statementIDs[id] = nil
         if existing {
             try writer.unlinkSources(claimID: id)
             try writer.unlinkCapabilities(claimID: id)

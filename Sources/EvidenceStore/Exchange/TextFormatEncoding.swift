@@ -116,19 +116,6 @@ extension EnvironmentSpec {
     }
 }
 
-extension TextFormat.Run {
-    public var line: JSONLine {
-        var line = JSONLine()
-        line.add("uuid", uuid)
-        line.add("started_at", startedAt)
-        line.add("environment", object: environment.line)
-        line.addNonEmpty("tester", tester)
-        line.addNonEmpty("note", note)
-        line.add("ingested_file", ingestedFile)
-        return line
-    }
-}
-
 extension TextFormat.Measurement {
     public var line: JSONLine {
         var line = JSONLine()
@@ -152,22 +139,6 @@ extension TextFormat.Attachment {
     }
 }
 
-extension TextFormat.Result {
-    public var line: JSONLine {
-        var line = JSONLine()
-        line.add("run", run)
-        line.add("n", n)
-        line.add("claim", claim)
-        line.add("result", result)
-        line.add("posture", posture)
-        line.add("checked_at", checkedAt)
-        line.addResultDetails(
-            note: note, testID: testID, duration: duration, message: message, measurements: measurements,
-            attachments: attachments)
-        return line
-    }
-}
-
 extension JSONLine {
     /// What every version writes after a result's outcome and dates.
     mutating func addResultDetails(
@@ -180,33 +151,6 @@ extension JSONLine {
         add("message", message)
         add("measurements", objects: measurements.map(\.line))
         add("attachments", objects: attachments.map(\.line))
-    }
-}
-
-extension TextFormat.Retraction {
-    public var line: JSONLine {
-        var line = JSONLine()
-        line.add("uuid", uuid)
-        line.add("run", run)
-        if let n { line.add("n", n) }
-        line.add("by", by)
-        line.add("at", at)
-        line.add("reason", reason)
-        return line
-    }
-}
-
-extension TextFormat.LabelChange {
-    public var line: JSONLine {
-        var line = JSONLine()
-        line.add("claim", claim)
-        line.add("n", n)
-        line.add("old_label", oldLabel)
-        line.add("new_label", newLabel)
-        line.add("changed_by", changedBy)
-        line.add("changed_at", changedAt)
-        line.add("reason", reason)
-        return line
     }
 }
 

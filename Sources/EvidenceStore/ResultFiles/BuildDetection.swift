@@ -10,9 +10,8 @@
 /// runtimes -j`. A value given is never replaced; a value read is named in a
 /// note, and one that cannot be read for certain (another Xcode than the one
 /// given, two runtimes of one version) is left out, saying why.
-public final class BuildDetection: @unchecked Sendable {
+public final class BuildDetection {
     private let tools: MachineTools
-    private let lock = ThreadLock()
     private var xcode: XcodeVersion??
     private var runtimes: [SimulatorRuntime]?
 
@@ -22,22 +21,18 @@ public final class BuildDetection: @unchecked Sendable {
 
     /// The Xcode of `xcodebuild -version`, read once.
     public var installedXcode: XcodeVersion? {
-        lock.withLock {
-            if let xcode { return xcode }
-            let read = tools.xcodeVersion()
-            xcode = .some(read)
-            return read
-        }
+        if let xcode { return xcode }
+        let read = tools.xcodeVersion()
+        xcode = .some(read)
+        return read
     }
 
     /// The simulator runtimes, read once.
     public var simulatorRuntimes: [SimulatorRuntime] {
-        lock.withLock {
-            if let runtimes { return runtimes }
-            let read = tools.simulatorRuntimes()
-            runtimes = read
-            return read
-        }
+        if let runtimes { return runtimes }
+        let read = tools.simulatorRuntimes()
+        runtimes = read
+        return read
     }
 
     /// The environment with what was left out filled in where the machine

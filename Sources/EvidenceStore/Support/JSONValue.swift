@@ -23,6 +23,11 @@ public indirect enum JSONValue: Equatable, Sendable {
 
     /// A JSON string literal; every control character escaped.
     public static func quote(_ text: String) -> String {
+        // Most text needs no escape (no quote, backslash, control character or
+        // U+2028/2029, whose UTF-8 starts with 0xE2): it is taken whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

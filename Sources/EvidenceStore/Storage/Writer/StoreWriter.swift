@@ -469,57 +469,55 @@ public struct StoreWriter {
 
     // MARK: - Bulk loads
 
-    /// Into a store with no results yet, a large import loads faster without the
-    /// secondary indexes of results and measurements, which are then built once,
-    /// sorted, from their own saved definitions (`restore`). It all happens
-    /// inside the writer's transaction, so a failure leaves the indexes as they were.
-    func setIndexesAsideForBulkLoad() throws -> BulkLoad {
-        // The triggers that keep latest_decisive_results probe those indexes:
-        // they go too, and the table is worked out once at the end.
-        let objects = try database.query(
-            cached: """
-                SELECT type, name, sql FROM sqlite_schema
-                WHERE ((type = 'index' AND tbl_name IN ('results', 'measurements'))
-                       OR (type = 'trigger' AND name GLOB 'latest_decisive_after_*'))
-                  AND sql IS NOT NULL
-                ORDER BY type, name
-                """
-        ).map { (try $0.text("type"), try $0.text("name"), try $0.text("sql")) }
-        for (type, name, _) in objects {
-            try database.execute("DROP \(type == "index" ? "INDEX" : "TRIGGER") \"\(name.replacingEvery("\"", with: "\"\""))\"")
-        }
-        return BulkLoad(definitions: objects.map(\.2))
-    }
-
     /// The indexes and triggers a bulk load set aside.
     struct BulkLoad {
         fileprivate let definitions: [String]
+        /// The store held no results before: every result is this write's.
+        fileprivate let storeWasEmpty: Bool
     }
 
-    /// For a write of many results to a few claims (an ingest): the triggers
-    /// that keep latest_decisive_results, which would work a claim's latest
+    /// For a write of many results (an ingest, an import): the triggers that
+    /// keep latest_decisive_results, which would work a claim's latest
     /// decisive result out again for every row, are set aside; `restore(_:pairs:)`
-    /// brings them back and works out the touched pairs once. All inside the
-    /// writer's transaction.
+    /// brings them back and works out the touched pairs once. Into a store with
+    /// no results yet, the secondary indexes of results and measurements go
+    /// too (with the retraction trigger that probes them) and are built once,
+    /// sorted, at the end: what SQLite advises for a bulk load. All inside the
+    /// writer's transaction, so a failure leaves the schema as it was.
     func setDecisiveTriggersAside() throws -> BulkLoad {
+        let empty = try database.scalar(cached: "SELECT NOT EXISTS (SELECT 1 FROM results)").int64 == 1
         let objects = try database.query(
             cached: """
-                SELECT name, sql FROM sqlite_schema
-                WHERE type = 'trigger' AND name IN ('latest_decisive_after_insert', 'latest_decisive_after_update')
-                ORDER BY name
-                """
-        ).map { (try $0.text("name"), try $0.text("sql")) }
-        for (name, _) in objects {
-            try database.execute("DROP TRIGGER \"\(name)\"")
+                SELECT type, name, sql FROM sqlite_schema
+                WHERE ((type = 'index' AND tbl_name IN ('results', 'measurements') AND ?1)
+                       OR (type = 'trigger' AND name IN ('latest_decisive_after_insert', 'latest_decisive_after_update'))
+                       OR (type = 'trigger' AND name = 'latest_decisive_after_retraction' AND ?1))
+                  AND sql IS NOT NULL
+                ORDER BY type, name
+                """, [.integer(empty ? 1 : 0)]
+        ).map { (try $0.text("type"), try $0.text("name"), try $0.text("sql")) }
+        for (type, name, _) in objects {
+            try database.execute("DROP \(type == "index" ? "INDEX" : "TRIGGER") \"\(name)\"")
         }
-        return BulkLoad(definitions: objects.map(\.1))
+        return BulkLoad(definitions: objects.map(\.2), storeWasEmpty: empty)
     }
 
     /// Brings back what `setDecisiveTriggersAside` set aside, and works out the
-    /// latest decisive result of each claim and environment given.
+    /// latest decisive result of each claim and environment given (of every
+    /// one, into a store that had no results).
     func restore(_ load: BulkLoad, pairs: Set<ClaimEnvironment>) throws {
         for sql in load.definitions {
             try database.execute(sql)
+        }
+        if load.storeWasEmpty {
+            // Every result is this write's: the whole table, in one statement.
+            try database.execute(cached: "DELETE FROM latest_decisive_results")
+            try database.execute(
+                cached: """
+                    INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
+                    SELECT claim_id, environment_id, result_id FROM decisive_result_order WHERE result_id IS NOT NULL
+                    """)
+            return
         }
         for pair in pairs {
             try database.execute(
@@ -539,18 +537,6 @@ public struct StoreWriter {
     struct ClaimEnvironment: Hashable {
         var claimID: Int64
         var environmentID: Int64
-    }
-
-    func restore(_ load: BulkLoad) throws {
-        for sql in load.definitions {
-            try database.execute(sql)
-        }
-        try database.execute(cached: "DELETE FROM latest_decisive_results")
-        try database.execute(
-            cached: """
-                INSERT INTO latest_decisive_results (claim_id, environment_id, result_id)
-                SELECT claim_id, environment_id, result_id FROM decisive_result_order WHERE result_id IS NOT NULL
-                """)
     }
 
     // MARK: - The base of the next import
