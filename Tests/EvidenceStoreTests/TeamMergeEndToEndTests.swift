@@ -11,6 +11,44 @@ import Testing
         folder = try TemporaryFolder()
     }
 
+    // MARK: - git-setup
+
+    /// git-setup adds its lines through the one safe rewrite of a person's
+    /// file: a `.gitattributes` in Latin-1 with CRLF line ends keeps every
+    /// byte of its own lines (the LFS and binary ones) and its mode, and git
+    /// then sends the records to the driver; a second run writes nothing. A
+    /// link is refused and left as it was: git does not read one.
+    @Test func gitSetupKeepsAPersonsAttributes() throws {
+        try FileManager.default.createDirectory(atPath: folder.path("home"), withIntermediateDirectories: true)
+        try git(["init", "-q", "repo"], in: "")
+        try FileManager.default.createDirectory(atPath: folder.path("repo/evidence"), withIntermediateDirectories: true)
+        // "Caf\u{E9}" in Latin-1: one byte that is not UTF-8.
+        let theirs: [UInt8] = Array("# Caf".utf8) + [0xE9] + Array(" screenshots\r\n*.png binary\r\n*.heic filter=lfs diff=lfs merge=lfs -text\r\n".utf8)
+        let file = folder.path("repo/evidence/.gitattributes")
+        try Data(theirs).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file)
+
+        let setup = try evidence(["git-setup", "repo/evidence"], as: "lead", at: "2026-11-01T09:00:00Z")
+        #expect((setup.stdout + setup.stderr).contains(".gitattributes"), "\(setup.stdout)\(setup.stderr)")
+        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(Array(written.prefix(theirs.count)) == theirs, "their bytes, as they were")
+        #expect(String(decoding: written.dropFirst(theirs.count), as: UTF8.self)
+            == "# Written by 'evidence git-setup': git merges the text format record by record.\r\n*.jsonl merge=evidence\r\nformat.json merge=evidence\r\n")
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o640)
+        let check = try git(["check-attr", "merge", "--", "evidence/claims/a.jsonl", "evidence/shot.png"], in: "repo")
+        #expect(check.output.contains("evidence/claims/a.jsonl: merge: evidence"), "\(check.output)")
+        #expect(check.output.contains("evidence/shot.png: merge: unset"), "\(check.output)")
+
+        try evidence(["git-setup", "repo/evidence"], as: "lead", at: "2026-11-01T09:00:00Z")
+        #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))) == written, "a second run writes nothing")
+
+        try FileManager.default.moveItem(atPath: file, toPath: folder.path("repo/attributes"))
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "../attributes")
+        let refused = try evidence(["git-setup", "repo/evidence"], as: "lead", at: "2026-11-01T09:00:00Z", expect: 74)
+        #expect(refused.stderr.contains("is a link, and git (2.32 and later) does not read"), "\(refused.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file) == "../attributes")
+    }
+
     // MARK: - Helpers
 
     /// Runs git in a folder of the suite; expects it to succeed unless told.

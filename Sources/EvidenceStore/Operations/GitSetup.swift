@@ -41,23 +41,54 @@ public enum GitSetup {
         }
         let top = try git(["-C", folder.path, "rev-parse", "--show-toplevel"], at: folder.path)
             .trimmingWhitespaceAndNewlines()
-        let file = folder.appendingPathComponent(".gitattributes")
-        let existing = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        let wanted = attributes.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
-        let have = Set(existing.split(separator: "\n").map { $0.trimmingWhitespace() })
-        let missing = wanted.filter { !have.contains(String($0)) }
-        if !missing.isEmpty {
-            let text = existing.isEmpty ? attributes : existing + (existing.hasSuffix("\n") ? "" : "\n") + attributes
-            do {
-                try Data(text.utf8).write(to: file, options: .atomic)
-            } catch {
-                throw EvidenceError.io(path: file.path, reason: "cannot be written (\(SystemCall.words(for: error)))")
-            }
-        }
+        let file = folder.appendingPathComponent(".gitattributes").path
+        let wrote = try addAttributes(to: file)
         let driver = shellQuoted(executable) + " merge-file %O %A %B %P"
         _ = try git(["-C", folder.path, "config", "merge.evidence.name", "evidence: text format records by key"], at: folder.path)
         _ = try git(["-C", folder.path, "config", "merge.evidence.driver", driver], at: folder.path)
-        return Outcome(repository: top, attributesFile: file.path, wroteAttributes: !missing.isEmpty, driver: driver)
+        return Outcome(repository: top, attributesFile: file, wroteAttributes: wrote, driver: driver)
+    }
+
+    /// Adds the attribute lines a `.gitattributes` lacks, through the one
+    /// safe rewrite of a person's file: its own lines, bytes and encoding,
+    /// line ends, hard links and mode stay as they were. A link is refused:
+    /// git does not read one. Returns whether it wrote.
+    static func addAttributes(to path: String) throws -> Bool {
+        let lines = attributes.split(separator: "\n").map { Array($0.utf8) }
+        if let status = try? FileSystem.linkStatus(path), status.kind == .symbolicLink {
+            throw EvidenceError.io(
+                path: path,
+                reason: "is a link, and git (2.32 and later) does not read a .gitattributes that is a link, so the "
+                    + "merge driver would never run; make it a file, then run git-setup again")
+        }
+        let existing: UserFile
+        do {
+            existing = try UserFile.read(path)
+        } catch EvidenceError.fileMissing {
+            let sink = try TextSink(path: path)
+            sink.write(attributes)
+            try sink.close()
+            return true
+        }
+        var bytes = [UInt8](existing.data)
+        let crlf = bytes.count > 1 && bytes.firstIndex(of: 0x0A).map { $0 > 0 && bytes[$0 - 1] == 0x0D } == true
+        let have = Set(bytes.split(separator: 0x0A).map { Array(trimmed($0)) })
+        let missing = lines.filter { !have.contains($0) && $0.first != UInt8(ascii: "#") }
+        guard !missing.isEmpty else { return false }
+        let end: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+        if let last = bytes.last, last != 0x0A { bytes += end }
+        if !have.contains(lines[0]) { bytes += lines[0] + end }
+        for line in missing { bytes += line + end }
+        try existing.replace(bytes: bytes, by: "git-setup")
+        return true
+    }
+
+    /// A line without the blanks and carriage return around it.
+    private static func trimmed(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var line = line
+        while let first = line.first, first == 0x20 || first == 0x09 { line.removeFirst() }
+        while let last = line.last, last == 0x20 || last == 0x09 || last == 0x0D { line.removeLast() }
+        return line
     }
 
     /// A path as a POSIX shell reads it back, in single quotes.

@@ -60,6 +60,12 @@ public struct UserFile: Sendable {
     /// Replaces the file's content with `text`, as the type's comment says;
     /// `command` names what ran, for the refusal when the file changed.
     public func replace(with text: String, by command: String) throws {
+        try replace(bytes: Array(text.utf8), by: command)
+    }
+
+    /// The same with bytes, for a file that need not be UTF-8 (a person's
+    /// `.gitattributes` may hold any encoding).
+    public func replace(bytes: [UInt8], by command: String) throws {
         let status: FileStatus
         do {
             status = try FileSystem.status(target)
@@ -71,7 +77,6 @@ public struct UserFile: Sendable {
         else {
             throw EvidenceError.io(path: path, reason: "is read-only; \(command) changes nothing in it")
         }
-        let bytes = Array(text.utf8)
         if status.links > 1 {
             try writeInPlace(bytes, command: command)
         } else {
