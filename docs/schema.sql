@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 14, as a fresh store holds it:
+-- The schema of an evidence store at version 15, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -490,7 +490,7 @@ WITH s AS MATERIALIZED (
     JOIN claim_state AS st ON st.claim_id = c.id
     WHERE c.label = 'measured'
        OR (c.label = 'sourced' AND NOT EXISTS (SELECT 1 FROM claim_sources AS x WHERE x.claim_id = c.id))
-       OR EXISTS (SELECT 1 FROM latest_decisive_results AS l JOIN results AS r ON r.id = l.result_id
+       OR EXISTS (SELECT 1 FROM counting_decisive_results AS l JOIN results AS r ON r.id = l.result_id
                   WHERE l.claim_id = c.id
                     AND (r.result = 'fail' OR (c.label = 'unverified' AND r.result = 'pass')))
 )
@@ -515,18 +515,19 @@ claim_facts AS (
            EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id) AS has_subjects
     FROM claims AS c
 ),
--- What a claim's state rests on. A current environment's failure, if there
--- is one; else the best current pass where every capability the claim needs
--- is present (of the current words, on a device first); each the largest of
+-- What a claim's state rests on, read from each environment's result that
+-- counts (counting_decisive_results). A current environment's failure, if
+-- there is one; else the best current pass (of the current words, on a
+-- device first); each the largest of
 -- keys that sort by what matters, then by when the result was checked and
 -- recorded, and end with its id. Only with neither, the newest decisive
--- result: a failure anywhere, or a pass where every capability is present.
+-- result that counts: a failure, or a pass where every capability is present.
 -- All read only the claim's own environments, so a query about some claims
 -- works those out only.
 current_evidence AS (
     SELECT f.*,
            (SELECT max(coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' ' || printf('%019d', r.id))
-            FROM latest_decisive_results AS l
+            FROM counting_decisive_results AS l
             JOIN results AS r ON r.id = l.result_id
             JOIN env ON env.id = l.environment_id
             WHERE l.claim_id = f.claim_id AND env.is_current AND r.result = 'fail'
@@ -537,14 +538,12 @@ current_evidence AS (
                                 = f.statement, 0)
                        || (env.kind = 'device') || ' ' || coalesce(r.checked_at, '') || ' ' || r.recorded_at || ' '
                        || printf('%019d', r.id))
-            FROM latest_decisive_results AS l
+            FROM counting_decisive_results AS l
             JOIN results AS r ON r.id = l.result_id
             JOIN env ON env.id = l.environment_id
             WHERE l.claim_id = f.claim_id AND env.is_current AND r.result = 'pass'
               AND (NOT f.has_subjects
-                   OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = f.claim_id AND m.model = env.model))
-              AND NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
-                              WHERE g.claim_id = f.claim_id AND g.environment_id = env.id))
+                   OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = f.claim_id AND m.model = env.model)))
                AS current_pass,
            (SELECT r.id FROM results AS r
              WHERE r.claim_id = f.claim_id
@@ -556,16 +555,13 @@ decisions AS (
     SELECT d.*,
            coalesce(CAST(substr(coalesce(d.current_fail, d.current_pass), -19) AS INTEGER),
                     (SELECT r.id
-                     FROM latest_decisive_results AS l
+                     FROM counting_decisive_results AS l
                      JOIN results AS r ON r.id = l.result_id
                      JOIN env ON env.id = l.environment_id
                      WHERE l.claim_id = d.claim_id
                        AND (NOT d.has_subjects
                             OR EXISTS (SELECT 1 FROM claim_subjects AS m
                                        WHERE m.claim_id = d.claim_id AND m.model = env.model))
-                       AND (r.result = 'fail'
-                            OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
-                                           WHERE g.claim_id = d.claim_id AND g.environment_id = env.id))
                      ORDER BY env.os_version_order DESC, env.os_build_order DESC, env.tool_version_order DESC,
                               env.tool_build_order DESC, substr(coalesce(r.checked_at, ''), 1, 10) DESC,
                               r.recorded_at DESC, r.id DESC
@@ -582,6 +578,21 @@ facts AS (
            decisive_env.kind AS decisive_kind, decisive_env.model AS decisive_model,
            decisive_env.description AS decisive_environment, decisive_env.is_current AS decisive_is_current,
            decisive_env.newer_builds, last.result AS last_outcome, last.checked_at AS last_checked_at,
+           -- A fail tied with a pass: on its day a result has no time, so the
+           -- two cannot be ordered, and the fail decides.
+           CASE WHEN decisive.result = 'fail'
+                     AND EXISTS (SELECT 1 FROM results AS t INDEXED BY results_decisive
+                                 WHERE t.claim_id = d.claim_id AND t.environment_id = decisive.environment_id
+                                   AND t.result IN ('pass', 'fail') AND t.checked_at = substr(decisive.checked_at, 1, 10)
+                                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = t.id OR x.run_id = t.run_id))
+                     AND EXISTS (SELECT 1 FROM results AS p
+                                 WHERE p.claim_id = d.claim_id AND p.environment_id = decisive.environment_id
+                                   AND p.result = 'pass'
+                                   AND substr(coalesce(p.checked_at, p.recorded_at), 1, 10) = substr(decisive.checked_at, 1, 10)
+                                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = p.id OR x.run_id = p.run_id)
+                                   AND NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                                   WHERE g.claim_id = d.claim_id AND g.environment_id = p.environment_id))
+                THEN substr(decisive.checked_at, 1, 10) END AS tied_day,
            coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = decisive.claim_statement_id)
                     = d.statement, 0) AS decisive_current_words,
            (SELECT group_concat(capability, ', ') FROM (
@@ -624,6 +635,10 @@ SELECT
         ELSE 'untested'
     END AS state,
     CASE
+        WHEN f.decisive_outcome = 'fail' AND f.decisive_is_current AND f.tied_day IS NOT NULL
+            THEN 'failed and passed on ' || f.tied_day || ', order unknown (a result that day has no time), failed in run '
+                 || f.decisive_run || ' on ' || f.decisive_environment
+                 || coalesce('; known: ' || f.known_issues, '')
         WHEN f.decisive_outcome = 'fail' AND f.decisive_is_current
             THEN 'failed ' || coalesce('on ' || f.decisive_checked_at, 'on an unrecorded date')
                  || ' in run ' || f.decisive_run || ' on ' || f.decisive_environment
@@ -695,6 +710,26 @@ SELECT s.*,
        CASE WHEN s.state = 'failing' THEN 'its latest decisive result failed' END AS evidence_problem
 FROM states AS s;
 
+CREATE VIEW counting_decisive_results AS
+SELECT l.claim_id, l.environment_id, l.result_id
+FROM latest_decisive_results AS l
+WHERE NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                  WHERE g.claim_id = l.claim_id AND g.environment_id = l.environment_id)
+UNION ALL
+SELECT l.claim_id, l.environment_id,
+       (SELECT r.id FROM results AS r INDEXED BY results_decisive
+        WHERE r.claim_id = l.claim_id AND r.environment_id = l.environment_id
+          AND r.result IN ('pass', 'fail') AND r.result = 'fail'
+          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+        ORDER BY coalesce(r.checked_at, r.recorded_at) DESC, r.recorded_at DESC, r.id DESC LIMIT 1) AS result_id
+FROM latest_decisive_results AS l
+WHERE EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+              WHERE g.claim_id = l.claim_id AND g.environment_id = l.environment_id)
+  AND EXISTS (SELECT 1 FROM results AS r INDEXED BY results_decisive
+              WHERE r.claim_id = l.claim_id AND r.environment_id = l.environment_id
+                AND r.result IN ('pass', 'fail') AND r.result = 'fail'
+                AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id));
+
 CREATE VIEW decisive_result_order AS
 SELECT o.claim_id, o.environment_id,
        CASE WHEN w.result = 'pass'
@@ -707,47 +742,56 @@ SELECT o.claim_id, o.environment_id,
                 w.id)
             ELSE o.result_id END AS result_id
 FROM (
-    -- The latest pass or fail: the last day; on it, the last result recorded
-    -- with a date only, unless timed results were recorded after it, then the
-    -- latest of those by the clock; with no date at all, the last recorded.
     SELECT d.claim_id, d.environment_id,
-           coalesce(
-               (SELECT r.id FROM results AS r INDEXED BY results_decisive
-                 WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
-                   AND r.result IN ('pass', 'fail') AND r.checked_at > d.day
-                   AND (d.day_recorded_at IS NULL OR r.recorded_at > d.day_recorded_at
-                        OR (r.recorded_at = d.day_recorded_at AND r.id > d.day_result_id))
-                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-                 ORDER BY r.checked_at DESC, r.recorded_at DESC, r.id DESC LIMIT 1),
-               (SELECT r.id FROM results AS r INDEXED BY results_decisive
-                 WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
-                   AND r.result IN ('pass', 'fail') AND r.checked_at = d.day
-                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-                 ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1),
-               (SELECT r.id FROM results AS r INDEXED BY results_decisive
-                 WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
-                   AND r.result IN ('pass', 'fail') AND r.checked_at IS NULL
-                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-                 ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)) AS result_id
+           CASE WHEN d.tied
+                -- A result of the day has only its date: the day's results are
+                -- tied, and the latest fail decides; with none, the latest pass.
+                THEN (SELECT r.id FROM results AS r INDEXED BY results_decisive
+                      WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+                        AND r.result IN ('pass', 'fail')
+                        AND (substr(r.checked_at, 1, 10) = d.day
+                             OR (r.checked_at IS NULL AND substr(r.recorded_at, 1, 10) = d.day))
+                        AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                      ORDER BY r.result = 'fail' DESC, coalesce(r.checked_at, r.recorded_at) DESC, r.recorded_at DESC,
+                               r.id DESC
+                      LIMIT 1)
+                -- Every result of the day has a time: the latest by the clock,
+                -- then by recording order.
+                ELSE (SELECT r.id FROM results AS r INDEXED BY results_decisive
+                      WHERE r.claim_id = d.claim_id AND r.environment_id = d.environment_id
+                        AND r.result IN ('pass', 'fail')
+                        AND (substr(r.checked_at, 1, 10) = d.day
+                             OR (r.checked_at IS NULL AND substr(r.recorded_at, 1, 10) = d.day))
+                        AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                      ORDER BY substr(coalesce(r.checked_at, r.recorded_at), 1, 19) DESC, r.recorded_at DESC, r.id DESC
+                      LIMIT 1)
+           END AS result_id
     FROM (
-        SELECT t.claim_id, t.environment_id, t.day, last_of_day.recorded_at AS day_recorded_at,
-               last_of_day.id AS day_result_id
+        SELECT t.claim_id, t.environment_id, t.day,
+               EXISTS (SELECT 1 FROM results AS r INDEXED BY results_decisive
+                       WHERE r.claim_id = t.claim_id AND r.environment_id = t.environment_id
+                         AND r.result IN ('pass', 'fail') AND r.checked_at = t.day
+                         AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id))
+                   AS tied
         FROM (
+            -- The last day: of the dated results, and of the undated ones by when they were recorded.
             SELECT p.claim_id, p.environment_id,
-                   (SELECT substr(r.checked_at, 1, 10) FROM results AS r INDEXED BY results_decisive
-                     WHERE r.claim_id = p.claim_id AND r.environment_id = p.environment_id
-                       AND r.result IN ('pass', 'fail')
-                       AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-                     ORDER BY r.checked_at DESC LIMIT 1) AS day
+                   max(coalesce((SELECT substr(r.checked_at, 1, 10) FROM results AS r INDEXED BY results_decisive
+                                 WHERE r.claim_id = p.claim_id AND r.environment_id = p.environment_id
+                                   AND r.result IN ('pass', 'fail') AND r.checked_at IS NOT NULL
+                                   AND NOT EXISTS (SELECT 1 FROM retractions AS x
+                                                   WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                                 ORDER BY r.checked_at DESC LIMIT 1), ''),
+                       coalesce((SELECT substr(r.recorded_at, 1, 10) FROM results AS r INDEXED BY results_decisive
+                                 WHERE r.claim_id = p.claim_id AND r.environment_id = p.environment_id
+                                   AND r.result IN ('pass', 'fail') AND r.checked_at IS NULL
+                                   AND NOT EXISTS (SELECT 1 FROM retractions AS x
+                                                   WHERE x.result_id = r.id OR x.run_id = r.run_id)
+                                 ORDER BY r.recorded_at DESC LIMIT 1), '')) AS day
             FROM (SELECT DISTINCT r.claim_id, r.environment_id FROM results AS r INDEXED BY results_decisive
                   WHERE r.claim_id IS NOT NULL AND r.result IN ('pass', 'fail')) AS p
         ) AS t
-        LEFT JOIN results AS last_of_day ON last_of_day.id = (
-            SELECT r.id FROM results AS r INDEXED BY results_decisive
-            WHERE r.claim_id = t.claim_id AND r.environment_id = t.environment_id
-              AND r.result IN ('pass', 'fail') AND r.checked_at = t.day
-              AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-            ORDER BY r.recorded_at DESC, r.id DESC LIMIT 1)
+        WHERE t.day <> ''
     ) AS d
 ) AS o
 LEFT JOIN results AS w ON w.id = o.result_id;
@@ -906,15 +950,11 @@ CREATE VIEW untested_claims AS
 SELECT s.claim_id, s.key, s.document, s.area, s.label, s.state, s.reason, s.qa_work
 FROM claims AS c
 JOIN claim_state AS s ON s.claim_id = c.id
-WHERE NOT EXISTS (SELECT 1 FROM latest_decisive_results AS l
-                  JOIN results AS r ON r.id = l.result_id
+WHERE NOT EXISTS (SELECT 1 FROM counting_decisive_results AS l
                   JOIN environments AS e ON e.id = l.environment_id
                   WHERE l.claim_id = c.id
                     AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
-                         OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model))
-                    AND (r.result = 'fail'
-                         OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
-                                        WHERE g.claim_id = c.id AND g.environment_id = l.environment_id)))
+                         OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model)))
   AND s.state IN ('untested', 'needs-device');
 
 -- MARK: - Triggers

@@ -189,16 +189,18 @@ import Testing
         #expect(try reason("island.clock-offset.closed").hasPrefix("failed on 2026-10-20 in run "))
     }
 
-    @Test func aDateOnlyResultAndATimedOneOnTheSameDayFollowRecordingOrder() throws {
-        // A timed pass this morning, then a date-only failure logged later the same day: the failure is later.
+    @Test func aDayWithADateOnlyResultIsTiedAndItsFailDecides() throws {
+        // A timed pass this morning, then a date-only failure the same day: they cannot be ordered, and the fail decides.
         try log("bars.overflow", .pass, on: environment(), "2026-10-20T09:00:00Z")
         try log("bars.overflow", .fail, on: environment(), "2026-10-20")
         #expect(try fixture.state("bars.overflow") == "failing")
-        // And the reverse: a date-only failure, then a timed pass logged after it.
+        #expect(try reason("bars.overflow").hasPrefix("failed and passed on 2026-10-20, order unknown"))
+        // Whichever was recorded first.
         try log("island.clock-offset.closed", .fail, on: environment(), "2026-10-20")
         try log("island.clock-offset.closed", .pass, on: environment(), "2026-10-20T08:00:00Z")
-        #expect(try fixture.state("island.clock-offset.closed") == "verified-in-simulator")
-        // A result of an earlier day logged later is older all the same.
+        #expect(try fixture.state("island.clock-offset.closed") == "failing")
+        // A pass of the next day decides; a result of an earlier day logged later is older all the same.
+        try log("island.clock-offset.closed", .pass, on: environment(), "2026-10-21")
         try log("island.clock-offset.closed", .fail, on: environment(), "2026-10-19T23:00:00Z")
         #expect(try fixture.state("island.clock-offset.closed") == "verified-in-simulator")
     }

@@ -184,6 +184,7 @@ final class ConcurrentResults: @unchecked Sendable {
         12: "16889fe68291402faf4060b3d15b7d1fc1004ad2579fda46002ad0838ede42ec",
         13: "68085db8a5b9edc85e18410589b19990cf689f8e37a3408c0c315351a1bab171",
         14: "306b6a0a386ce16f1de5e62d6dd37b27f118ee788505b2c910a29961a1eb95a8",
+        15: "095ae2336bf6192a0e9e7240d2e0d7ef34a032b35742237cb7b39a87d8f68e0c",
     ]
 
     @Test func landedMigrationsAreFrozen() {

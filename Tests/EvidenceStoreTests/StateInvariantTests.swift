@@ -52,12 +52,18 @@ import Testing
         var claim: String
         var environment: EnvironmentSpec
         var outcome: Outcome
+        /// "" for a result with no date (as an import or the seed can bring).
         var checkedAt: String
         var sequence: Int
         var words: String
         /// Logged without a verdict: the value measured, which the claim's
         /// expected value as it is now judges.
         var judgedValue: Double? = nil
+        /// When the store recorded it: an undated result's moment.
+        var recordedAt = ""
+
+        /// Its moment: when it was checked, else when it was recorded.
+        var moment: String { checkedAt.isEmpty ? recordedAt : checkedAt }
     }
 
     /// An expected value of the measurement `offset` (pt).
@@ -81,6 +87,8 @@ import Testing
         /// A result without a verdict, judged by the expected value.
         case judged(claim: String, environment: EnvironmentSpec, date: String, value: Double, index: Int)
         case expect(claim: String, Expectation?)
+        /// A result with no date, as an import or the seed brings one.
+        case undated(claim: String, outcome: Outcome, environment: EnvironmentSpec, index: Int)
     }
 
     // MARK: - The rules, in Swift
@@ -141,19 +149,20 @@ import Testing
         }
 
         /// The latest of one claim's decisive results in one environment: the
-        /// last day; on it, the last result recorded with a date only, unless
-        /// timed results were recorded after it, then the latest of those by
-        /// the clock; with no date at all, the last recorded. Within one run, a
-        /// fail outweighs a pass at the same moment, whichever came last.
+        /// last day (an undated result's is when it was recorded); on it, by
+        /// time when every result of the day has one, then by recording
+        /// order; when one has only the date, the day's results are tied and
+        /// a fail among them decides. Within one run, a fail outweighs a pass
+        /// at the same moment, whichever came last.
         static func latest(_ results: [Logged]) -> Logged? {
             // Called with outcomes as they count now (see `decisive`).
-            guard let day = results.map({ String($0.checkedAt.prefix(10)) }).max() else { return nil }
-            let onDay = results.filter { $0.checkedAt.hasPrefix(day) }
-            let dateOnly = onDay.filter { $0.checkedAt.count == 10 }.max { $0.sequence < $1.sequence }
-            let timed = onDay.filter { $0.checkedAt.count > 10 && $0.sequence > (dateOnly?.sequence ?? -1) }
-            guard let winner = timed.max(by: { ($0.checkedAt, $0.sequence) < ($1.checkedAt, $1.sequence) }) ?? dateOnly,
-                winner.outcome == .pass
-            else { return timed.max(by: { ($0.checkedAt, $0.sequence) < ($1.checkedAt, $1.sequence) }) ?? dateOnly }
+            guard let day = results.map({ String($0.moment.prefix(10)) }).max() else { return nil }
+            let onDay = results.filter { $0.moment.hasPrefix(day) }
+            let tied = onDay.contains { $0.checkedAt.count == 10 }
+            let found = tied
+                ? onDay.max { ($0.outcome == .fail ? 1 : 0, $0.moment, $0.sequence) < ($1.outcome == .fail ? 1 : 0, $1.moment, $1.sequence) }
+                : onDay.max { ($0.moment.prefix(19), $0.sequence) < ($1.moment.prefix(19), $1.sequence) }
+            guard let winner = found, winner.outcome == .pass else { return found }
             let failures = results.filter {
                 $0.runUUID == winner.runUUID && $0.outcome == .fail && $0.checkedAt == winner.checkedAt
             }
@@ -221,7 +230,15 @@ import Testing
                 $0.claim == claim.key && counts($0) && ($0.outcome == .pass || $0.outcome == .fail)
                     && speaksAbout(claim, $0.environment.model)
             }
-            return Dictionary(grouping: decisive, by: \.environment).compactMapValues(Self.latest)
+            // Where the environment lacks a capability the claim needs, a pass
+            // never counts: it neither decides nor hides, and the latest fail decides.
+            var counting: [EnvironmentSpec: Logged] = [:]
+            for (environment, results) in Dictionary(grouping: decisive, by: \.environment) {
+                counting[environment] = hasGap(claim, environment)
+                    ? results.filter { $0.outcome == .fail }.max { ($0.moment, $0.sequence) < ($1.moment, $1.sequence) }
+                    : Self.latest(results)
+            }
+            return counting
         }
 
         /// Whether `a` is newer than `b` by build (OS version, OS build, Xcode
@@ -235,7 +252,7 @@ import Testing
             let (xt, yt) = (MarketingVersion.order(x.toolVersion), MarketingVersion.order(y.toolVersion))
             if xt != yt { return xt > yt }
             if x.toolBuild != y.toolBuild { return buildLess(y.toolBuild, x.toolBuild) }
-            let (xd, yd) = (a.checkedAt.prefix(10), b.checkedAt.prefix(10))
+            let (xd, yd) = (a.moment.prefix(10), b.moment.prefix(10))
             if xd != yd { return xd > yd }
             return a.sequence > b.sequence
         }
@@ -394,6 +411,14 @@ import Testing
                 id: logged.resultID, uuid: logged.resultUUID, run: logged.run.id, runUUID: logged.run.uuid, claim: claim,
                 environment: environment,
                 outcome: outcome, checkedAt: date, sequence: sequence, words: words))
+        case .undated(let claim, let outcome, let environment, _):
+            let logged = try store.log(
+                Observation(claimKey: claim, outcome: outcome, checkedAt: "2026-10-01"),
+                run: .matching(environment, tester: "qa", newModel: true))
+            try store.database.execute("UPDATE results SET checked_at = NULL WHERE id = ?", [.integer(logged.resultID)])
+            record(logged, claim, outcome, environment, "")
+            model.logged[model.logged.count - 1].recordedAt =
+                try store.database.scalar("SELECT recorded_at FROM results WHERE id = ?", [.integer(logged.resultID)]).string ?? ""
         case .edit(let claim, let words):
             try store.editClaim(key: claim, ClaimChanges(statement: words))
             if let index = model.claims.firstIndex(where: { $0.key == claim }) { model.claims[index].words = words }
@@ -489,6 +514,12 @@ import Testing
                         claim: claim, environment: Self.randomEnvironment(&generator), date: Self.randomDate(&generator),
                         value: Double(Int.random(in: 80...90, using: &generator)), index: model.logged.count)
                     counts["judged results", default: 0] += 1
+                } else if roll < 50 {
+                    step = .undated(
+                        claim: claims[Int.random(in: 0..<claims.count, using: &generator)].key,
+                        outcome: Bool.random(using: &generator) ? .pass : .fail, environment: Self.randomEnvironment(&generator),
+                        index: model.logged.count)
+                    counts["undated results", default: 0] += 1
                 } else {
                     let outcomes: [Outcome] = [.pass, .pass, .pass, .fail, .fail, .skipped, .blocked, .inconclusive]
                     step = .log(
@@ -619,6 +650,8 @@ import Testing
             case .log(_, _, _, _, let index) where !model.counts(model.logged[index]):
                 continue
             case .judged(_, _, _, _, let index) where !model.counts(model.logged[index]):
+                continue
+            case .undated(_, _, _, let index) where !model.counts(model.logged[index]):
                 continue
             case .pair(let claim, let environment, let date, _, let index)
             where !model.counts(model.logged[index]) || !model.counts(model.logged[index + 1]):

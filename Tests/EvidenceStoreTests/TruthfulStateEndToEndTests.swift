@@ -35,6 +35,13 @@ import Testing
         return String(words[index + 1])
     }
 
+    /// The run `log` named: "… in new run 1a2b3c4d (local #6)."
+    func runName(_ logged: ProcessResult) -> String {
+        let words = logged.stderr.split(separator: " ")
+        guard let index = words.firstIndex(of: "run"), index + 1 < words.count else { return "" }
+        return String(words[index + 1])
+    }
+
     // MARK: 1. Decisive results
 
     @Test func aLaterSkipOrBlockDoesNotHideAFailure() throws {
@@ -49,6 +56,43 @@ import Testing
         #expect(reason.hasPrefix("failed on 2026-11-02 in run "))
     }
 
+    /// A pass where the simulator lacks StandBy never counts: it neither
+    /// decides nor hides the simulator's fail before it, so a device pass
+    /// does not make the claim verified. Every output says so.
+    @Test func aPassThatNeverCountsHidesNothing() throws {
+        let device = ["--device", "iPhone Duo", "--os", "iOS 27.1", "--os-build", "24B85", "--xcode", "27.1", "--xcode-build", "27A9275"]
+        let onDevice = try run(["log", "standby.presentation", "--result", "pass", "--date", "2026-11-02T08:00:00Z"] + device)
+        let inSimulator = try run(["log", "standby.presentation", "--result", "fail", "--date", "2026-11-02T09:00:00Z"] + Self.duo)
+        let pass = try run(["log", "standby.presentation", "--result", "pass", "--date", "2026-11-02T10:00:00Z"] + Self.duo)
+        #expect(pass.stderr.contains("a pass here never counts for it"), "\(pass.stderr)")
+        let decided = try state("standby.presentation")
+        #expect(decided.state == "failing")
+        #expect(decided.reason.hasPrefix("failed on 2026-11-02T09:00:00Z in run "), "\(decided.reason)")
+        let report = try run(["report"]).stdout
+        let row = report.split(separator: "\n").first { $0.hasPrefix("| standby.presentation |") } ?? ""
+        #expect(row.contains("failing"), "\(row)")
+        #expect(try run(["untested", "--failing"]).stdout.contains("standby.presentation"))
+        let shown = try run(["claim", "show", "standby.presentation"]).stdout
+        #expect(shown.contains("2026-11-02T10:00:00Z  pass (does not count: the environment lacks standby)"), "\(shown)")
+        let history = try run(["history", "standby.presentation", "--format", "csv"]).stdout
+        #expect(history.contains(",lacks standby\n"), "\(history)")
+        // compare: the simulator's side is its fail, never the pass that does not count.
+        let compared = try run(["compare", "--from", runName(onDevice), "--to", runName(inSimulator), "--format", "csv"]).stdout
+        #expect(compared.contains("claim,standby.presentation,simulator,newly-covered,,fail,"), "\(compared)")
+    }
+
+    /// No label hides a fail: `untested --failing` lists a failing claim
+    /// that is not published, its label saying so.
+    @Test func untestedFailingListsEveryFailingClaim() throws {
+        let key = try #require(try run(["query", "--format", "csv", "SELECT key FROM claims WHERE label = 'not-published' ORDER BY key LIMIT 1"])
+            .stdout.split(separator: "\n").last.map(String.init))
+        try run(["log", key, "--result", "fail", "--date", "2026-11-02T09:00:00Z"] + Self.duo)
+        let listed = try run(["untested", "--failing", "--format", "csv"]).stdout
+        let row = listed.split(separator: "\n").first { $0.hasPrefix(key + ",") }
+        #expect(row?.contains(",failing,") == true && row?.contains(",not-published,") == true, "\(listed)")
+        #expect(!(try run(["untested", "--format", "csv"]).stdout.contains(key + ",")), "untested alone keeps to QA work")
+    }
+
     // MARK: 2. Time
 
     @Test func aDateOnlyFailureLoggedLaterOutranksThisMorningsPass() throws {
@@ -57,11 +101,38 @@ import Testing
         #expect(try state("bars.other-app-activity").state == "failing")
     }
 
+    /// One day, one simulator: a fail at 10:00 and a pass at 09:00 recorded
+    /// after it read failing; a fail with only the date, recorded between
+    /// them, cannot turn that into a pass: the day's results are tied, the
+    /// fail decides, and the reason says the order is unknown.
+    @Test func aDaysResultsNeverOrderInACircle() throws {
+        try run(["log", "bars.other-app-activity", "--result", "fail", "--date", "2026-11-02T10:00:00Z"] + Self.duo)
+        try run(["log", "bars.other-app-activity", "--result", "fail", "--date", "2026-11-02"] + Self.duo)
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2026-11-02T09:00:00Z"] + Self.duo)
+        let tied = try state("bars.other-app-activity")
+        #expect(tied.state == "failing")
+        #expect(tied.reason.hasPrefix("failed and passed on 2026-11-02, order unknown"), "\(tied.reason)")
+        // With every result of the day timed, the clock orders them.
+        try run(["log", "deep-links.closed-and-open", "--result", "fail", "--date", "2026-11-02T08:00:00Z"] + Self.duo)
+        try run(["log", "deep-links.closed-and-open", "--result", "pass", "--date", "2026-11-02T09:00:00Z"] + Self.duo)
+        #expect(try state("deep-links.closed-and-open").state == "verified-in-simulator")
+    }
+
     @Test func futureDatesAreRefusedWhereverTheyComeFrom() throws {
         let before = try count("results")
         let log = try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2099-01-01"] + Self.duo, expect: 64)
         #expect(log.stderr.contains("'2099-01-01'"))
         try run(["run", "start", "--date", "2099-01-01T00:00:00Z"] + Self.duo, expect: 64)
+        // A claim's as-of date, a source's dates.
+        let asOf = try run(["claim", "edit", "bars.other-app-activity", "--as-of", "2099-01-01"], expect: 64)
+        #expect(asOf.stderr.contains("as-of date"), "\(asOf.stderr)")
+        try run(["claim", "add", "bars.future", "--statement", "S.", "--document", "duo-system-surfaces", "--area", "Bars",
+                 "--label", "unverified", "--as-of", "2099-01-01"], expect: 64)
+        for date in ["--published", "--updated", "--retrieved"] {
+            let source = try run(["source", "add", "https://example.com/future", "--title", "T", "--publisher", "P",
+                                  "--kind", "article", date, "2099-01-01"], expect: 64)
+            #expect(source.stderr.contains("'2099-01-01'"), "\(source.stderr)")
+        }
 
         // A JUnit timestamp, named by line and column.
         try folder.write(
@@ -101,6 +172,21 @@ import Testing
         #expect(
             imported.stderr.contains("2cee86e8-9012-410a-9889-f129a39c0861.jsonl:\(index + 1): field 'checked_at': '2099-10-20'"),
             "\(imported.stderr)")
+        // A claim's as_of and a source's retrieved date in the folder.
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: results)
+        let edits = [
+            ("sources.jsonl", "retrieved", "\"kind\":\"hig\"}", "\"kind\":\"hig\",\"retrieved\":\"2099-01-01\"}"),
+            ("claims/duo-system-surfaces.jsonl", "as_of", "\"as_of\":\"2026-10-20\"", "\"as_of\":\"2099-01-01\""),
+        ]
+        for (file, field, was, now) in edits {
+            let url = folder.url.appendingPathComponent("out/" + file)
+            let original = try String(contentsOf: url, encoding: .utf8)
+            let range = try #require(original.range(of: was))
+            try Data(original.replacingCharacters(in: range, with: now).utf8).write(to: url)
+            let refused = try run(["import", "out", "--store", other], expect: 65)
+            #expect(refused.stderr.contains("field '\(field)': '2099-01-01' is in the future"), "\(refused.stderr)")
+            try Data(original.utf8).write(to: url)
+        }
         #expect(try run(["query", "--store", other, "--format", "csv", "SELECT count(*) AS n FROM claims"]).stdout == "n\n0\n")
         #expect(try count("results") == before)
     }

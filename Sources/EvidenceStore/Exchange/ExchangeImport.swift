@@ -327,6 +327,9 @@ final class ImportSession {
     }
 
     func apply(_ record: TextFormat.Source, _ location: RecordLocation) throws {
+        try checkDate(record.published, location, field: "published")
+        try checkDate(record.updated, location, field: "updated")
+        try checkDate(record.retrieved, location, field: "retrieved")
         var stored: TextFormat.Source?
         try reader.sourceRecords(url: record.url) { stored = $0 }
         try exchange(record, .source, "source '\(record.url)'", stored: stored, location, decode: { try $0.source() }) {
@@ -352,6 +355,7 @@ final class ImportSession {
 
     func apply(_ record: TextFormat.Claim, _ location: RecordLocation) throws {
         try checkDate(record.labelledAt, location, field: "labelled_at")
+        try checkDate(record.asOf, location, field: "as_of")
         var stored: TextFormat.Claim?
         try reader.claimRecords(key: record.key) { stored = $0 }
         var earlier: Set<String> = []

@@ -159,6 +159,8 @@ public struct HistoryEntry: TableRow, Equatable, Sendable {
     public var retracted: String?
     /// True when it was on a model the claim does not speak about: never counted.
     public var onOtherModel: Bool
+    /// For a pass that never counts: the capabilities its environment lacks.
+    public var lacks: String?
 
     public init(_ entry: ClaimDetail.ResultEntry) {
         result = ResultIdentity.shortName(entry.resultUUID)
@@ -172,16 +174,18 @@ public struct HistoryEntry: TableRow, Equatable, Sendable {
         run = String(entry.runUUID.prefix(8))
         retracted = entry.retraction?.resultSummary
         onOtherModel = entry.onOtherModel
+        lacks = entry.lacking
     }
 
     public static let columns = [
         "result", "local", "checked_at", "environment", "outcome", "posture", "measurements", "note", "run", "retracted",
-        "on_other_model",
+        "on_other_model", "does_not_count",
     ]
     public var cells: [TableValue] {
         [
             .text(result), .integer(local), TableValue(checkedAt), .text(environment), .text(outcome), TableValue(posture),
             .text(measurements), .text(note), .text(run), TableValue(retracted), .text(onOtherModel ? "yes" : ""),
+            .text(lacks.map { "lacks \($0)" } ?? ""),
         ]
     }
 }

@@ -5,12 +5,13 @@
 /// them exactly as the state does.
 ///
 /// A result's moment is its day, or its time to the second, and the order
-/// it was recorded in. The latest is on the last day; on it, the last result
-/// recorded with a date only, unless results with a time were recorded after
-/// it, then the latest of those by the clock (then by recording); results
-/// with no date are older than any dated one, and among themselves the last
-/// recorded is the latest. Within one run, a fail outweighs a pass at the
-/// same moment, whichever was recorded last.
+/// it was recorded in; an undated result's is when it was recorded, so it is
+/// never older than results recorded before it. The latest is on the last
+/// day. On it, by time where every result of the day has one, then by
+/// recording order; where one has only the date, the day's results cannot be
+/// ordered: they are tied, and a fail among them is the latest. Within one
+/// run, a fail outweighs a pass at the same moment, whichever was recorded
+/// last.
 public enum DecisiveOrder {
     public struct Candidate: Equatable, Sendable {
         public var id: Int64
@@ -34,18 +35,16 @@ public enum DecisiveOrder {
     /// wins gives way to the last fail of its run at its moment.
     public static func latest(_ candidates: [Candidate], failsOutweighPasses: Bool = true) -> Candidate? {
         func recorded(_ a: Candidate, before b: Candidate) -> Bool { (a.recordedAt, a.id) < (b.recordedAt, b.id) }
-        let dated = candidates.filter { $0.checkedAt != nil }
+        func moment(_ candidate: Candidate) -> String { candidate.checkedAt ?? candidate.recordedAt }
+        guard let day = candidates.map({ moment($0).prefix(10) }).max() else { return nil }
+        let onDay = candidates.filter { moment($0).prefix(10) == day }
         let winner: Candidate?
-        if let day = dated.compactMap({ $0.checkedAt?.prefix(10) }).max() {
-            let onDay = dated.filter { $0.checkedAt?.prefix(10) == day }
-            let dateOnly = onDay.filter { $0.checkedAt?.utf8.count == 10 }.max(by: recorded)
-            let timed = onDay.filter { candidate in
-                candidate.checkedAt?.utf8.count != 10 && dateOnly.map { recorded($0, before: candidate) } ?? true
+        if onDay.contains(where: { $0.checkedAt?.utf8.count == 10 }) {
+            winner = onDay.max {
+                ($0.outcome == .fail ? 1 : 0, moment($0), $0.recordedAt, $0.id) < ($1.outcome == .fail ? 1 : 0, moment($1), $1.recordedAt, $1.id)
             }
-            winner = timed.max { ($0.checkedAt ?? "", $0.recordedAt, $0.id) < ($1.checkedAt ?? "", $1.recordedAt, $1.id) }
-                ?? dateOnly
         } else {
-            winner = candidates.max(by: recorded)
+            winner = onDay.max { (moment($0).prefix(19), $0.recordedAt, $0.id) < (moment($1).prefix(19), $1.recordedAt, $1.id) }
         }
         guard failsOutweighPasses, let found = winner, found.outcome == .pass else { return winner }
         let failures = candidates.filter {

@@ -8,13 +8,21 @@
 /// Each call validates its values (Model) and then writes in one IMMEDIATE
 /// transaction: everything or nothing.
 extension Store {
+    /// A day given for a claim or a source (as of, published, updated,
+    /// retrieved): a valid date, and not after today.
+    func pastDay(_ text: String, field: String) throws -> String {
+        let day = try Timestamp.parseDay(text, field: field)
+        try clock.futureLimit().check(day, field: field)
+        return day
+    }
+
     @discardableResult
     public func addClaim(_ draft: ClaimDraft, by author: String) throws -> Claim {
         let key = try Validate.key(draft.key)
         let statement = try Validate.prose(draft.statement, field: "statement")
         let document = try Validate.name(draft.document, field: "document")
         let area = try Validate.name(draft.area, field: "area")
-        let asOf = try draft.asOf.map { try Timestamp.parseDay($0, field: "as-of date") }
+        let asOf = try draft.asOf.map { try pastDay($0, field: "as-of date") }
         let models = try Self.distinct(draft.models.map(Validate.model))
         let owner = draft.owner.isEmpty ? "" : try Validate.owner(draft.owner)
         return try write { writer in
@@ -108,7 +116,7 @@ extension Store {
         let statement = try changes.statement.map { try Validate.prose($0, field: "statement") }
         let document = try changes.document.map { try Validate.name($0, field: "document") }
         let area = try changes.area.map { try Validate.name($0, field: "area") }
-        let asOf: String?? = try changes.asOf.map { value in try value.map { try Timestamp.parseDay($0, field: "as-of date") } }
+        let asOf: String?? = try changes.asOf.map { value in try value.map { try pastDay($0, field: "as-of date") } }
         let addModels = try Self.distinct(changes.addModels.map(Validate.model))
         let removeModels = try Self.distinct(changes.removeModels.map(Validate.model))
         let owner = try changes.owner.map { $0.isEmpty ? "" : try Validate.owner($0) }
@@ -199,9 +207,9 @@ extension Store {
         var record = TextFormat.Source(
             url: url, title: try Validate.name(draft.title, field: "title"),
             publisher: try Validate.name(draft.publisher, field: "publisher"), kind: draft.kind.rawValue,
-            published: try draft.published.map { try Timestamp.parseDay($0, field: "published date") },
-            updated: try draft.updated.map { try Timestamp.parseDay($0, field: "updated date") },
-            retrieved: try draft.retrieved.map { try Timestamp.parseDay($0, field: "retrieved date") })
+            published: try draft.published.map { try pastDay($0, field: "published date") },
+            updated: try draft.updated.map { try pastDay($0, field: "updated date") },
+            retrieved: try draft.retrieved.map { try pastDay($0, field: "retrieved date") })
         record.changed = stamp(by: author)
         try write { writer in
             if try writer.reader.existingSourceID(url: url) != nil {

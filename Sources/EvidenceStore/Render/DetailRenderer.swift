@@ -138,6 +138,7 @@ public enum DetailRenderer {
                 + entry.outcome
             if entry.retraction != nil { line += " (RETRACTED)" }
             if entry.onOtherModel { line += " (on other models: not counted)" }
+            if let lacking = entry.lacking { line += " (does not count: the environment lacks \(lacking))" }
             if let posture = entry.posture { line += "  \(posture)" }
             if let claimKeys {
                 line += "  " + (claimKeys[entry.resultID] ?? "(no claim)")
@@ -173,6 +174,7 @@ public enum DetailRenderer {
             ("issues", .array(entry.issues.map(JSONValue.string))),
             ("of_earlier_words", .bool(entry.ofEarlierWords)),
             ("on_other_model", .bool(entry.onOtherModel)),
+            ("lacks", JSONValue(entry.lacking)),
             ("retracted", retractionJSON(entry.retraction)),
         ]
         return .object(fields)

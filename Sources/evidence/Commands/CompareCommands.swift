@@ -45,11 +45,11 @@ extension CompareCommands {
                 + "--model, the model's environments at an OS version or build (--model \"iPhone Duo\" --from 27.1 --to 27.2), "
                 + "devices and simulators each with their own lines unless --kind names one. Per claim and per automated test "
                 + "(by its identifier, whether or not it maps to a claim), the latest pass or fail on each side, ordered as the "
-                + "state orders results (the day at the coarser precision, then the order recorded; within a run a fail "
-                + "outweighs a pass at the same moment), gives: regressed (pass, then fail), fixed (fail, then pass), "
+                + "state orders results (by day, then by time where every result of the day has one, else tied with a fail "
+                + "deciding; within a run a fail outweighs a pass at the same moment), gives: regressed (pass, then fail), fixed (fail, then pass), "
                 + "still-failing, newly-covered (nothing decisive before) or no-longer-covered (nothing decisive after); a pass "
-                + "on both sides is no line. Retracted results, and a claim's results on models it does not speak about, count "
-                + "for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
+                + "on both sides is no line. Retracted results, a claim's results on models it does not speak about, and its "
+                + "passes where the environment lacks a capability it needs count for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
             options: [from.option, to.option, model.option, kind.option, format.option, failOn.option])
 
         let store: String

@@ -190,7 +190,8 @@ extension ReportCommands {
         static let needsDevice = Option.flag("needs-device", help: "Only claims that need a device.")
         static let all = Option.flag("all", help: "Include not-published claims.")
         static let failing = Option.flag(
-            "failing", help: "Include failing claims too, each with the issues known to track it (evidence result link).")
+            "failing",
+            help: "Include every failing claim too, not-published ones included (no label hides a fail), each with the issues known to track it (evidence result link).")
         static let spec = CommandSpec(
             name: "untested",
             abstract: "List claims still untested or needing a device.",

@@ -42,6 +42,9 @@ public struct ClaimDetail: Equatable, Sendable {
         public var recordedAt: String = ""
         /// True when it was on a model the claim does not speak about: shown, never counted.
         public var onOtherModel = false
+        /// For a pass where the environment lacks capabilities the claim
+        /// needs, those capabilities: the pass never counts for the claim.
+        public var lacking: String?
         /// The issues it is linked to.
         public var issues: [String] = []
     }

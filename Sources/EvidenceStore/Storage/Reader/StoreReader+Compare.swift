@@ -74,8 +74,16 @@ extension StoreReader {
 
     /// Each claim's (or test's) latest pass or fail on the side, on each kind
     /// of environment it has: ordered exactly as the state orders results
-    /// (`DecisiveOrder`). A claim's results on models it does not speak
-    /// about are left out.
+    /// (`DecisiveOrder`). A claim's results that never count are left out:
+    /// on models it does not speak about, and passes where the environment
+    /// lacks a capability it needs (never newly covered, never fixed).
+    /// A claim's result counts unless it is a pass where the environment
+    /// lacks a capability the claim needs.
+    static let counts = """
+        NOT (r.result = 'pass' AND EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                           WHERE g.claim_id = r.claim_id AND g.environment_id = r.environment_id))
+        """
+
     public func sideOutcomes(_ side: ResolvedSide, subject: ComparisonSubject) throws -> [SideKey: SideOutcome] {
         let name = subject == .claim ? "c.key" : "r.test_id"
         var candidates: [SideKey: [(DecisiveOrder.Candidate, SideOutcome)]] = [:]
@@ -88,7 +96,7 @@ extension StoreReader {
             JOIN environment_status AS s ON s.environment_id = r.environment_id
             WHERE \(name) IS NOT NULL AND r.result IN ('pass', 'fail')
               AND (r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2)))
-              \(subject == .claim ? "AND " + Self.onClaimSubjects : "")
+              \(subject == .claim ? "AND " + Self.onClaimSubjects + " AND " + Self.counts : "")
             """
         ).forEachRow(sideArguments(side)) {
             let outcome = try Outcome(parsing: $0.text(3))

@@ -32,8 +32,8 @@ extension StoreReader {
             """
         ).forEachRow([.integer(claimID), .integer(environmentID)]) {
             notes.append(
-                "this environment lacks \($0.text(1)), which \($0.text(0)) needs (\($0.text(2))): a pass here does not "
-                    + "verify it")
+                "this environment lacks \($0.text(1)), which \($0.text(0)) needs (\($0.text(2))): a pass here never counts "
+                    + "for it (a fail does)")
         }
         return notes
     }

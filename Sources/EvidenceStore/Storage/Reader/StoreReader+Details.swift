@@ -179,7 +179,13 @@ extension StoreReader {
                             <> (SELECT c.statement FROM claims AS c WHERE c.id = r.claim_id), 0),
                    x.uuid, x.retracted_by, x.retracted_at, x.reason, x.run_id IS NOT NULL, r.recorded_at,
                    EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id)
-                   AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id AND m.model = s.model)
+                   AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id AND m.model = s.model),
+                   CASE WHEN r.result = 'pass' THEN
+                       (SELECT group_concat(name, ', ') FROM (
+                            SELECT DISTINCT k.name FROM claim_environment_gaps AS g
+                            JOIN capabilities AS k ON k.id = g.capability_id
+                            WHERE g.claim_id = r.claim_id AND g.environment_id = u.environment_id ORDER BY k.name))
+                   END
             FROM results AS r
             JOIN runs AS u ON u.id = r.run_id
             JOIN environment_status AS s ON s.environment_id = u.environment_id
@@ -209,7 +215,7 @@ extension StoreReader {
                 testID: $0.optionalText(8), duration: $0.optionalDouble(9), message: $0.optionalText(10),
                 measurements: [], attachments: [],
                 retraction: Self.retraction($0, from: 13), ofEarlierWords: $0.int64(12) != 0, recordedAt: $0.text(18),
-                onOtherModel: $0.int64(19) != 0))
+                onOtherModel: $0.int64(19) != 0, lacking: $0.optionalText(20)))
         }
         var measured: [Int64: [String]] = [:]
         try measurements.forEachRow(arguments) { row in

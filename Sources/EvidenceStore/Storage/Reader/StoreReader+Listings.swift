@@ -177,8 +177,9 @@ extension StoreReader {
 
     /// Claims still untested or needing a device, with the capabilities a
     /// simulator lacks; not-published claims only with `all`, since they are
-    /// not QA work; with `failing`, failing claims too (their reason names
-    /// the issues known to track them); `owner` keeps one owner's.
+    /// not QA work; with `failing`, every failing claim too, whatever its
+    /// label, since no label hides a fail (their reason names the issues
+    /// known to track them); `owner` keeps one owner's.
     public func untestedList(
         needsDevice: Bool = false, document: String? = nil, all: Bool = false, owner: String? = nil, failing: Bool = false
     ) throws -> [UntestedListing] {
@@ -196,7 +197,7 @@ extension StoreReader {
             UNION ALL
             SELECT u.key, u.state, NULL, u.document, u.area, u.label, u.reason, c.owner
             FROM claim_state AS u JOIN claims AS c ON c.id = u.claim_id
-            WHERE ?5 AND ?1 = 0 AND u.state = 'failing' AND (?2 IS NULL OR u.document = ?2) AND (?3 = 1 OR u.qa_work)
+            WHERE ?5 AND ?1 = 0 AND u.state = 'failing' AND (?2 IS NULL OR u.document = ?2)
               AND (?4 IS NULL OR c.owner = ?4)
             ORDER BY 4, 2, 5, 1
             """
