@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 15, as a fresh store holds it:
+-- The schema of an evidence store at version 16, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -846,7 +846,10 @@ pairs AS (
     SELECT e.id AS environment_id, o.id AS other_id,
            CASE WHEN o.os_build <> '' AND e.os_build <> '' THEN o.os_build_order > e.os_build_order
                 ELSE o.os_version_order > e.os_version_order
-                     OR (o.os_version_order = e.os_version_order AND o.os_build <> '' AND e.os_build = '') END
+                     OR (o.os_version_order = e.os_version_order AND o.os_build <> '' AND e.os_build = ''
+                         -- A simulator of the same Xcode build ran the one runtime Xcode ships for
+                         -- that OS version: the OS build recorded elsewhere is its own, not a newer one.
+                         AND NOT (e.kind = 'simulator' AND e.tool_build <> '' AND o.tool_build = e.tool_build)) END
                AS os_newer,
            CASE WHEN o.tool_build <> '' AND e.tool_build <> '' THEN o.tool_build_order > e.tool_build_order
                 ELSE o.tool_version_order > e.tool_version_order

@@ -185,6 +185,7 @@ final class ConcurrentResults: @unchecked Sendable {
         13: "68085db8a5b9edc85e18410589b19990cf689f8e37a3408c0c315351a1bab171",
         14: "306b6a0a386ce16f1de5e62d6dd37b27f118ee788505b2c910a29961a1eb95a8",
         15: "095ae2336bf6192a0e9e7240d2e0d7ef34a032b35742237cb7b39a87d8f68e0c",
+        16: "1242f5363bad9757e79e0560379be99097cb38f4e5ba2220096baad8a887c0de",
     ]
 
     @Test func landedMigrationsAreFrozen() {

@@ -130,15 +130,21 @@ import Testing
             }
         }
 
+        /// Whether `other` is newer: by build where both have one, else by
+        /// version, a recorded build newer than a missing one at the same
+        /// version, except a simulator's OS build at the same Xcode build
+        /// (one runtime per OS version: the same one).
         static func newer(_ other: EnvironmentSpec, than environment: EnvironmentSpec) -> Bool {
-            func part(_ otherBuild: String, _ build: String, _ otherVersion: String, _ version: String) -> Bool {
+            func part(_ otherBuild: String, _ build: String, _ otherVersion: String, _ version: String, sameRuntime: Bool) -> Bool {
                 if let a = AppleBuild(otherBuild), let b = AppleBuild(build) { return a > b }
                 let a = MarketingVersion.order(otherVersion)
                 let b = MarketingVersion.order(version)
-                return a > b || (a == b && !otherBuild.isEmpty && build.isEmpty)
+                return a > b || (a == b && !otherBuild.isEmpty && build.isEmpty && !sameRuntime)
             }
-            return part(other.osBuild, environment.osBuild, other.osVersion, environment.osVersion)
-                || part(other.toolBuild, environment.toolBuild, other.toolVersion, environment.toolVersion)
+            let sameRuntime = environment.kind == .simulator && !environment.toolBuild.isEmpty
+                && other.toolBuild == environment.toolBuild
+            return part(other.osBuild, environment.osBuild, other.osVersion, environment.osVersion, sameRuntime: sameRuntime)
+                || part(other.toolBuild, environment.toolBuild, other.toolVersion, environment.toolVersion, sameRuntime: false)
         }
 
         func isCurrent(_ environment: EnvironmentSpec, among counted: Set<EnvironmentSpec>) -> Bool {
@@ -315,6 +321,8 @@ import Testing
         (EnvironmentKind.simulator, "iPhone Duo", "27.1", "", "27.1", ""),
         (.simulator, "iPhone Duo", "27.1", "24B50", "27.1", "27A9275"),
         (.simulator, "iPhone Duo", "27.1", "24B85", "27.1", "27A9275"),
+        // The same Xcode build with no OS build: the same runtime as the two above.
+        (.simulator, "iPhone Duo", "27.1", "", "27.1", "27A9275"),
         (.simulator, "iPhone Duo", "27.1", "24B85", "27.1", "27B100"),
         (.simulator, "iPhone Duo", "27.2", "", "27.1.1", ""),
         (.simulator, "iPhone Duo", "27.2", "24C40", "27.2", "27B40"),

@@ -93,6 +93,27 @@ import Testing
         #expect(!(try run(["untested", "--format", "csv"]).stdout.contains(key + ",")), "untested alone keeps to QA work")
     }
 
+    /// The seed's simulator runs recorded iOS 27.1 and Xcode 27A9275 without
+    /// an OS build. One log with the OS build simctl gives (same iOS, same
+    /// Xcode build) ran the same runtime: nothing turns stale. On a device a
+    /// newly recorded OS build does make them stale, and `log` says how many.
+    @Test func aMissingOSBuildIsNotAnOlderOneWhereTheDataSaysWhichItWas() throws {
+        let stale = ["claim", "list", "--state", "stale", "--format", "csv"]
+        let before = try run(stale).stdout
+        let verified = try run(["claim", "list", "--state", "verified-in-simulator", "--format", "csv"]).stdout
+        #expect(verified.split(separator: "\n").count > 2)
+        try run(["log", "deep-links.closed-and-open", "--result", "pass", "--date", "2026-11-02T09:00:00Z",
+                 "--simulator", "iPhone Duo", "--os", "iOS 27.1", "--os-build", "24B85", "--xcode", "27.1", "--xcode-build", "27A9275"])
+        #expect(try run(stale).stdout == before, "one log with the OS build makes nothing stale")
+
+        let device = ["--device", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2026-11-02T09:00:00Z"] + device)
+        let logged = try run(["log", "deep-links.closed-and-open", "--result", "pass", "--date", "2026-11-02T10:00:00Z",
+                              "--os-build", "24B85"] + device)
+        #expect(logged.stderr.contains("1 claim's evidence on iPhone Duo device, iOS 27.1, Xcode 27.1 (27A9275) is stale now only because those runs recorded no OS build"), "\(logged.stderr)")
+        #expect(try state("bars.other-app-activity").state != "verified-on-device")
+    }
+
     // MARK: 2. Time
 
     @Test func aDateOnlyFailureLoggedLaterOutranksThisMorningsPass() throws {

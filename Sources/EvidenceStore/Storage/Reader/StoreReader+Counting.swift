@@ -85,6 +85,32 @@ extension StoreReader {
                 "\($0.text(0)) is not current: newer builds are recorded for the \($0.text(1)) (\($0.text(2))); "
                     + "the result is kept, but only a current environment can verify a claim")
         }
+        // Devices of the same OS version and Xcode logged without an OS build:
+        // stale now only because this run records one.
+        try database.cached(
+            """
+            SELECT count(DISTINCT l.claim_id), n.os_build,
+                   (SELECT group_concat(description, '; ') FROM (
+                        SELECT DISTINCT s.description FROM environment_status AS s
+                        JOIN environments AS e ON e.id = s.environment_id
+                        WHERE e.kind = n.kind AND e.model = n.model AND e.os_version = n.os_version AND e.os_build = ''
+                          AND e.tool_version = n.tool_version AND e.tool_build = n.tool_build AND NOT s.is_current
+                        ORDER BY s.description))
+            FROM environments AS n
+            JOIN environments AS e
+                 ON e.kind = n.kind AND e.model = n.model AND e.os_version = n.os_version AND e.os_build = ''
+                AND e.tool_version = n.tool_version AND e.tool_build = n.tool_build AND e.id <> n.id
+            JOIN environment_status AS s ON s.environment_id = e.id AND NOT s.is_current
+            JOIN latest_decisive_results AS l ON l.environment_id = e.id
+            WHERE n.id = ? AND n.kind = 'device' AND n.os_build <> ''
+            """
+        ).forEachRow([.integer(environmentID)]) {
+            guard $0.int64(0) > 0 else { return }
+            let claims = $0.int64(0) == 1 ? "1 claim's" : "\($0.int64(0)) claims'"
+            notes.append(
+                "\(claims) evidence on \($0.text(2)) is stale now only because those runs recorded no OS build and this one "
+                    + "records \($0.text(1)); if they ran \($0.text(1)) too, the store cannot know it")
+        }
         return notes
     }
 }
