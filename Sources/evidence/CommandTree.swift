@@ -51,10 +51,14 @@ enum CommandTree {
         return .fixed(date)
     }
 
-    /// The store path: --store, else $EVIDENCE_STORE, else ./evidence.sqlite.
-    static func storePath(_ values: ParsedValues) throws -> String {
+    /// The store path: --store, else $EVIDENCE_STORE, else the nearest
+    /// evidence.sqlite in the current folder or a folder above it, as git
+    /// finds a repository; with none, or for `init` (`searchingUp` false),
+    /// ./evidence.sqlite.
+    static func storePath(_ values: ParsedValues, searchingUp: Bool = true) throws -> String {
         if let path = try values[store], !path.isEmpty { return path }
         if let path = values.environment["EVIDENCE_STORE"], !path.isEmpty { return path }
-        return "evidence.sqlite"
+        let nearest = searchingUp ? Store.nearest() : nil
+        return nearest ?? Store.defaultFileName
     }
 }

@@ -11,7 +11,10 @@ struct Runner {
 
     /// Opens the store at `path` with this run's clock.
     func open(_ path: String, access: Store.Access = .readWrite) throws -> Store {
-        try Store.open(at: path, access: access, clock: clock)
+        let store = try Store.open(at: path, access: access, clock: clock)
+        // A store found in a folder above (as git finds a repository) is named, so no one writes to it unawares.
+        if path.hasPrefix("../") { output.message("Using the store \(store.path).") }
+        return store
     }
 
     /// Runs `body` with the store at `path` open with this run's clock, and closes it after.

@@ -81,8 +81,8 @@ import Testing
             }
         }
         #expect(seen.count == 60_000)
-        // The claims of one test share the prefix; the tests never do.
-        #expect(prefixes.count == 20_000)
+        // Every result, each claim of a test too, has a prefix of its own.
+        #expect(prefixes.count == 60_000)
         #expect(ResultIdentity.ingestedResultUUID(runPart: runPart, test: 7, claimSlot: 1)
             == ResultIdentity.ingestedResultUUID(runUUID: "1d1fb0de-0000-8000-8000-000000000001", test: 7, claimSlot: 1))
     }

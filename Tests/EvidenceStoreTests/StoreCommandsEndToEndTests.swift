@@ -29,6 +29,33 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.path("evidence.sqlite")))
     }
 
+    /// Run in a subfolder of the repository, a command finds the store in a
+    /// folder above, as git finds a repository, and says which it used;
+    /// `init` there makes one in the current folder.
+    @Test func theStoreIsFoundInAFolderAbove() throws {
+        #expect(try EvidenceBinary.run(["init"], in: folder.url).status == 0)
+        #expect(try EvidenceBinary.run(["seed"], in: folder.url).status == 0)
+        let deep = folder.url.appendingPathComponent("docs/guides")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let status = try EvidenceBinary.run(["status", "--format", "csv"], in: deep)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("duo-system-surfaces,yes,measured"), "\(status.stdout)")
+        #expect(status.stderr.contains("Using the store \(folder.path("evidence.sqlite"))."), "\(status.stderr)")
+        let made = try EvidenceBinary.run(["init"], in: deep)
+        #expect(made.stderr.hasPrefix("Created store \(deep.path)/evidence.sqlite"), "\(made.stderr)")
+    }
+
+    /// `demo` removes its scratch store; with --store it keeps the one named.
+    @Test func demoLeavesNothingBehindUnlessToldWhere() throws {
+        let scratch = folder.url.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let demo = try EvidenceBinary.run(["demo"], environment: ["TMPDIR": scratch.path])
+        #expect(demo.status == 0 && demo.stdout.hasPrefix("# Evidence report"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
+        #expect(try EvidenceBinary.run(["demo", "--store", folder.path("kept.sqlite")]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.path("kept.sqlite")))
+    }
+
     @Test func initRefusesAFolderThatDoesNotExist() throws {
         let result = try EvidenceBinary.run(["init", "--store", folder.path("no/such/folder/e.sqlite")])
         #expect(result.status == 74)

@@ -52,11 +52,12 @@ public enum ResultIdentity {
     /// file's SHA-256), the result's place in the file (from 0) and which of
     /// the test's claims it is for (0 for a test that maps to none, else its
     /// place among the test's claims, sorted, from 1). Every bit depends on
-    /// both. The first eight hex digits are the run's own, plus the place:
-    /// the results of one file differ from their first characters, so an
-    /// 8-character prefix names one (the claims of one test share it), and
-    /// a file's results are named in order, which keeps the store's index of
-    /// names written in one place rather than all over it.
+    /// both. The first eight hex digits are the run's own plus the place and
+    /// the claim (eight slots a test): the results of one file differ from
+    /// their first characters, so an 8-character prefix names one (a test of
+    /// more than seven claims shares its last), and a file's results are
+    /// named in order, which keeps the store's index of names written in one
+    /// place rather than all over it.
     public static func ingestedResultUUID(runUUID: String, test: Int, claimSlot: Int) -> String {
         ingestedResultUUID(runPart: ingestedRunPart(runUUID), test: test, claimSlot: claimSlot)
     }
@@ -69,7 +70,7 @@ public enum ResultIdentity {
 
     public static func ingestedResultUUID(runPart: [UInt8], test: Int, claimSlot: Int) -> String {
         let base = UInt32(runPart[0]) << 24 | UInt32(runPart[1]) << 16 | UInt32(runPart[2]) << 8 | UInt32(runPart[3])
-        let prefix = base &+ UInt32(truncatingIfNeeded: test)
+        let prefix = base &+ UInt32(truncatingIfNeeded: test) &* 8 &+ UInt32(min(max(claimSlot, 0), 7))
         // The place, mixed into 96 bits (SplitMix64's finaliser, twice), laid over the rest of the run's part.
         let place = UInt64(truncatingIfNeeded: test) << 16 | UInt64(truncatingIfNeeded: claimSlot & 0xFFFF)
         let high = mix(place)

@@ -50,6 +50,25 @@ public final class Store {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
+    /// The store's file name where no path is given.
+    public static let defaultFileName = "evidence.sqlite"
+
+    /// The nearest store file in `folder` or a folder above it, as git finds
+    /// a repository: the path relative to `folder` (`../evidence.sqlite`), or
+    /// nil when there is none up to the root.
+    public static func nearest(from folder: String = FileManager.default.currentDirectoryPath) -> String? {
+        var current = URL(fileURLWithPath: folder).standardizedFileURL
+        var up = ""
+        while true {
+            let candidate = current.appendingPathComponent(defaultFileName).path
+            if let status = try? FileSystem.status(candidate), status.kind == .regular { return up + defaultFileName }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+            up += "../"
+        }
+    }
+
     /// Turns a path given by the user into an absolute one, relative to the current folder.
     public static func absolutePath(_ path: String) -> String {
         let expanded = PathText.expandingTilde(path, home: ThisProcess.homeFolder(environment: ProcessInfo.processInfo.environment))

@@ -23,7 +23,7 @@ extension StoreCommands {
         let store: String
 
         init(store: String) { self.store = store }
-        init(_ values: ParsedValues) throws { store = try CommandTree.storePath(values) }
+        init(_ values: ParsedValues) throws { store = try CommandTree.storePath(values, searchingUp: false) }
 
         func run(_ runner: Runner) throws -> Int32 { try runner.initialize(store: store) }
     }
@@ -186,7 +186,7 @@ extension StoreCommands {
         static let spec = CommandSpec(
             name: "demo",
             abstract: "Create a store with the bundled iPhone Duo data set and print its evidence report.",
-            discussion: "Uses a fresh temporary store unless --store is given.")
+            discussion: "Uses a temporary store, removed once the report is printed, unless --store names one to keep.")
 
         /// The store --store names; nil for a fresh temporary one.
         let store: String?
@@ -195,18 +195,25 @@ extension StoreCommands {
 
         func run(_ runner: Runner) throws -> Int32 {
             let target: String
+            var scratch: URL?
             if let store {
                 target = store
             } else {
                 let folder = FileManager.default.temporaryDirectory
                     .appendingPathComponent("evidence-demo-\(UUID().uuidString.prefix(8).lowercased())")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                scratch = folder
                 target = folder.appendingPathComponent("evidence.sqlite").path
             }
+            defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
             let (opened, _) = try Store.initialize(at: target, clock: runner.clock)
             defer { opened.close() }
             let summary = try StoreImporter(store: opened).run(BundledSeed())
-            runner.output.message("Demo store: \(opened.path) (the iPhone Duo data set: \(summary)).")
+            runner.output.message(
+                scratch == nil
+                    ? "Demo store: \(opened.path) (the iPhone Duo data set: \(summary))."
+                    : "Demo store: a temporary one, removed after the report (the iPhone Duo data set: \(summary)); "
+                        + "give --store PATH to keep it.")
             try Reports.markdown(.report, of: opened, into: runner.output.standardOutput)
             return ExitCode.ok
         }

@@ -101,7 +101,7 @@ public struct StoreReader {
     public func runID(reference: String) throws -> Int64 {
         try resolve(
             reference, kind: "run", byID: "SELECT id FROM runs WHERE id = ?",
-            byUUID: "SELECT id FROM runs WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2")
+            byUUID: "SELECT id, uuid FROM runs WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 6")
     }
 
     /// A result named by its UUID, a unique prefix of it (6 characters or
@@ -109,7 +109,7 @@ public struct StoreReader {
     public func resultID(reference: String) throws -> Int64 {
         try resolve(
             reference, kind: "result", byID: "SELECT id FROM results WHERE id = ?",
-            byUUID: "SELECT id FROM results WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 2")
+            byUUID: "SELECT id, uuid FROM results WHERE uuid >= ? AND uuid < ? ORDER BY uuid LIMIT 6")
     }
 
     /// A row named by a UUID prefix of at least 6 characters that only it
@@ -122,13 +122,20 @@ public struct StoreReader {
         let number = Int64(local ? String(text.dropFirst()) : text)
         let byNumber = try number.flatMap { try database.scalar(cached: byID, [.integer($0)]).int64 }
         if !local, text.count >= ResultIdentity.shortestPrefix, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
-            var matches: [Int64] = []
-            try database.cached(byUUID).forEachRow([.text(text), .text(text + "g")]) { matches.append($0.int64(0)) }
+            var matches: [(id: Int64, uuid: String)] = []
+            try database.cached(byUUID).forEachRow([.text(text), .text(text + "g")]) { matches.append(($0.int64(0), $0.text(1))) }
             if matches.count > 1 {
+                // Each with the shortest prefix that tells it from the others shown, and its local number.
+                let named = matches.prefix(5).map { match in
+                    let length = matches.filter { $0.id != match.id }.map { Self.commonPrefixLength(match.uuid, $0.uuid) }.max() ?? 0
+                    return "\(match.uuid.prefix(max(length + 1, text.count + 1))) (#\(match.id))"
+                }
                 throw EvidenceError.invalidValue(
-                    field: kind, value: reference, expected: "a longer UUID prefix; several \(kind)s start with it")
+                    field: kind, value: reference,
+                    expected: "a longer UUID prefix; several \(kind)s start with it: " + named.joined(separator: ", ")
+                        + (matches.count > 5 ? " and more" : ""))
             }
-            if let match = matches.first {
+            if let match = matches.first?.id {
                 guard byNumber == nil || byNumber == match else {
                     throw EvidenceError.invalidValue(
                         field: kind, value: reference,
@@ -140,6 +147,10 @@ public struct StoreReader {
         if let byNumber { return byNumber }
         // No suggestion: numbers and UUIDs close to a mistyped one name other rows.
         throw EvidenceError.notFound(kind: kind, value: reference, suggestions: [])
+    }
+
+    private static func commonPrefixLength(_ a: String, _ b: String) -> Int {
+        zip(a.utf8, b.utf8).prefix { $0 == $1 }.count
     }
 
     /// A result's UUID.
