@@ -216,13 +216,22 @@ import Testing
             let refused = try run(["log", "bars.share-column.overflow", "--result", "pass", "--attach", own] + Self.duo, expect: 64)
             #expect(refused.stderr.contains("a file other than the store"), "\(own): \(refused.stderr)")
         }
-        // A folder inside that is a link to one outside: refused when logging,
-        // importing, and when checking what an older import let in.
+        // A folder inside that is a link to one outside: logging keeps a copy
+        // of the file inside the folder (as for any file from outside); a
+        // recorded path that leads out is refused when importing, and named
+        // when checking what an older import let in.
         let outside = try TemporaryFolder()
         try outside.write("secret.txt", "not evidence")
         symlink(outside.url.path, folder.path("etc"))
-        #expect(try run(["log", "bars.share-column.overflow", "--result", "pass", "--attach", "etc/secret.txt"] + Self.duo, expect: 64)
-            .stderr.contains("inside the store's folder"))
+        let copy = folder.path("copy.sqlite")
+        try run(["init", "--store", copy])
+        try run(["seed", "--store", copy])
+        try run(["log", "bars.share-column.overflow", "--result", "pass", "--attach", "etc/secret.txt", "--store", copy] + Self.duo)
+        let kept = try run(["query", "--store", copy, "--format", "csv", "SELECT path FROM attachments"]).stdout
+        #expect(kept.hasPrefix("path\nattachments/") && kept.hasSuffix(".txt\n"), "\(kept)")
+        let keptPath = String(kept.dropFirst("path\n".count).dropLast())
+        #expect(try String(contentsOfFile: folder.path(keptPath), encoding: .utf8) == "not evidence")
+        #expect(try run(["attachments", "verify", "--store", copy]).status == 0)
         try folder.write("shots/closed.png", "png")
         try run(["log", "bars.share-column.overflow", "--result", "pass", "--attach", "shots/closed.png", "--attach", "shots/closed.png"] + Self.duo)
         try run(["export", "out"])

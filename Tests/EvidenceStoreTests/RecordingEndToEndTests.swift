@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import EvidenceStore
+
 /// The QA and writer workflows of the recording commands, through the built binary.
 @Suite struct RecordingEndToEndTests: BinarySession {
     let folder: TemporaryFolder
@@ -181,15 +183,18 @@ import Testing
         #expect(deviceAndSimulator.stderr.contains("not both"))
     }
 
-    @Test func attachmentsOutsideTheStoreOrMissingAreRefused() throws {
+    @Test func attachmentsFromOutsideAreCopiedInAndMissingOnesRefused() throws {
         let outside = try TemporaryFolder()
         let file = try outside.write("x.png", Data([1]))
         let base = ["log", "island.clock-offset.closed", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1"]
-        let escaped = try run(base + ["--attach", file], expect: 64)
-        #expect(escaped.stderr.contains("inside the store's folder"))
         let missing = try run(base + ["--attach", "nope.png"], expect: 66)
         #expect(missing.stderr == "Error: nope.png: no such file\n")
         #expect(try count("results") == "n\n0\n")
+        try run(base + ["--attach", file])
+        let kept = "attachments/" + SHA256.hex(Data([1])) + ".png"
+        #expect(FileManager.default.contents(atPath: folder.path(kept)) == Data([1]))
+        try FileManager.default.removeItem(atPath: file)
+        #expect(try run(["attachments", "verify"]).status == 0, "the copy is what is kept")
     }
 
     @Test func duplicatesAndUnknownSourcesAreRefused() throws {

@@ -342,7 +342,7 @@ import Testing
         #expect(try StoreCheck.run(store).ok == false)
     }
 
-    @Test func attachmentsOutsideTheStoreLinksAndMissingFilesAreRefused() throws {
+    @Test func linksMissingFilesAndTheStoreItselfAreRefused() throws {
         let outside = try TemporaryFolder()
         let elsewhere = try outside.write("secret.png", Data([9]))
         try fixture.folder.write("real.png", Data([1]))
@@ -350,7 +350,7 @@ import Testing
             atPath: fixture.folder.path("link.png"), withDestinationPath: fixture.folder.path("real.png"))
         try FileManager.default.createSymbolicLink(
             atPath: fixture.folder.path("escape"), withDestinationPath: outside.url.path)
-        for path in [elsewhere, "../secret.png", "link.png", "missing.png", "escape/secret.png", fixture.folder.url.path] {
+        for path in ["link.png", "missing.png", "../no-such.png", fixture.folder.url.path] {
             var seen = observation()
             seen.attachments = [path]
             #expect(throws: EvidenceError.self, "\(path)") {
@@ -359,6 +359,15 @@ import Testing
         }
         #expect(try fixture.count("results") == 0)
         #expect(try fixture.count("attachments") == 0)
+        // Files outside the folder, however named, are copied in, named by their SHA-256.
+        for path in [elsewhere, "escape/secret.png"] {
+            var seen = observation()
+            seen.attachments = [path]
+            try store.log(seen, run: .matching(StoreFixture.duoSimulator, tester: "ana"), workingFolder: fixture.folder.url.path)
+        }
+        #expect(try fixture.count("attachments") == 2)
+        #expect(FileManager.default.contents(atPath: fixture.folder.path("attachments/" + SHA256.hex(Data([9])) + ".png")) == Data([9]))
+        #expect(try store.verifyAttachments().problems.isEmpty)
     }
 }
 

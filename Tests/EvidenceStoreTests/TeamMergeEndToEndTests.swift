@@ -131,6 +131,47 @@ import Testing
         try folder.write("DuoUITests.junit", Self.junit)
     }
 
+    // MARK: - Screenshots travel
+
+    /// A screenshot attached from outside the store's folder (Simulator puts
+    /// them on the Desktop) is kept in the folder, goes out with the export,
+    /// through git, and into a teammate's store, whose `attachments verify`
+    /// finds it whole.
+    @Test func aScreenshotTravelsWithTheTeam() throws {
+        try setUpTeam()
+        for (person, store) in [("alice", "alice-store"), ("bob", "bob-store")] {
+            try FileManager.default.createDirectory(atPath: folder.path(store), withIntermediateDirectories: true)
+            try evidence(["init", "--store", "\(store)/evidence.sqlite"], as: person, at: "2026-11-01T10:00:00Z")
+            try evidence(["import", "\(person)/evidence", "--store", "\(store)/evidence.sqlite"], as: person, at: "2026-11-01T10:00:00Z")
+        }
+        let screenshot = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try folder.write("Desktop/Simulator Screenshot.png", screenshot)
+        let alice = ["--store", "alice-store/evidence.sqlite"]
+        try evidence(["log", "bars.other-app-activity", "--result", "fail", "--date", "2026-11-02",
+                      "--attach", "Desktop/Simulator Screenshot.png"] + Self.simulator + alice, as: "alice", at: "2026-11-02T09:00:00Z")
+        try evidence(["export", "alice/evidence"] + alice, as: "alice", at: "2026-11-02T09:10:00Z")
+        let exported = try FileManager.default.contentsOfDirectory(atPath: folder.path("alice/evidence/attachments"))
+        #expect(exported.count == 1 && exported[0].count == 64, "\(exported)")
+        try git(["add", "-A"], in: "alice")
+        try git(["commit", "-q", "-m", "A failure with its screenshot"], in: "alice")
+        try git(["push", "-q", "origin", "HEAD:main"], in: "alice")
+
+        try git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: "bob")
+        let bob = ["--store", "bob-store/evidence.sqlite"]
+        try evidence(["import", "bob/evidence"] + bob, as: "bob", at: "2026-11-02T10:00:00Z")
+        let verified = try evidence(["attachments", "verify"] + bob, as: "bob", at: "2026-11-02T10:00:00Z")
+        #expect(verified.stderr.contains("Checked 1 attachment file"), "\(verified.stderr)")
+        let path = try query("bob-store/evidence.sqlite", "SELECT path FROM attachments")
+        #expect(path.hasPrefix("attachments/") && path.hasSuffix(".png"), "\(path)")
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("bob-store/" + path)) == screenshot)
+        let shown = try evidence(["claim", "show", "bars.other-app-activity"] + bob, as: "bob", at: "2026-11-02T10:00:00Z").stdout
+        #expect(shown.contains("attached: " + path), "\(shown)")
+        // A second export writes nothing new: the file is named by its content.
+        let before = try FileManager.default.attributesOfItem(atPath: folder.path("alice/evidence/attachments/" + exported[0]))[.modificationDate] as? Date
+        try evidence(["export", "alice/evidence"] + alice, as: "alice", at: "2026-11-02T11:00:00Z")
+        #expect(try FileManager.default.attributesOfItem(atPath: folder.path("alice/evidence/attachments/" + exported[0]))[.modificationDate] as? Date == before)
+    }
+
     // MARK: - The scenario
 
     @Test func twoPeoplesWorkMergesWithoutConflictAndImportsOnce() throws {

@@ -132,7 +132,7 @@ final class ImportSession {
         self.files = files
         self.replace = replace
         self.limit = limit
-        self.ids = ImportLookups(writer: writer, storeFolder: storeFolder)
+        self.ids = ImportLookups(writer: writer, storeFolder: storeFolder) { [files] in files.attachment(sha256: $0) }
     }
 
     var reader: StoreReader { writer.reader }

@@ -18,10 +18,13 @@ final class ImportLookups {
 
     /// The store's real folder, which every attachment path must stay inside.
     let storeFolder: String
+    /// The folder's copy of an attached file, by SHA-256.
+    let attachedFile: (String) -> String?
 
-    init(writer: StoreWriter, storeFolder: String) {
+    init(writer: StoreWriter, storeFolder: String, attachedFile: @escaping (String) -> String? = { _ in nil }) {
         self.writer = writer
         self.storeFolder = storeFolder
+        self.attachedFile = attachedFile
     }
 
     private func id(
@@ -153,7 +156,21 @@ final class ImportLookups {
             try writer.insertAttachment(
                 resultID: resultID, path: attachment.path, sha256: attachment.sha256, size: attachment.size,
                 mediaType: attachment.mediaType)
+            try bring(attachment)
         }
+    }
+
+    /// Copies an attached file the folder holds into the store's folder, at
+    /// its path, where that path has no file yet; a file there is never
+    /// written over (`attachments verify` says when it differs).
+    private func bring(_ attachment: TextFormat.Attachment) throws {
+        guard case .inside(let destination) = AttachmentFile.locate(attachment.path, in: storeFolder),
+            (try? FileSystem.linkStatus(destination)) == nil, let source = attachedFile(attachment.sha256),
+            SHA256.hex(ofFile: source) == attachment.sha256
+        else { return }
+        var file = AttachmentFile(path: attachment.path, sha256: attachment.sha256, size: attachment.size, mediaType: attachment.mediaType)
+        file.copiedFrom = source
+        try file.keepCopy(in: URL(fileURLWithPath: storeFolder))
     }
 }
 

@@ -11,8 +11,9 @@ public protocol RecordFiles {
     func displayName(of file: String) -> String
     /// A reader for the file, or nil when the set has no such file.
     func reader(for file: String) throws -> LineReader?
-    /// The file's size in bytes; 0 when the set has no such file.
-    func byteCount(of file: String) throws -> Int
+    /// The attached file an export wrote for a SHA-256 (`attachments/SHA256`),
+    /// as an absolute path; nil when the set has none.
+    func attachment(sha256: String) -> String?
     /// The names of the `.jsonl` files in a folder of the set, sorted; none
     /// when there is no such folder.
     func list(_ folder: String) throws -> [String]
@@ -67,9 +68,10 @@ public struct FolderRecordFiles: RecordFiles {
         return LineReader(path: path)
     }
 
-    public func byteCount(of file: String) throws -> Int {
-        let path = folder.appendingPathComponent(file).path
-        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    public func attachment(sha256: String) -> String? {
+        let path = folder.appendingPathComponent(TextFormat.attachmentPath(sha256: sha256)).path
+        guard let status = try? FileSystem.linkStatus(path), status.kind == .regular else { return nil }
+        return path
     }
 
     public func list(_ subfolder: String) throws -> [String] {
@@ -95,9 +97,7 @@ public struct BundledSeed: RecordFiles {
         return LineReader(name: displayName(of: file), text: entry.text)
     }
 
-    public func byteCount(of file: String) throws -> Int {
-        EmbeddedResources.files.first { $0.path == "seed/" + file }?.text.utf8.count ?? 0
-    }
+    public func attachment(sha256: String) -> String? { nil }
 
     public func list(_ folder: String) throws -> [String] {
         let prefix = folder.isEmpty ? "seed/" : "seed/" + folder + "/"

@@ -93,6 +93,11 @@ public enum StoreExporter {
                 }
                 counts.append((part.name, output.takeCount()))
             }
+            // The attached files, so that a teammate's store has them too.
+            var attached: Set<String> = []
+            for file in try reader.attachedFiles() where attached.insert(file.sha256).inserted {
+                try output.attachment(sha256: file.sha256, path: file.path, in: store.folder.path)
+            }
             var manifest = JSONLine()
             manifest.add("format", TextFormat.name)
             manifest.add("version", Int64(TextFormat.version))
@@ -207,6 +212,23 @@ final class ExportFolder {
             self.count += 1
         }
         try sink.close()
+        written.insert(relative)
+    }
+
+    /// Writes an attached file as `attachments/SHA256`, unless the folder has
+    /// it already (named by its content, it is written once and never
+    /// rewritten). A file missing from the store's folder, or changed since it
+    /// was attached, is left out: `attachments verify` names it.
+    func attachment(sha256: String, path: String, in storeFolder: String) throws {
+        let relative = TextFormat.attachmentPath(sha256: sha256)
+        if (try? FileSystem.linkStatus(target.appendingPathComponent(relative).path))?.kind == .regular { return }
+        guard case .inside(let source) = AttachmentFile.locate(path, in: storeFolder),
+            (try? FileSystem.linkStatus(source))?.kind == .regular, SHA256.hex(ofFile: source) == sha256
+        else { return }
+        let staged = folder.appendingPathComponent(relative)
+        let parent = staged.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: parent.path) { try Self.createFolder(parent) }
+        try AttachmentFile.copy(source, to: staged.path)
         written.insert(relative)
     }
 

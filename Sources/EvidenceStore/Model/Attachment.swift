@@ -11,6 +11,9 @@ public struct AttachmentFile: Equatable, Sendable {
     public var sha256: String
     public var size: Int64
     public var mediaType: String
+    /// For a file from outside the store's folder: where it was read, to be
+    /// copied to `path` inside the folder.
+    public var copiedFrom: String?
 
     public init(path: String, sha256: String, size: Int64, mediaType: String) {
         self.path = path

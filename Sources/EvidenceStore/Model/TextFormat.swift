@@ -63,9 +63,22 @@ public enum TextFormat {
     /// Whether a path relative to an export folder is the format's to write
     /// and remove: its manifest, its files (of either version) and the
     /// `.jsonl` files in its folders. Everything else belongs to the user.
+    /// The folder of an export that holds the files results attach (the
+    /// screenshots), each named by its SHA-256: written once, never
+    /// rewritten, and brought into the importing store's folder.
+    public static let attachmentsFolder = "attachments"
+
+    /// Where an export keeps an attached file.
+    public static func attachmentPath(sha256: String) -> String {
+        attachmentsFolder + "/" + sha256
+    }
+
     public static func isFormatEntry(_ relative: String) -> Bool {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard let first = parts.first, !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else { return false }
+        if parts.count == 2, first == attachmentsFolder {
+            return parts[1].utf8.count == 64 && parts[1].utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+        }
         if parts.count == 1 {
             return first == manifest || files.contains(first) || Part.allCases.contains { !$0.isFolder && $0.name == first }
         }

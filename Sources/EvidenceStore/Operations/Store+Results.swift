@@ -56,6 +56,8 @@ extension Store {
         let files = try observation.attachments.map {
             try AttachmentFile.read($0, storeFolder: folder, storePath: path, workingFolder: workingFolder)
         }
+        // Files from outside the folder are copied in first: a failed write leaves only a copy named by its content.
+        for file in files { try file.keepCopy(in: folder) }
         return try write { writer in
             let reader = writer.reader
             let claim = try reader.claimID(key: observation.claimKey)

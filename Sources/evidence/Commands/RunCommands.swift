@@ -250,7 +250,7 @@ extension RunCommands {
         static let measure = Option.repeated("measure", "measurement", help: "A measurement (see above).").map {
             try $0.map(MeasurementDraft.init(parsing:))
         }
-        static let attach = Option.repeated("attach", "file", help: "A file inside the store's folder to attach.")
+        static let attach = Option.repeated("attach", "file", help: "A file to attach (a screenshot, a log); one from outside the store's folder is copied into its attachments/ folder, named by its SHA-256.")
         static let issue = Option.repeated(
             "issue", "url",
             help: "The issue (bug) that tracks what it shows, such as https://github.com/o/r/issues/12; a failing claim "
