@@ -1,4 +1,4 @@
-/// The README's command reference: every command's help text, in tree order,
+/// The command reference (docs/commands.md): every command's help text, in tree order,
 /// so that the documentation is the help itself. A test keeps them in step.
 enum HelpReference {
     static let begin = "<!-- BEGIN COMMAND REFERENCE: generated from the help text; run the tests with EVIDENCE_UPDATE_GOLDEN=1 to refresh -->"

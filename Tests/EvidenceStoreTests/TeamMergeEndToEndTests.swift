@@ -49,6 +49,34 @@ import Testing
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file) == "../attributes")
     }
 
+    /// A store inside the repository stays out of git: git-setup names its
+    /// file, SQLite's files beside it and its attachments in the top
+    /// `.gitignore`, once; and in a fresh clone `sync` creates the store
+    /// before it imports, so a newcomer's first command works.
+    @Test func aStoreInTheRepositoryStaysOutOfGitAndSyncCreatesIt() throws {
+        try FileManager.default.createDirectory(atPath: folder.path("home"), withIntermediateDirectories: true)
+        try git(["init", "-q", "repo"], in: "")
+        try evidence(["init", "--store", "repo/evidence.sqlite"], as: "lead", at: "2026-11-01T09:00:00Z")
+        try evidence(["seed", "--store", "repo/evidence.sqlite"], as: "lead", at: "2026-11-01T09:00:00Z")
+        try evidence(["git-setup", "evidence"], as: "lead", at: "2026-11-01T09:00:00Z", in: "repo")
+        try evidence(["git-setup", "evidence"], as: "lead", at: "2026-11-01T09:00:00Z", in: "repo")
+        let ignore = try String(contentsOfFile: folder.path("repo/.gitignore"), encoding: .utf8)
+        #expect(ignore == "# Written by 'evidence git-setup': each person's store stays out of git; the export is shared.\n"
+            + "/evidence.sqlite\n/evidence.sqlite-wal\n/evidence.sqlite-shm\n/attachments/\n", "\(ignore)")
+        try evidence(["sync", "evidence"], as: "lead", at: "2026-11-01T09:00:00Z", in: "repo")
+        try git(["add", "-A"], in: "repo")
+        let staged = try git(["status", "--porcelain"], in: "repo").output
+        #expect(!staged.contains("evidence.sqlite"), "\(staged)")
+        #expect(staged.contains("evidence/format.json"), "\(staged)")
+        try git(["commit", "-q", "-m", "export"], in: "repo")
+
+        try git(["clone", "-q", "repo", "clone"], in: "")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("clone/evidence.sqlite")))
+        try evidence(["sync", "evidence"], as: "qa", at: "2026-11-02T09:00:00Z", in: "clone")
+        #expect(try query("clone/evidence.sqlite", "SELECT count(*) FROM claims") == query("repo/evidence.sqlite", "SELECT count(*) FROM claims"))
+        #expect(try git(["status", "--porcelain"], in: "clone").output.isEmpty, "sync of an unchanged export changes nothing")
+    }
+
     // MARK: - Helpers
 
     /// Runs git in a folder of the suite; expects it to succeed unless told.

@@ -132,8 +132,8 @@ import Testing
         #expect(missing.stderr.hasPrefix("Error: "))
     }
 
-    @Test func theReadmesSessionExampleWorksWithItsAnswersFile() throws {
-        let readme = try String(contentsOf: EvidenceBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func theGuidesSessionExampleWorksWithItsAnswersFile() throws {
+        let readme = try String(contentsOf: EvidenceBinary.packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)
         let answers = try #require(readme.components(separatedBy: "```text\n").dropFirst().first?.components(separatedBy: "```").first)
         _ = try folder.write("answers.txt", answers)
         let line = try #require(readme.split(separator: "\n").first { $0.contains("evidence session") && $0.contains("--answers answers.txt") })

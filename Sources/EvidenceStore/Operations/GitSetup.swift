@@ -28,7 +28,9 @@ public enum GitSetup {
     }
 
     /// `executable` is the path git runs as the driver: this binary's.
-    public static func run(folder: URL, executable: String) throws -> Outcome {
+    /// `store`, the store's path: where it lies inside the repository, its
+    /// file and its attachments are kept out of git (`.gitignore` at the top).
+    public static func run(folder: URL, executable: String, store: String? = nil) throws -> Outcome {
         var isFolder: Bool = false
         if !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             do {
@@ -43,6 +45,7 @@ public enum GitSetup {
             .trimmingWhitespaceAndNewlines()
         let file = folder.appendingPathComponent(".gitattributes").path
         let wrote = try addAttributes(to: file)
+        if let store { try ignore(store: store, top: top) }
         let driver = shellQuoted(executable) + " merge-file %O %A %B %P"
         _ = try git(["-C", folder.path, "config", "merge.evidence.name", "evidence: text format records by key"], at: folder.path)
         _ = try git(["-C", folder.path, "config", "merge.evidence.driver", driver], at: folder.path)
@@ -54,19 +57,25 @@ public enum GitSetup {
     /// line ends, hard links and mode stay as they were. A link is refused:
     /// git does not read one. Returns whether it wrote.
     static func addAttributes(to path: String) throws -> Bool {
-        let lines = attributes.split(separator: "\n").map { Array($0.utf8) }
+        try addLines(attributes, to: path)
+    }
+
+    /// Adds the lines of `block` (a comment, then lines) that a git file
+    /// (`.gitattributes`, `.gitignore`) lacks, through the one safe rewrite.
+    static func addLines(_ block: String, to path: String) throws -> Bool {
+        let lines = block.split(separator: "\n").map { Array($0.utf8) }
         if let status = try? FileSystem.linkStatus(path), status.kind == .symbolicLink {
             throw EvidenceError.io(
                 path: path,
-                reason: "is a link, and git (2.32 and later) does not read a .gitattributes that is a link, so the "
-                    + "merge driver would never run; make it a file, then run git-setup again")
+                reason: "is a link, and git (2.32 and later) does not read a \(PathText.name(of: path)) that is a link; "
+                    + "make it a file, then run git-setup again")
         }
         let existing: UserFile
         do {
             existing = try UserFile.read(path)
         } catch EvidenceError.fileMissing {
             let sink = try TextSink(path: path)
-            sink.write(attributes)
+            sink.write(block)
             try sink.close()
             return true
         }
@@ -81,6 +90,21 @@ public enum GitSetup {
         for line in missing { bytes += line + end }
         try existing.replace(bytes: bytes, by: "git-setup")
         return true
+    }
+
+    /// Keeps a store inside the repository out of git: its file, the files
+    /// SQLite keeps beside it, and its copies of attached files (the export
+    /// carries those). A store outside the repository needs nothing.
+    static func ignore(store: String, top: String) throws {
+        let real = URL(fileURLWithPath: store).resolvingSymlinksInPath().standardizedFileURL.path
+        let root = URL(fileURLWithPath: top).resolvingSymlinksInPath().standardizedFileURL.path + "/"
+        guard real.hasPrefix(root) else { return }
+        let relative = String(real.dropFirst(root.count))
+        let folder = PathText.folder(of: relative)
+        let attachments = (folder.isEmpty || folder == "." ? "" : folder + "/") + TextFormat.attachmentsFolder + "/"
+        let block = "# Written by 'evidence git-setup': each person's store stays out of git; the export is shared.\n"
+            + ["/\(relative)", "/\(relative)-wal", "/\(relative)-shm", "/\(attachments)"].joined(separator: "\n") + "\n"
+        _ = try addLines(block, to: root + ".gitignore")
     }
 
     /// A line without the blanks and carriage return around it.

@@ -79,7 +79,7 @@ extension TransferCommands {
         static let spec = CommandSpec(
             name: "sync",
             abstract: "Import a shared folder, then export the store back to it: run it after 'git pull' and before 'git commit'.",
-            discussion: "A folder with no export yet is simply written. Nothing is exported when the import finds a conflict.",
+            discussion: "A folder with no export yet is simply written. In a clone with no store yet, the store is created first (./evidence.sqlite, or where --store says). Nothing is exported when the import finds a conflict.",
             arguments: [folder.argument])
 
         let store: String
@@ -92,6 +92,9 @@ extension TransferCommands {
 
         func run(_ runner: Runner) throws -> Int32 {
             let url = URL(fileURLWithPath: Store.absolutePath(folder))
+            if !FileManager.default.fileExists(atPath: Store.absolutePath(store)) {
+                _ = try runner.initialize(store: store)
+            }
             let opened = try runner.open(store)
             defer { opened.close() }
             var imported = false
@@ -158,16 +161,21 @@ extension TransferCommands {
         static let spec = CommandSpec(
             name: "git-setup",
             abstract: "Set a git repository up to merge an export folder with 'evidence merge-file'.",
-            discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path. Run it once in every clone; running it again changes nothing.",
+            discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path; where the store lies inside the repository, its file and its copies of attached files go in the top .gitignore. Run it once in every clone; running it again changes nothing.",
             arguments: [folder.argument])
 
         let folder: String
+        let store: String
 
-        init(_ values: ParsedValues) throws { folder = try values[Self.folder] }
+        init(_ values: ParsedValues) throws {
+            folder = try values[Self.folder]
+            store = try CommandTree.storePath(values)
+        }
 
         func run(_ runner: Runner) throws -> Int32 {
             let executable = ThisProcess.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
-            let outcome = try EvidenceStore.GitSetup.run(folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable)
+            let outcome = try EvidenceStore.GitSetup.run(
+                folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable, store: Store.absolutePath(store))
             runner.output.message(
                 (outcome.wroteAttributes ? "Wrote \(outcome.attributesFile); commit it." : "\(outcome.attributesFile) already sends the folder's files to evidence.")
                     + "\nSet merge.evidence.driver in \(outcome.repository): \(outcome.driver)")
