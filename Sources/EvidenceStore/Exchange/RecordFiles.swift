@@ -34,28 +34,12 @@ public struct FolderRecordFiles: RecordFiles {
         guard isFolder else {
             throw EvidenceError.badFile(path: folder.path, location: nil, reason: "is a file; give the folder of an export")
         }
-        // An export killed while it put its files in place is finished first.
+        // The folder's parts are checked before anything in it is moved or
+        // read: a link or a FIFO would otherwise be followed, or hold the
+        // store's write lock while it waits. An export killed while it put
+        // its files in place is then finished.
+        try TeamFolder.checkParts(folder)
         try InterruptedExport.recover(folder)
-        try checkEveryFile()
-    }
-
-    /// Every file the import may read is a regular file, checked before the
-    /// import takes the store's write lock: a FIFO or a link to /dev/stdin
-    /// would otherwise hold the lock while it waits.
-    private func checkEveryFile() throws {
-        let manager = FileManager.default
-        let top = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in top.sorted() {
-            let path = folder.appendingPathComponent(name).path
-            var isFolder: Bool = false
-            if name.hasSuffix(".jsonl") || name == TextFormat.manifest {
-                try InputFile.check(path)
-            } else if manager.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
-                for inner in ((try? manager.contentsOfDirectory(atPath: path)) ?? []).sorted() where inner.hasSuffix(".jsonl") {
-                    try InputFile.check(path + "/" + inner)
-                }
-            }
-        }
     }
 
     public func displayName(of file: String) -> String {

@@ -177,6 +177,7 @@ final class ExportFolder {
             throw EvidenceError.io(path: requested.path, reason: "is a file, not a folder")
         }
         if !manager.fileExists(atPath: target.path) { try Self.createFolder(target) }
+        try TeamFolder.checkParts(target)
         try InterruptedExport.recover(target)
         lock = try InterruptedExport.FolderLock(target)
         folder = target.appendingPathComponent(InterruptedExport.prefix + "\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))")
