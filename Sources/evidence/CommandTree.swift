@@ -39,10 +39,16 @@ enum CommandTree {
     // MARK: - Shared option readers
 
     /// The clock commands record with: the system's, unless EVIDENCE_NOW holds a
-    /// UTC timestamp. That variable is a test hook (README, "Testing"): it makes
+    /// UTC timestamp (to the second, or to the microsecond as results record
+    /// it). That variable is a test hook (docs/development.md): it makes
     /// the times the binary writes reproducible; nothing else reads it.
     static func clock(_ environment: [String: String]) throws -> Clock {
         guard let fixed = environment["EVIDENCE_NOW"], !fixed.isEmpty else { return .system }
+        if Timestamp.isMicroseconds(fixed), let second = Timestamp.date(String(fixed.prefix(19)) + "Z"),
+            let fraction = Int(fixed.dropFirst(20).prefix(6))
+        {
+            return .fixed(second.addingTimeInterval(Double(fraction) / 1_000_000))
+        }
         let text = try Timestamp.parse(fixed, field: "EVIDENCE_NOW")
         guard let date = Timestamp.date(text), text.count > 10 else {
             throw EvidenceError.invalidValue(

@@ -159,6 +159,37 @@ import Testing
         try folder.write("DuoUITests.junit", Self.junit)
     }
 
+    /// The same CI file ingested by two clones in the same second (the runs'
+    /// records agree to the second; each result was recorded at its own
+    /// microsecond) merges without a conflict in either order, and every
+    /// store ends with the results recorded first (issue 45, point 4).
+    @Test(arguments: [true, false]) func oneFileIngestedByTwoClonesInTheSameSecondMergesClean(alicePushesFirst: Bool) throws {
+        try setUpTeam()
+        let times = ["alice": "2026-11-02T09:30:00.200000Z", "bob": "2026-11-02T09:30:00.700000Z"]
+        for person in ["alice", "bob"] {
+            try evidence(["ingest", "DuoUITests.junit", "--tester", "ci", "--store", "\(person).sqlite"] + Self.simulator,
+                as: person, at: times[person]!)
+            try evidence(["export", "\(person)/evidence", "--store", "\(person).sqlite"], as: person, at: "2026-11-02T10:00:00Z")
+            try git(["add", "-A"], in: person)
+            try git(["commit", "-q", "-m", "\(person)'s CI run"], in: person)
+        }
+        let (first, second) = alicePushesFirst ? ("alice", "bob") : ("bob", "alice")
+        try git(["push", "-q", "origin", "HEAD:main"], in: first)
+        try git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: second)
+        #expect(try git(["grep", "-l", "-e", "^<<<<<<<", "--", "evidence"], in: second, expect: 1).output.isEmpty)
+        try evidence(["sync", "\(second)/evidence", "--store", "\(second).sqlite"], as: second, at: "2026-11-02T11:00:00Z")
+        try git(["add", "-A"], in: second)
+        if try !git(["status", "--porcelain"], in: second).output.isEmpty { try git(["commit", "-q", "-m", "synced"], in: second) }
+        try git(["push", "-q", "origin", "HEAD:main"], in: second)
+        try git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: first)
+        try evidence(["sync", "\(first)/evidence", "--store", "\(first).sqlite"], as: first, at: "2026-11-02T11:00:00Z")
+        let recorded = "SELECT group_concat(recorded_at, ' ') FROM (SELECT r.recorded_at FROM results AS r JOIN runs AS u ON u.id = r.run_id WHERE u.ingested_file_id IS NOT NULL ORDER BY r.recorded_at)"
+        #expect(try query("alice.sqlite", recorded) == query("bob.sqlite", recorded))
+        let aliceRecorded = try query("alice.sqlite", recorded)
+        #expect(aliceRecorded.hasPrefix("2026-11-02T09:30:00.2000"), "Alice's results were recorded first: \(aliceRecorded)")
+        #expect(try git(["status", "--porcelain"], in: first).output.isEmpty)
+    }
+
     // MARK: - Screenshots travel
 
     /// A screenshot attached from outside the store's folder (Simulator puts

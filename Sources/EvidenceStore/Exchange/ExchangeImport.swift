@@ -445,9 +445,12 @@ final class ImportSession {
 
     // MARK: - Runs
 
-    /// Which side stands where one run's two versions differ.
+    /// Which side stands where one run's two versions differ. `tied`: one
+    /// file ingested on two machines in the same second (the run's records
+    /// agree); the first result that differs decides, by `TextFormat.ResultLine.recordedFirst`,
+    /// as the merge driver decides.
     private enum Standing {
-        case neither, store, folder
+        case neither, store, folder, tied
     }
 
     /// Applies one run's lines. Results upgraded from version 1 do not say
@@ -465,7 +468,7 @@ final class ImportSession {
             throw first.error("run", "the file of run '\(uuid)' holds run '\(header.uuid)'")
         }
         let stored = try reader.runFile(uuid: uuid) { _, text in SHA256.hex(Data(text.utf8)) }
-        let (runID, environmentID, standing) = try applyHeader(header, stored: stored?.header, first)
+        var (runID, environmentID, standing) = try applyHeader(header, stored: stored?.header, first)
         let isNew = stored == nil
         var storedResults: [String: TextFormat.ResultLine] = [:]
         for result in stored?.results ?? [] { storedResults[result.uuid] = result }
@@ -476,6 +479,9 @@ final class ImportSession {
             case .result(var result):
                 if statementsFromStore, let stored = storedResults[result.uuid], stored.claim == result.claim {
                     result.statement = stored.statement
+                }
+                if standing == .tied, let stored = storedResults[result.uuid], stored != result {
+                    standing = TextFormat.ResultLine.recordedFirst(stored, result) ? .store : .folder
                 }
                 try applyResult(
                     result, stored: storedResults[result.uuid], runID: runID, environmentID: environmentID,
@@ -512,7 +518,7 @@ final class ImportSession {
         let storedRun = try reader.run(id: try reader.runID(reference: header.uuid))
         if stored.line.object == header.line.object {
             summary.unchanged += 1
-            return (storedRun.id, storedRun.environmentID, .neither)
+            return (storedRun.id, storedRun.environmentID, header.ingestedFile == nil ? .neither : .tied)
         }
         // The same file ingested on two machines: the earlier ingestion stands.
         if let mine = stored.ingestedFile, let theirs = header.ingestedFile, mine.sha256 == theirs.sha256 {
@@ -563,7 +569,7 @@ final class ImportSession {
                 return
             case .folder:
                 break
-            case .neither:
+            case .neither, .tied:
                 guard replace else {
                     let (field, here, there) = RecordDifference.first(stored.line, result.line)
                     conflict(

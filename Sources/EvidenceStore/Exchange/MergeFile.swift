@@ -38,6 +38,7 @@ public enum MergeFile {
         var conflicts: [String] = []
         // Which side's ingestion of the file stands, once the run's record says.
         var ingestionWinner: Records?
+        var sameSecondIngestion = false
         for key in keys {
             let b = original.byKey[key]
             let o = mine.byKey[key]
@@ -45,6 +46,8 @@ public enum MergeFile {
             let description = (o ?? t)?.identity.description ?? key
             switch (o, t) {
             case (let o?, let t?) where o.line == t.line:
+                // One file ingested on both sides in the same second: the first result that differs decides.
+                if key.hasPrefix("run "), o.value["ingested_file"] != nil { sameSecondIngestion = true }
                 out += o.line + "\n"
             case (nil, nil):
                 continue
@@ -67,6 +70,10 @@ public enum MergeFile {
                     ingestionWinner = winner ? mine : other
                     out += (winner ? o : t).line + "\n"
                     continue
+                }
+                if key.hasPrefix("result "), ingestionWinner == nil, sameSecondIngestion {
+                    let (recordedO, recordedT) = (o.value["recorded_at"]?.stringValue ?? "", t.value["recorded_at"]?.stringValue ?? "")
+                    ingestionWinner = (recordedO, o.line) <= (recordedT, t.line) ? mine : other
                 }
                 if key.hasPrefix("result "), let winner = ingestionWinner, let record = winner.byKey[key] {
                     out += record.line + "\n"

@@ -234,6 +234,15 @@ extension TextFormat.RunHeader {
 }
 
 extension TextFormat.ResultLine {
+    /// Of one file ingested on two machines in the same second (their runs'
+    /// records agree), whose results stand: the side whose first differing
+    /// result was recorded first, then the smaller line. Import and the merge
+    /// driver both decide by it, so every clone ends the same.
+    static func recordedFirst(_ a: Self, _ b: Self) -> Bool {
+        let (first, second) = (a.line.object, b.line.object)
+        return (a.recordedAt, first) <= (b.recordedAt, second)
+    }
+
     public var line: JSONLine {
         var line = JSONLine()
         line.add("result", uuid)
