@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import EvidenceStore
+
 
 /// `lint --write` and `annotate` never lose what a person wrote: broken
 /// markers stop the write, an edit saved meanwhile is kept, the file keeps
@@ -94,7 +96,7 @@ import Testing
             unlink(secondName)
             if hardLinked { #expect(link(path, secondName) == 0) }
             let running = try EvidenceBinary.start(
-                ["lint", "--write", document],
+                ["lint", "--write", document] + (hardLinked ? ["--break-hard-links"] : []),
                 environment: ["EVIDENCE_STORE": store, "EVIDENCE_FAULT_POINT": "document.written:stop"], in: folder.url)
             #expect(running.waitUntilStopped(), "lint --write reaches the point before it replaces the file")
             let edit = stale + "\nA sentence saved while lint ran.\n"
@@ -137,15 +139,79 @@ import Testing
         #expect(status(path).st_mode & S_IFMT == S_IFLNK)
         #expect(try read("target.md").contains("Xcode 27.1 (27A9275)"))
 
-        // Hard links: every name has the new text, one inode.
+        // Hard links: a rename would split them, and writing in place could be
+        // killed half way, so the write is refused until told to break them.
         unlink(path)
         try write(stale)
         #expect(link(path, folder.path("other-name.md")) == 0)
-        try run(["annotate", document, "--document", "duo-system-surfaces"])
-        try run(["lint", "--write", document])
-        #expect(status(path).st_ino == status(folder.path("other-name.md")).st_ino && status(path).st_nlink == 2)
-        #expect(try read("other-name.md").contains("Xcode 27.1 (27A9275)"))
+        let split = try run(["lint", "--write", document], expect: 74)
+        #expect(split.stderr.contains("has 2 names (hard links)") && split.stderr.contains("--break-hard-links"), "\(split.stderr)")
+        #expect(try read() == stale)
+        try run(["lint", "--write", "--break-hard-links", document])
+        #expect(try read().contains("Xcode 27.1 (27A9275)"))
+        #expect(try read("other-name.md") == stale, "the other name keeps the old text")
+        #expect(status(path).st_nlink == 1 && status(folder.path("other-name.md")).st_nlink == 1)
         #expect(try Leftovers(in: folder.path(".")).isEmpty)
+    }
+
+    /// The new file keeps what the old one carried: its extended attributes
+    /// (Finder tags; issue 45, point 8 found them dropped) and, where the
+    /// writer may give it (root), another person's owner and group.
+    @Test func extendedAttributesAndTheOwnerAreKept() throws {
+        let path = try write(stale)
+        let tag = Array("Red\n6".utf8)
+        do {
+            let file = try FileSystem.open(path, .write)
+            defer { file.close() }
+            try FileSystem.setExtendedAttribute("user.evidence.tags", tag, on: file)
+        } catch {
+            print("extended attributes not checked: this filesystem keeps none (\(error))")
+            return
+        }
+        if ThisProcess.isRoot { #expect(chown(path, 65534, 65534) == 0) }
+        let before = status(path)
+        try run(["lint", "--write", document])
+        #expect(try read().contains("Xcode 27.1 (27A9275)"))
+        let file = try FileSystem.open(path, .read)
+        defer { file.close() }
+        #expect(FileSystem.extendedAttributes(of: file).first { $0.name == "user.evidence.tags" }?.value == tag)
+        #expect(status(path).st_uid == before.st_uid && status(path).st_gid == before.st_gid)
+    }
+
+    /// A write killed at any moment after it starts leaves the document old
+    /// or new, never partial (issue 45, point 1: a hard-linked document was
+    /// truncated, then written in place, and a kill emptied it). A
+    /// document of a few megabytes, so the kill lands while it is written.
+    @Test func aKilledWriteLeavesTheDocumentOldOrNew() throws {
+        let prose = String(repeating: "A paragraph of prose a writer wrote, long enough to take a moment to write out again.\n\n", count: 40_000)
+        let old = stale + "\n" + prose
+        let path = try write(old)
+        try run(["lint", "--write", document])
+        let new = try read()
+        #expect(new != old)
+        var outcomes: [String: Int] = [:]
+        for attempt in 0..<10 {
+            try write(old)
+            unlink(folder.path("other-name.md"))
+            let hardLinked = attempt % 2 == 1
+            if hardLinked { #expect(link(path, folder.path("other-name.md")) == 0) }
+            let running = try EvidenceBinary.start(
+                ["lint", "--write", document] + (hardLinked ? ["--break-hard-links"] : []),
+                environment: ["EVIDENCE_STORE": store], in: folder.url)
+            // Once the new text is being written beside the document, a random moment later.
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).contains { $0.hasPrefix(".\(document).evidence-") }) {
+                usleep(200)
+            }
+            usleep(UInt32.random(in: 0...30_000))
+            kill(running.pid, SIGKILL)
+            _ = running.finish()
+            let now = try read()
+            #expect(now == old || now == new, "attempt \(attempt): \(now.utf8.count) bytes, neither old (\(old.utf8.count)) nor new (\(new.utf8.count))")
+            outcomes[now == old ? "old" : "new", default: 0] += 1
+            if hardLinked { #expect(try read("other-name.md") == old) }
+        }
+        #expect(outcomes.values.reduce(0, +) == 10)
     }
 
     // MARK: - Finding 9: line endings and the byte-order mark

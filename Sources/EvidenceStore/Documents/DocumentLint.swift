@@ -294,7 +294,7 @@ public enum DocumentLint {
 extension DocumentLint {
     /// Rewrites the generated blocks and the `verified:` field in place, whole
     /// or not at all; nothing else changes. Returns what changed.
-    public static func write(file: String, store: Store, document override: String?) throws -> [DocumentChange] {
+    public static func write(file: String, store: Store, document override: String?, breakingHardLinks: Bool = false) throws -> [DocumentChange] {
         let original = try UserFile.read(file)
         let parsed = MarkedDocument(text: try original.text())
         try refuseProblems(parsed, file: file, command: "lint --write")
@@ -321,7 +321,7 @@ extension DocumentLint {
         if !changes.isEmpty {
             var text = parsed.source
             text.lines = lines
-            try original.replace(with: text.text, by: "lint --write")
+            try original.replace(with: text.text, by: "lint --write", breakingHardLinks: breakingHardLinks)
         }
         return changes.sorted { $0.line < $1.line }
     }
@@ -393,7 +393,7 @@ extension DocumentLint {
     /// document states as a table row's first cell, or as whole sentences of
     /// a list item or paragraph; returns what it placed and the claims it
     /// could not place.
-    public static func annotate(file: String, store: Store, document name: String) throws -> (changes: [DocumentChange], unplaced: [String]) {
+    public static func annotate(file: String, store: Store, document name: String, breakingHardLinks: Bool = false) throws -> (changes: [DocumentChange], unplaced: [String]) {
         let original = try UserFile.read(file)
         let parsed = MarkedDocument(text: try original.text())
         try refuseProblems(parsed, file: file, command: "annotate")
@@ -427,7 +427,7 @@ extension DocumentLint {
         if !changes.isEmpty {
             var text = parsed.source
             text.lines = lines
-            try original.replace(with: text.text, by: "annotate")
+            try original.replace(with: text.text, by: "annotate", breakingHardLinks: breakingHardLinks)
         }
         return (changes.sorted { $0.line < $1.line }, unplaced)
     }

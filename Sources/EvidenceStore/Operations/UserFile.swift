@@ -11,12 +11,15 @@
 ///
 /// Reading resolves links to the file itself and remembers what it was (its
 /// size, modification time and SHA-256). Replacing writes through a link to
-/// its target; refuses a read-only file; keeps the mode, the owner and the
-/// hard links; and checks, immediately before it replaces the file, that it
-/// is still what was read, refusing with "changed while … ran" otherwise.
-/// A file with one name is written beside itself and renamed over (never
-/// half-written); one with several names (hard links) is written in place
-/// under a lock, so every name keeps the new text.
+/// its target; refuses a read-only file; writes the new text whole beside
+/// the file with its mode, owner, group and extended attributes (Finder
+/// tags), synced, and renames it over the file once it is checked still what
+/// was read ("changed while … ran" otherwise). So a kill at any moment
+/// leaves the old text or the new, never part of either. Where that cannot
+/// keep the file as it was, it refuses and says why: a file with several
+/// names (hard links), which a rename would split, unless the caller breaks
+/// them (`breakingHardLinks`); a file another person owns, which a new file
+/// cannot keep.
 public struct UserFile: Sendable {
     /// The path as given.
     public let path: String
@@ -59,13 +62,13 @@ public struct UserFile: Sendable {
 
     /// Replaces the file's content with `text`, as the type's comment says;
     /// `command` names what ran, for the refusal when the file changed.
-    public func replace(with text: String, by command: String) throws {
-        try replace(bytes: Array(text.utf8), by: command)
+    public func replace(with text: String, by command: String, breakingHardLinks: Bool = false) throws {
+        try replace(bytes: Array(text.utf8), by: command, breakingHardLinks: breakingHardLinks)
     }
 
     /// The same with bytes, for a file that need not be UTF-8 (a person's
     /// `.gitattributes` may hold any encoding).
-    public func replace(bytes: [UInt8], by command: String) throws {
+    public func replace(bytes: [UInt8], by command: String, breakingHardLinks: Bool = false) throws {
         let status: FileStatus
         do {
             status = try FileSystem.status(target)
@@ -77,11 +80,14 @@ public struct UserFile: Sendable {
         else {
             throw EvidenceError.io(path: path, reason: "is read-only; \(command) changes nothing in it")
         }
-        if status.links > 1 {
-            try writeInPlace(bytes, command: command)
-        } else {
-            try writeBeside(bytes, status: status, command: command)
+        if status.links > 1 && !breakingHardLinks {
+            throw EvidenceError.io(
+                path: path,
+                reason: "has \(status.links) names (hard links), and \(command) writes a file whole beside it and renames it over, "
+                    + "so that a kill never leaves it half-written; the other names would keep the old text. "
+                    + (command == "git-setup" ? "Make it a file of its own" : "Give --break-hard-links to write it under this name alone, or make it a file of its own"))
         }
+        try writeBeside(bytes, status: status, command: command)
     }
 
     /// Whether the file at `target` is still what was read; the descriptor,
@@ -111,12 +117,15 @@ public struct UserFile: Sendable {
         defer {
             if !renamed { FileSystem.remove(temporary) }
         }
+        let file: OpenFile
         do {
-            let file = try FileSystem.open(temporary, [.write, .create, .exclusive], permissions: status.permissions)
-            defer { file.close() }
-            // The mode as it was, whatever the umask took; the owner where this user may give it.
-            try? file.setPermissions(status.permissions)
-            try? file.setOwner(status.owner, group: status.group)
+            file = try FileSystem.open(temporary, [.write, .create, .exclusive], permissions: status.permissions)
+        } catch {
+            throw EvidenceError.io(path: path, reason: "cannot write beside it (\(error))")
+        }
+        defer { file.close() }
+        try keep(status, on: file)
+        do {
             try file.write(bytes)
             try file.sync()
         } catch {
@@ -133,30 +142,37 @@ public struct UserFile: Sendable {
         FileSystem.syncFolder(folder)
     }
 
-    /// A file with several names: written in place, under an exclusive lock,
-    /// after it is checked unchanged; every name then has the new text.
-    private func writeInPlace(_ bytes: [UInt8], command: String) throws {
-        let file: OpenFile
-        do {
-            file = try FileSystem.open(target, .write)
-        } catch {
-            throw EvidenceError.io(path: path, reason: "cannot be written (\(error))")
+    /// Gives the new file what the old one had: its mode (whatever the umask
+    /// took), its owner and group, its extended attributes. What cannot be
+    /// kept stops the write, naming it.
+    private func keep(_ status: FileStatus, on file: OpenFile) throws {
+        try? file.setPermissions(status.permissions)
+        if (try? file.status()).map({ $0.owner != status.owner || $0.group != status.group }) ?? true {
+            // Only root gives a file away; a member of the group may give it the group.
+            if (try? file.setOwner(status.owner, group: status.group)) == nil {
+                try? file.setOwner(UInt32.max, group: status.group)
+            }
         }
-        defer { file.close() }
-        FaultPoint.reached("document.written")
-        do {
-            try file.lock()
-        } catch {
-            throw EvidenceError.io(path: path, reason: "cannot be locked (\(error))")
+        guard let written = try? file.status() else {
+            throw EvidenceError.io(path: path, reason: "cannot write beside it (the new file cannot be read back)")
         }
-        defer { file.unlock() }
-        guard unchanged(file) else { throw changed(command) }
-        do {
-            try file.truncate(to: 0)
-            try file.write(bytes)
-            try file.sync()
-        } catch {
-            throw EvidenceError.io(path: path, reason: "cannot be written (\(error))")
+        if written.owner != status.owner || written.group != status.group {
+            let was = FileSystem.ownerName(status.owner) + ":" + FileSystem.groupName(status.group)
+            let would = FileSystem.ownerName(written.owner) + ":" + FileSystem.groupName(written.group)
+            throw EvidenceError.io(
+                path: path,
+                reason: "belongs to \(was), and a rewritten file would belong to \(would): writing it would take it from its owner. "
+                    + "Let \(FileSystem.ownerName(status.owner)) run the command, or make the file yours")
+        }
+        if written.permissions != status.permissions { try? file.setPermissions(status.permissions) }
+        guard let original = try? FileSystem.open(target, .read) else { return }
+        defer { original.close() }
+        for attribute in FileSystem.extendedAttributes(of: original) {
+            do {
+                try FileSystem.setExtendedAttribute(attribute.name, attribute.value, on: file)
+            } catch {
+                throw EvidenceError.io(path: path, reason: "cannot keep its extended attribute \(attribute.name) (\(error)); nothing was written")
+            }
         }
     }
 }

@@ -536,6 +536,18 @@ public enum FileSystem {
         return attributes
     }
 
+    /// A user's login name from the password database; the number where it has none.
+    public static func ownerName(_ id: UInt32) -> String {
+        guard let entry = getpwuid(uid_t(id)), let name = entry.pointee.pw_name else { return String(id) }
+        return String(cString: name)
+    }
+
+    /// A group's name from the group database; the number where it has none.
+    public static func groupName(_ id: UInt32) -> String {
+        guard let entry = getgrgid(gid_t(id)), let name = entry.pointee.gr_name else { return String(id) }
+        return String(cString: name)
+    }
+
     /// Gives a file an extended attribute.
     public static func setExtendedAttribute(_ name: String, _ value: [UInt8], on file: OpenFile) throws(SystemError) {
         #if canImport(Darwin)

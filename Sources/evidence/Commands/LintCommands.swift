@@ -34,7 +34,8 @@ extension LintCommands {
                 + "error (or, with --strict, any warning). The document's name is its front matter's name:, else its file "
                 + "name; --document overrides it.",
             arguments: [file.argument],
-            options: [document.option, format.option, strict.option, write.option, sync.option, dryRun.option, SharedOptions.by.option])
+            options: [document.option, format.option, strict.option, write.option, SharedOptions.breakHardLinks.option, sync.option, dryRun.option,
+                      SharedOptions.by.option])
 
         let store: String
         let files: [String]
@@ -42,6 +43,7 @@ extension LintCommands {
         let format: LintOutput.Format
         let strict: Bool
         let mode: LintMode
+        let breakHardLinks: Bool
         let by: String
 
         init(_ values: ParsedValues) throws {
@@ -60,6 +62,10 @@ extension LintCommands {
             document = try values[Self.document]
             format = try values[Self.format]
             strict = try values[Self.strict]
+            breakHardLinks = try values[SharedOptions.breakHardLinks]
+            if breakHardLinks && mode != .write {
+                throw UsageError(message: "--break-hard-links goes with --write.", path: values.path)
+            }
             by = try SharedOptions.author(values)
         }
 
@@ -72,7 +78,7 @@ extension LintCommands {
                 case .check:
                     findings += try DocumentLint.lint(file: file, text: try DocumentLint.readDocument(file), store: opened, document: document)
                 case .write:
-                    let changes = try DocumentLint.write(file: file, store: opened, document: document)
+                    let changes = try DocumentLint.write(file: file, store: opened, document: document, breakingHardLinks: breakHardLinks)
                     for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
                     if changes.isEmpty { runner.output.message("\(file): up to date.") }
                 case .sync(let dryRun):
@@ -101,22 +107,24 @@ extension LintCommands {
                 + "whole sentences of a list item or paragraph line that state it (whitespace, emphasis and links aside). "
                 + "Claims it cannot place are listed, such as several claims of one sentence, which are marked by hand. "
                 + "Running it again changes nothing.",
-            arguments: [file.argument], options: [document.option])
+            arguments: [file.argument], options: [document.option, SharedOptions.breakHardLinks.option])
 
         let store: String
         let file: String
         let document: String
+        let breakHardLinks: Bool
 
         init(_ values: ParsedValues) throws {
             store = try CommandTree.storePath(values)
             file = try values[Self.file]
             document = try values[Self.document]
+            breakHardLinks = try values[SharedOptions.breakHardLinks]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(store, access: .reading)
             defer { opened.close() }
-            let (changes, unplaced) = try DocumentLint.annotate(file: file, store: opened, document: document)
+            let (changes, unplaced) = try DocumentLint.annotate(file: file, store: opened, document: document, breakingHardLinks: breakHardLinks)
             for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
             for key in unplaced { runner.output.write("not placed: \(key)\n") }
             runner.output.message("Marked \(NumberText.counted(changes.count, "claim")); \(unplaced.count) not placed.")

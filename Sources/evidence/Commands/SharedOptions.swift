@@ -36,6 +36,10 @@ enum SharedOptions {
     /// --tester, else $USER, else empty.
     static let tester = Option.text("tester", "name", help: "Who ran it (default: $USER).")
     static let date = Option.text("date", "date", help: "When, as YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (default: now).")
+    /// lint --write and annotate: a document with several names is written under the one given.
+    static let breakHardLinks = Option.flag(
+        "break-hard-links",
+        help: "Write a document that has other names (hard links) under this name alone; the other names keep the old text.")
     /// --by, else $USER, else "unknown".
     static let by = Option.text("by", "name", help: "Who makes the change (default: $USER).")
     static let timezone = Option.text(
