@@ -90,5 +90,11 @@ import Testing
         #expect(throws: EvidenceError.self) {
             _ = try XcodeVersion.parse("objc[1]: warning\nnothing else\n", path: "x.txt")
         }
+        // A version the --xcode option would refuse is refused from the tool too (issue 45, point 10).
+        for version in ["27.1<b>", "-1", "27.1\u{1B}[31m"] {
+            #expect(throws: EvidenceError.self, "\(version)") {
+                _ = try XcodeVersion.parse("Xcode \(version)\nBuild version 27A9275\n", path: "xcodebuild -version")
+            }
+        }
     }
 }

@@ -103,4 +103,37 @@ import Testing
         #expect(row == "\"'=HYPERLINK(\"\"http://x\"\")\",'@SUM(A1),'+cmd|calc,'-2+3,-1.5,-4,'\ttab,say \u{FFFD}[31m red,1e-3,plain - text", "\(row)")
         #expect(!cells.contains("\u{1B}"))
     }
+
+    // MARK: 10. Smaller defects
+
+    /// A folder git could not merge (the driver was not set up) names its
+    /// conflict, the file, the line and the records, instead of "not valid JSON".
+    @Test func gitConflictMarkersInAnExportAreNamedAsSuch() throws {
+        try run(["export", "out"])
+        let path = folder.path("out/sources.jsonl")
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let mine = lines[1]
+        let theirs = mine.replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"Renamed: ")
+        #expect(theirs != mine)
+        lines.replaceSubrange(1...1, with: ["<<<<<<< HEAD", mine, "=======", theirs, ">>>>>>> origin/main"])
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let before = try fileDigest(store)
+        let refused = try run(["import", "out"], expect: 65)
+        #expect(refused.stderr.contains("sources.jsonl:2: holds git's conflict markers: a merge left unresolved (source '"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("evidence git-setup"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("not valid JSON"))
+        #expect(try fileDigest(store) == before)
+    }
+
+    /// The Arabic letter mark reorders text as U+200F does: refused at input
+    /// as the others are, and dropped or replaced in every output.
+    @Test func theArabicLetterMarkIsRefusedAsTheOtherMarksAre() throws {
+        for mark in ["\u{200F}", "\u{061C}"] {
+            let refused = try run(["source", "add", "https://developer.apple.com/x", "--title", "Apple\(mark) page", "--kind", "doc", "--publisher", "Apple"], expect: 64)
+            #expect(refused.stderr.contains("holds the control character U+\(mark == "\u{061C}" ? "061C" : "200F")"), "\(refused.stderr)")
+        }
+        #expect(EvidenceStore.Markdown.isDropped("\u{061C}"))
+        #expect(HTML.escape("a\u{061C}b\u{200F}c") == "abc")
+        #expect(CSVRenderer.field("a\u{061C}b") == "a\u{FFFD}b")
+    }
 }

@@ -167,7 +167,15 @@ extension LineReader {
     func forEachRecord<T>(
         name: String, decode: (inout FieldReader) throws -> T, _ body: (T, RecordLocation) throws -> Void
     ) throws {
+        // A merge git left unresolved: its records between the markers, named when it closes.
+        var unresolved: (line: Int, records: [String])?
         try forEachLine { number, bytes in
+            if let marker = Self.conflictMarker(bytes) {
+                if marker == "<" { unresolved = (number, []) }
+                if marker == ">", let open = unresolved { throw Self.conflictError(name, open) }
+                if unresolved == nil { throw Self.conflictError(name, (number, [])) }
+                return
+            }
             let value: JSONValue
             do {
                 value = try JSONReader.parse(bytes)
@@ -175,8 +183,31 @@ extension LineReader {
                 throw EvidenceError.badFile(
                     path: name, location: "\(number):\(failure.offset + 1)", reason: "not valid JSON: \(failure.message)")
             }
+            if unresolved != nil {
+                unresolved?.records.append(RecordIdentity(value)?.description ?? "line \(number)")
+                return
+            }
             var fields = try FieldReader(file: name, line: number, value: value)
             try body(try decode(&fields), RecordLocation(fields))
         }
+        if let open = unresolved { throw Self.conflictError(name, open) }
+    }
+
+    /// `<`, `=`, `|` or `>` for a line git writes around a conflict.
+    private static func conflictMarker(_ bytes: some Collection<UInt8>) -> Character? {
+        guard bytes.count >= 7, let first = bytes.first, [0x3C, 0x3D, 0x3E, 0x7C].contains(first),
+            bytes.prefix(7).allSatisfy({ $0 == first }), bytes.count == 7 || bytes.dropFirst(7).first == 0x20
+        else { return nil }
+        return Character(Unicode.Scalar(first))
+    }
+
+    private static func conflictError(_ name: String, _ open: (line: Int, records: [String])) -> EvidenceError {
+        let records = Array(Set(open.records)).sorted()
+        return .badFile(
+            path: name, location: String(open.line),
+            reason: "holds git's conflict markers: a merge left unresolved"
+                + (records.isEmpty ? "" : " (\(records.joined(separator: ", ")))")
+                + ". Run 'evidence git-setup' in every clone so git merges the folder record by record, "
+                + "then resolve this file (keep the records you want, remove the markers) and import again")
     }
 }

@@ -30,13 +30,17 @@ public enum MarketingVersion {
         let tagOK: Bool
         switch words.count {
         case 1: tagOK = true
-        case 2: tagOK = ["beta", "rc"].contains(words[1].lowercased())
+        case 2:
+            // "beta", "RC", or with its number joined as Xcode prints it ("16 beta6").
+            let tag = words[1].lowercased()
+            let name = tag.prefix { !$0.isNumber }
+            tagOK = ["beta", "rc"].contains(String(name)) && tag.dropFirst(name.count).allSatisfy { $0.isASCII && $0.isNumber }
         case 3: tagOK = ["beta", "rc"].contains(words[1].lowercased()) && words[2].allSatisfy { $0.isASCII && $0.isNumber }
         default: tagOK = false
         }
         guard numeric, tagOK else {
             throw EvidenceError.invalidValue(
-                field: field, value: text, expected: "a version such as 27.1, 27.1.1, \"27.2 beta 3\" or \"27.1 RC\"")
+                field: field, value: text, expected: "a version such as 27.1, 27.1.1, \"27.2 beta 3\", \"27.2 beta3\" or \"27.1 RC\"")
         }
         return trimmed
     }

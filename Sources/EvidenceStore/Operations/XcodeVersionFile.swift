@@ -41,6 +41,10 @@ public struct XcodeVersion: Equatable, Sendable {
         guard AppleBuild(build) != nil else {
             throw EvidenceError.badFile(path: path, location: nil, reason: "'\(build)' is not an Apple build number")
         }
-        return XcodeVersion(version: version, build: build)
+        // The same check as --xcode: what a tool prints is no more trusted than what a person types.
+        guard let checked = try? EnvironmentSpec.xcodeVersion(version) else {
+            throw EvidenceError.badFile(path: path, location: nil, reason: "'\(version)' is not an Xcode version such as 27.1")
+        }
+        return XcodeVersion(version: checked, build: build)
     }
 }

@@ -25,14 +25,9 @@ public enum CSVRenderer {
     }
 
     /// A control character other than a tab or a line break, or one of the
-    /// marks that reorder text without showing.
+    /// marks that reorder text without showing (`ControlCharacters`' set).
     private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D: return false
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
+        scalar != "\t" && scalar != "\n" && scalar != "\r" && ControlCharacters.isControl(scalar)
     }
 
     /// A signed decimal number (`-3`, `+1.5`, `-0.25e3`): a value, not a formula.

@@ -50,7 +50,9 @@ public enum HTML {
                         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + 3]))
                     }
                     index += 2
-                case 0xC2, 0xE2: out.append(byte)
+                case 0xD8 where index + 1 < count && bytes[index + 1] == 0x9C:
+                    index += 1  // U+061C, the Arabic letter mark
+                case 0xC2, 0xE2, 0xD8: out.append(byte)
                 default: break  // the other controls
                 }
                 index += 1
@@ -63,7 +65,7 @@ public enum HTML {
     /// The bytes `escape` must look at: markup characters, controls, and the
     /// lead bytes of the characters it may drop.
     private static let needsLook: [Bool] = (0...255).map { (byte: Int) -> Bool in
-        let special: Set<Int> = [0x7F, 0xC2, 0xE2, 0x26, 0x3C, 0x3E, 0x22, 0x27]  // DEL, two lead bytes, & < > " '
+        let special: Set<Int> = [0x7F, 0xC2, 0xE2, 0xD8, 0x26, 0x3C, 0x3E, 0x22, 0x27]  // DEL, three lead bytes, & < > " '
         return byte < 0x20 || special.contains(byte)
     }
 

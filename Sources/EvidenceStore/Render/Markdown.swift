@@ -157,9 +157,9 @@ public enum Markdown {
     }
 
     /// True when no character needs escaping or dropping, which is most values.
-    /// Non-ASCII text is plain too, unless it holds a C1 control (C2 80–9F) or
+    /// Non-ASCII text is plain too, unless it holds a C1 control (C2 80–9F),
     /// one of the line separators and direction marks of U+2000–U+207F (E2 80,
-    /// E2 81), which the slow path handles.
+    /// E2 81) or the Arabic letter mark (D8 9C), which the slow path handles.
     static func isPlain<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         let copy = Array(bytes)
         return copy.withUnsafeBufferPointer { isPlain($0) }
@@ -195,8 +195,9 @@ public enum Markdown {
                     case UInt8(ascii: "."):
                         if index >= 3 && (1...3).allSatisfy({ bytes[index - $0] | 0x20 == UInt8(ascii: "w") }) { return false }
                     default:
-                        // A continuation byte: C2 80–9F is a C1 control, E2 80 and E2 81 start U+2000–U+207F.
-                        if previous == 0xC2 || (previous == 0xE2 && byte <= 0x81) { return false }
+                        // A continuation byte: C2 80–9F is a C1 control, E2 80 and E2 81 start U+2000–U+207F,
+                        // D8 9C is U+061C.
+                        if previous == 0xC2 || (previous == 0xE2 && byte <= 0x81) || (previous == 0xD8 && byte == 0x9C) { return false }
                     }
                 }
             }
@@ -208,7 +209,7 @@ public enum Markdown {
     static func isDropped(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }
     }

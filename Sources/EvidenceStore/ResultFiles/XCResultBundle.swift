@@ -40,7 +40,12 @@ public struct XCResultBundle: Sendable {
                     + "on this machine (EVIDENCE_XCRUN names one); on a Mac with Xcode run 'xcrun xcresulttool get test-results "
                     + "tests --path \(bundle) > tests.json' and ingest tests.json")
         }
-        let folder = FileManager.default.temporaryDirectory.path + "/evidence-xcresult-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = FileManager.default.temporaryDirectory.path
+        // What a run that was killed left behind goes first.
+        for leftover in Leftovers.abandoned(in: temporary, prefix: "evidence-xcresult-") {
+            try? FileManager.default.removeItem(atPath: temporary + "/" + leftover)
+        }
+        let folder = temporary + "/evidence-xcresult-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
         do {
             try FileSystem.makeFolder(folder, permissions: 0o700)
         } catch {

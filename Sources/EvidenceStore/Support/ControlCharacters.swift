@@ -1,5 +1,7 @@
 /// Characters that do something instead of showing: C0 and C1 controls, DEL,
-/// the line and paragraph separators, and the marks that reorder text. A name,
+/// the line and paragraph separators, and the marks that reorder text (the
+/// Arabic letter mark U+061C among them). The one set: input refuses it,
+/// every output escapes or drops it. A name,
 /// a version or a build holds none; free text holds none but line breaks and
 /// tabs. Output that may still meet one (an older store, a failure message of
 /// a test) shows it escaped, never raw.
@@ -7,7 +9,7 @@ public enum ControlCharacters {
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }
     }

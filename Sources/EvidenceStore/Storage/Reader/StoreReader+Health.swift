@@ -30,7 +30,7 @@ extension StoreReader {
             """)
         var controls = String.UnicodeScalarView()
         for value in Array(1...31).filter({ $0 != 9 && $0 != 10 && $0 != 13 }) + [0x7F] + Array(0x80...0x9F)
-            + [0x200E, 0x200F, 0x2028, 0x2029] + Array(0x202A...0x202E) + Array(0x2066...0x2069)
+            + [0x061C, 0x200E, 0x200F, 0x2028, 0x2029] + Array(0x202A...0x202E) + Array(0x2066...0x2069)
         {
             if let scalar = Unicode.Scalar(UInt32(value)) { controls.append(scalar) }
         }
