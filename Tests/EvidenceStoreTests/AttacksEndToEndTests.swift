@@ -89,6 +89,26 @@ import Testing
         try run(["sync", "out"])
     }
 
+    /// An export's staging folder that came in a teammate's commit is never
+    /// carried out: its ready list would remove or replace the format's files
+    /// (issue 45, point 9). Import, export and sync name it and leave it.
+    @Test func aStagingFolderFromElsewhereIsNeverCarriedOut() throws {
+        try run(["export", "out"])
+        let sources = try fileDigest(folder.path("out/sources.jsonl"))
+        for (name, madeFor) in [(".evidence-export-99999999-1", "1:1\n"), (".evidence-export-99999998-2", nil)] {
+            _ = try folder.write("out/\(name)/ready", "remove sources.jsonl\nmove claims/planted.jsonl\n")
+            _ = try folder.write("out/\(name)/claims/planted.jsonl", "{\"key\":\"planted\"}\n")
+            if let madeFor { _ = try folder.write("out/\(name)/folder", madeFor) }
+        }
+        for arguments in [["import", "out"], ["export", "out"], ["sync", "out"]] {
+            let ran = try run(arguments)
+            #expect(ran.stderr.contains("warning: out/.evidence-export-99999998-2 is an export's staging folder made elsewhere"), "\(ran.stderr)")
+            #expect(ran.stderr.contains("out/.evidence-export-99999999-1"), "\(ran.stderr)")
+            #expect(try fileDigest(folder.path("out/sources.jsonl")) == sources, "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("out/claims/planted.jsonl")), "\(arguments)")
+        }
+    }
+
     // MARK: 7 and 10. CSV cannot be turned against its reader
 
     /// Cells a spreadsheet would run as formulas start with an apostrophe;

@@ -19,6 +19,45 @@ public enum InterruptedExport {
     public static let prefix = ".evidence-export-"
     /// The list a staged export writes once it is whole.
     static let readyList = "ready"
+    /// The file naming the folder a staging folder was made in (its device
+    /// and inode): a staging folder that came from elsewhere (committed to
+    /// git by mistake, copied with the folder) is never carried out.
+    static let madeFor = "folder"
+
+    /// The folder's identity as `madeFor` holds it; nil where it cannot be read.
+    static func identity(of folder: URL) -> String? {
+        (try? FileSystem.status(folder.path)).map { "\($0.device):\($0.inode)\n" }
+    }
+
+    /// Names the folder a new staging folder was made for.
+    static func markMadeFor(_ staging: URL, in folder: URL) throws {
+        guard let identity = identity(of: folder) else {
+            throw EvidenceError.io(path: folder.path, reason: "cannot be read")
+        }
+        do {
+            let file = try FileSystem.open(staging.appendingPathComponent(madeFor).path, [.write, .create, .exclusive])
+            defer { file.close() }
+            try file.write(Array(identity.utf8))
+            try file.sync()
+        } catch {
+            throw EvidenceError.io(path: staging.path, reason: "cannot be written (\(error))")
+        }
+    }
+
+    /// The staging folders in `folder` that were not made there: never
+    /// carried out, and named so that a person removes them.
+    public static func foreign(in folder: URL) -> [String] {
+        let here = identity(of: folder)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { name in
+            guard name.hasPrefix(prefix) else { return false }
+            let staging = folder.appendingPathComponent(name)
+            guard let made = try? String(contentsOf: staging.appendingPathComponent(madeFor), encoding: .utf8) else {
+                // Killed before it named its folder, it holds no ready list and is dropped.
+                return FileManager.default.fileExists(atPath: staging.appendingPathComponent(readyList).path)
+            }
+            return made != here
+        }.sorted()
+    }
 
     /// Finishes or drops the exports into `folder` whose process has ended,
     /// under the folder's lock; returns how many it finished.
@@ -29,7 +68,8 @@ public enum InterruptedExport {
         let lock = try FolderLock(folder)
         defer { lock.release() }
         var finished = 0
-        for name in Leftovers.abandoned(in: folder.path, prefix: prefix) {
+        let foreign = Set(foreign(in: folder))
+        for name in Leftovers.abandoned(in: folder.path, prefix: prefix) where !foreign.contains(name) {
             let staging = folder.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: staging.appendingPathComponent(readyList).path) {
                 try finish(staging, into: folder)

@@ -186,6 +186,7 @@ final class ExportFolder {
         } catch {
             throw EvidenceError.io(path: folder.path, reason: "cannot be created (\(error))")
         }
+        try InterruptedExport.markMadeFor(folder, in: target)
     }
 
     deinit {

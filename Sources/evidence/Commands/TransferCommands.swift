@@ -11,6 +11,16 @@ enum TransferCommands {
         Export.declaration, Import.declaration, Sync.declaration, MergeFile.declaration, GitSetup.declaration,
         Seed.declaration,
     ]
+
+    /// Names the staging folders in a team folder that another clone made
+    /// (committed by mistake): they are never carried out.
+    static func warnOfForeignStaging(in folder: String, _ runner: Runner) {
+        for name in InterruptedExport.foreign(in: URL(fileURLWithPath: Store.absolutePath(folder))) {
+            runner.output.message(
+                "warning: \(folder)/\(name) is an export's staging folder made elsewhere (committed to git, or copied with the folder); "
+                    + "it is ignored. Remove it (git rm -r).")
+        }
+    }
 }
 
 extension TransferCommands {
@@ -39,6 +49,7 @@ extension TransferCommands {
             defer { opened.close() }
             let summary = try StoreExporter.export(opened, to: URL(fileURLWithPath: Store.absolutePath(folder)), replace: replace)
             runner.output.message("Exported \(summary.total) records to \(folder).")
+            TransferCommands.warnOfForeignStaging(in: folder, runner)
             return ExitCode.ok
         }
     }
@@ -69,6 +80,7 @@ extension TransferCommands {
             defer { opened.close() }
             let summary = try StoreImporter(store: opened, replace: replace).run(files)
             runner.output.message("Imported \(folder): \(summary).")
+            TransferCommands.warnOfForeignStaging(in: folder, runner)
             return ExitCode.ok
         }
     }
@@ -106,6 +118,7 @@ extension TransferCommands {
             // Everything in the folder was just imported: the export may write over it.
             let exported = try StoreExporter.export(opened, to: url, replace: imported)
             runner.output.message("Exported \(exported.total) records to \(folder).")
+            TransferCommands.warnOfForeignStaging(in: folder, runner)
             return ExitCode.ok
         }
     }
