@@ -176,4 +176,19 @@ import Testing
         #expect(replaced[1] == "verified: \"a \\\"b\\\" \\\\ c\" # why")
         #expect(FrontMatter(replaced)?.verified?.value == "a \"b\" \\ c")
     }
+
+    /// A line that merely looks like `verified:` is another value's text
+    /// (issue 45, point 3): inside a block scalar, inside a quoted scalar over
+    /// several lines, or in prose under a `---` that is never closed.
+    @Test func onlyAKeyIsTheVerifiedField() {
+        #expect(verified("notes: |\n  verified: inside a block\nverified: the field")?.value == "the field")
+        #expect(verified("notes: |\n  verified: inside a block")?.value == nil)
+        #expect(verified("title: \"a title over\n  verified: two lines\"\nverified: ok")?.value == "ok")
+        #expect(verified("title: 'it''s\nverified: still the title'")?.value == nil)
+        #expect(verified("summary: a plain value\n  verified: continued\nverified: yes")?.value == "yes")
+        #expect(verified("meta:\n  verified: nested")?.value == "nested")
+        #expect(FrontMatter(TextLines("---\nA rule, then prose.\n\nverified: a sentence in prose\n").lines) == nil)
+        let document = "---\nnotes: |\n  verified: keep me\n---\n"
+        #expect(MarkedDocument(text: document).verified == nil)
+    }
 }

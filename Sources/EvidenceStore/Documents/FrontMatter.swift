@@ -40,13 +40,19 @@ public struct FrontMatter: Sendable {
         guard lines.first == "---" else { return nil }
         var end = 1
         while end < lines.count && lines[end] != "---" && lines[end] != "..." { end += 1 }
-        self.lines = 0..<min(end + 1, lines.count)
+        // A `---` never closed is a rule, not front matter: what follows is prose.
+        guard end < lines.count else { return nil }
+        self.lines = 0..<(end + 1)
         var index = 1
         while index < end {
             defer { index += 1 }
             guard let (key, indent, valueStart) = Self.key(lines[index]) else { continue }
             let topLevel = indent == 0
-            guard key == "verified" && verified == nil || key == "name" && topLevel && name == nil else { continue }
+            guard key == "verified" && verified == nil || key == "name" && topLevel && name == nil else {
+                // Another key's value: a line inside it that looks like `verified:` is its text, not a key.
+                index = Self.lastLine(ofValueAt: index, start: valueStart, indent: indent, lines: lines, end: end)
+                continue
+            }
             // The value's lines: this one and the following ones indented deeper than the key (or blank).
             var last = index
             var probe = index + 1
@@ -68,6 +74,56 @@ public struct FrontMatter: Sendable {
     }
 
     // MARK: - Keys
+
+    /// The last line of the value a key on line `line` gives on that line
+    /// (from byte `start`): a quoted scalar runs to its closing quote, a block
+    /// or plain scalar over the lines indented deeper than its key. A key with
+    /// nothing after it gives `line`: the lines below are keys of their own.
+    private static func lastLine(ofValueAt line: Int, start: Int, indent: Int, lines: [String], end: Int) -> Int {
+        let first = Array(lines[line].utf8)
+        guard start < first.count, first[start] != UInt8(ascii: "#") else { return line }
+        let quote = first[start]
+        if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+            var index = start + 1
+            var current = line
+            var bytes = first
+            while current < end {
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if quote == UInt8(ascii: "\"") && byte == UInt8(ascii: "\\") {
+                        index += 2
+                        continue
+                    }
+                    if byte == quote {
+                        // In single quotes, '' is a quote.
+                        if quote == UInt8(ascii: "'") && index + 1 < bytes.count && bytes[index + 1] == quote {
+                            index += 2
+                            continue
+                        }
+                        return current
+                    }
+                    index += 1
+                }
+                current += 1
+                guard current < end else { break }
+                bytes = Array(lines[current].utf8)
+                index = 0
+            }
+            // Never closed: the rest of the front matter is its text.
+            return end - 1
+        }
+        var last = line
+        var probe = line + 1
+        while probe < end {
+            let text = lines[probe]
+            if !text.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                guard indentation(text) > indent else { break }
+                last = probe
+            }
+            probe += 1
+        }
+        return last
+    }
 
     /// `key:` (after any `- ` of a list item): the key, its column, and where the value starts (a byte offset).
     private static func key(_ line: String) -> (String, Int, Int)? {
