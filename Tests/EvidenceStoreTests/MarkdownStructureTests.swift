@@ -19,9 +19,13 @@ import Testing
         #expect(TextLines("a\r\nb").ending == .crlf)
         #expect(TextLines("\u{FEFF}x\n").byteOrderMark && TextLines("\u{FEFF}x\n").lines == ["x"])
         var edited = TextLines("\u{FEFF}one\r\ntwo\r\n")
-        edited.lines[1] = "2"
-        edited.lines.append("three")
+        edited.replaceSubrange(1..<2, with: ["2"])
+        edited.replaceSubrange(2..<2, with: ["three"])
         #expect(edited.text == "\u{FEFF}one\r\n2\r\nthree\r\n")
+        // Mixed endings stay mixed, and a lone CR stays a CR (issue 45, point 10).
+        var mixed = TextLines("a\nb\r\n```\nx\ry\n```\nlast")
+        mixed.replaceSubrange(1..<2, with: ["B", "B2"])
+        #expect(mixed.text == "a\nB\nB2\r\n```\nx\ry\n```\nlast")
     }
 
     // MARK: - Code
@@ -128,6 +132,13 @@ import Testing
 
     // MARK: - Front matter
 
+    private func replacing(_ field: FrontMatter.Field, with value: String, in lines: [String]) -> [String] {
+        var lines = lines
+        let (range, line) = FrontMatter.replacement(of: field, with: value, in: lines)
+        lines.replaceSubrange(range, with: [line])
+        return lines
+    }
+
     private func verified(_ front: String) -> FrontMatter.Field? {
         FrontMatter(TextLines("---\n" + front + "\n---\nBody.\n").lines)?.verified
     }
@@ -167,12 +178,12 @@ import Testing
     @Test func aRewriteReplacesTheWholeValueWithAQuotedOne() throws {
         let lines = TextLines("---\nmetadata:\n  verified: >-\n    Xcode 26,\n    device: no\n  sources: x # kept\n---\n").lines
         let field = try #require(FrontMatter(lines)?.verified)
-        let written = FrontMatter.replacing(field, with: "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no", in: lines)
+        let written = replacing(field, with: "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no", in: lines)
         #expect(written == ["---", "metadata:", "  verified: \"Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no\"", "  sources: x # kept", "---"])
         #expect(FrontMatter(written)?.verified?.value == "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no")
         // A comment after the value stays; quotes and backslashes are escaped.
         let commented = TextLines("---\nverified: 'old' # why\n---\n").lines
-        let replaced = FrontMatter.replacing(try #require(FrontMatter(commented)?.verified), with: "a \"b\" \\ c", in: commented)
+        let replaced = replacing(try #require(FrontMatter(commented)?.verified), with: "a \"b\" \\ c", in: commented)
         #expect(replaced[1] == "verified: \"a \\\"b\\\" \\\\ c\" # why")
         #expect(FrontMatter(replaced)?.verified?.value == "a \"b\" \\ c")
     }

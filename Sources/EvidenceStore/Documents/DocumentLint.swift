@@ -299,7 +299,7 @@ extension DocumentLint {
         let parsed = MarkedDocument(text: try original.text())
         try refuseProblems(parsed, file: file, command: "lint --write")
         let facts = try facts(store, document: documentName(parsed, file: file, override: override), blocks: Set(parsed.blocks.map(BlockPlace.init)))
-        var lines = parsed.lines
+        var text = parsed.source
         var changes: [DocumentChange] = []
         // Blocks from the last, so the lines above keep their numbers; the
         // front matter, above every block, last of all.
@@ -307,20 +307,19 @@ extension DocumentLint {
             guard let generated = facts.blocks[BlockPlace(block)], blockText(generated) != block.content else { continue }
             var fresh = blockText(generated).pieces(separatedBy: "\n")
             fresh.removeLast()
-            lines.replaceSubrange(block.startLine..<(block.endLine - 1), with: fresh)
+            text.replaceSubrange(block.startLine..<(block.endLine - 1), with: fresh)
             changes.append(DocumentChange(file: file, line: block.startLine, description: "rewrote the \(block.kind) block"))
         }
         if let verified = parsed.verified, let value = verified.value,
             comparable(value) != facts.verifiedLine || verified.invalidYAML != nil
         {
-            lines = FrontMatter.replacing(verified, with: facts.verifiedLine, in: lines)
+            let (range, line) = FrontMatter.replacement(of: verified, with: facts.verifiedLine, in: text.lines)
+            text.replaceSubrange(range, with: [line])
             changes.append(DocumentChange(
                 file: file, line: verified.line,
                 description: value == facts.verifiedLine ? "verified: quoted" : "verified: \"\(value)\" → \"\(facts.verifiedLine)\""))
         }
         if !changes.isEmpty {
-            var text = parsed.source
-            text.lines = lines
             try original.replace(with: text.text, by: "lint --write", breakingHardLinks: breakingHardLinks)
         }
         return changes.sorted { $0.line < $1.line }
@@ -399,6 +398,7 @@ extension DocumentLint {
         try refuseProblems(parsed, file: file, command: "annotate")
         let facts = try facts(store, document: name, blocks: [])
         let marked = Set(parsed.markers.map(\.key))
+        var text = parsed.source
         var lines = parsed.lines
         var changes: [DocumentChange] = []
         var unplaced: [String] = []
@@ -421,12 +421,11 @@ extension DocumentLint {
                 continue
             }
             lines[index] = updated
+            text.replaceSubrange(index..<(index + 1), with: [updated])
             words[index] = comparableWords(updated)
             changes.append(DocumentChange(file: file, line: index + 1, description: "marked \(key)"))
         }
         if !changes.isEmpty {
-            var text = parsed.source
-            text.lines = lines
             try original.replace(with: text.text, by: "annotate", breakingHardLinks: breakingHardLinks)
         }
         return (changes.sorted { $0.line < $1.line }, unplaced)

@@ -467,10 +467,10 @@ public struct FrontMatter: Sendable {
         JSONValue.quote(text)
     }
 
-    /// `lines` with `field`'s whole value replaced by `value`, double-quoted;
-    /// what followed the value on its last line (a comment) stays.
-    public static func replacing(_ field: Field, with value: String, in lines: [String]) -> [String] {
-        var lines = lines
+    /// The lines `field`'s value spans, and the one line that replaces them:
+    /// the whole value replaced by `value`, double-quoted; what followed the
+    /// value on its last line (a comment) stays.
+    public static func replacement(of field: Field, with value: String, in lines: [String]) -> (Range<Int>, String) {
         let first = Array(lines[field.line - 1].utf8)
         let last = Array(lines[field.endLine - 1].utf8)
         let prefix = String(decoding: first[..<(field.column - 1)], as: UTF8.self)
@@ -479,7 +479,6 @@ public struct FrontMatter: Sendable {
         if !suffix.isEmpty && !suffix.hasPrefix(" ") { suffix = " " + suffix }
         var head = prefix
         while head.last == " " { head.removeLast() }
-        lines.replaceSubrange((field.line - 1)..<field.endLine, with: [head + " " + quoted(value) + suffix])
-        return lines
+        return ((field.line - 1)..<field.endLine, head + " " + quoted(value) + suffix)
     }
 }
