@@ -202,4 +202,16 @@ import Testing
         let document = "---\nnotes: |\n  verified: keep me\n---\n"
         #expect(MarkedDocument(text: document).verified == nil)
     }
+
+    /// A generated block holding an escaped `\<!--` (a document named
+    /// "HTML <!-- comments --> guide") is closed where its closer stands: the
+    /// backslash makes it text (issue 45, point 10).
+    @Test func anEscapedCommentOpenerIsText() {
+        let text = "<!-- evidence:sources -->\n\nCited by claims of HTML \\<!-- comments --\\> guide.\n\n<!-- /evidence:sources -->\n"
+        let parsed = MarkedDocument(text: text)
+        #expect(parsed.problems.isEmpty, "\(parsed.problems)")
+        #expect(parsed.blocks.count == 1)
+        let unescaped = MarkedDocument(text: text.replacingOccurrences(of: "\\<!--", with: "<!--"))
+        #expect(!unescaped.problems.isEmpty, "a real comment opener still opens a comment")
+    }
 }

@@ -106,10 +106,17 @@ struct BlockScanner {
         return (columns, index)
     }
 
-    /// Whether every `<!--` of the text is closed by a later `-->` on it.
+    /// Whether every `<!--` of the text is closed by a later `-->` on it. A
+    /// `\<!--` is text, as CommonMark reads a backslash before `<` (the
+    /// escaping a generated block gives a name that holds one).
     private static func closesLastComment(_ text: ArraySlice<UInt8>) -> Bool {
-        guard let open = text.lastRange(of: commentOpen) else { return true }
-        return text[open.upperBound...].contains(subsequence: commentClose)
+        var end = text.endIndex
+        while let open = text[..<end].lastRange(of: commentOpen) {
+            let backslashes = text[..<open.lowerBound].reversed().prefix { $0 == UInt8(ascii: "\\") }.count
+            guard backslashes % 2 == 1 else { return text[open.upperBound...].contains(subsequence: commentClose) }
+            end = open.lowerBound
+        }
+        return true
     }
 
     /// Three or more backticks or tildes (a backtick fence's info string holds no backtick).
