@@ -155,7 +155,8 @@ import Testing
         #expect(try driver.string(shown) != total)
         for (fragment, said) in [
             ("filter?need=standby", "no filter named 'need'"), ("filter?state=flaky", "no state 'flaky' in this report"),
-            ("filter?state=%E0%A4%A", "cannot be read"),
+            ("filter?state=%E0%A4%A", "cannot be read"), ("filter?__proto__=x", "no filter named '__proto__'"),
+            ("filter?constructor=x", "no filter named 'constructor'"),
         ] {
             try driver.open(page, fragment: fragment)
             #expect(try driver.number("return document.querySelector('.filter-notice').hidden ? 0 : 1") == 1, "\(fragment)")

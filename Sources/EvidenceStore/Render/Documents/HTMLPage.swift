@@ -125,7 +125,9 @@ public enum HTMLPage {
           var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-claim]"));
           var groups = Array.prototype.slice.call(document.querySelectorAll("tr.group"));
           var notice = form.querySelector(".filter-notice");
-          var aliases = { doc: "document" };
+          // Maps without a prototype: a name from the address ("__proto__") is only a name.
+          var aliases = Object.create(null);
+          aliases.doc = "document";
           var names = ["document", "state", "label", "needs", "model", "owner"].filter(function (name) {
             return form.elements.namedItem(name);
           });
@@ -166,9 +168,9 @@ public enum HTMLPage {
             history.replaceState(null, "", chosen.length ? "#filter?" + chosen.join("&") : location.pathname + location.search);
           }
           function apply() {
-            var wanted = {};
+            var wanted = Object.create(null);
             names.forEach(function (name) { wanted[name] = value(name); });
-            var all = {}, shown = {};
+            var all = Object.create(null), shown = Object.create(null);
             rows.forEach(function (row) {
               var models = list(row, "data-models");
               var keep = (!wanted.document || row.getAttribute("data-document") === wanted.document)
