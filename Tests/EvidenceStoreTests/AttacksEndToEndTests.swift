@@ -109,6 +109,44 @@ import Testing
         }
     }
 
+    // MARK: 1 and 10. Temporary files
+
+    /// A write stopped by SIGTERM, SIGINT or SIGHUP removes its temporary
+    /// file (a 15 MB one stayed until the next write) and leaves the document
+    /// as it was; the next write sweeps what a kill -9 left, and only what has
+    /// the exact shape of its own temporary names: a person's file that
+    /// merely starts the same way stays.
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP]) func aStoppedWriteTakesItsTemporaryFileWithIt(signal number: Int32) throws {
+        let document = folder.path("guide.md")
+        let text = "---\nname: duo-system-surfaces\nverified: \"Xcode 26\"\n---\n# Guide\n"
+        try text.write(toFile: document, atomically: true, encoding: .utf8)
+        let running = try EvidenceBinary.start(
+            ["lint", "--write", "guide.md"],
+            environment: ["EVIDENCE_STORE": store, "EVIDENCE_FAULT_POINT": "document.written:stop"], in: folder.url)
+        #expect(running.waitUntilStopped(), "lint --write reaches the point before it renames its new file")
+        let during = try hidden()
+        #expect(during.count == 1, "\(during)")
+        kill(running.pid, number)
+        running.resume()
+        let result = running.finish()
+        #expect(result.status == number, "ended by the signal: \(result.stderr)")
+        let after = try hidden()
+        #expect(after.isEmpty, "\(after)")
+        #expect(try String(contentsOfFile: document, encoding: .utf8) == text)
+
+        _ = try folder.write(".guide.md.evidence-99999999-1", "left by a kill -9")
+        _ = try folder.write(".guide.md.evidence-99999999-my-notes", "a person's own file")
+        _ = try folder.write(".report.md.evidence-99999999-2", "left by a killed report")
+        try run(["lint", "--write", "guide.md"])
+        try run(["report", "--output", "report.md"])
+        #expect(try hidden() == [".guide.md.evidence-99999999-my-notes"])
+    }
+
+    /// The hidden files beside the documents.
+    private func hidden() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains(".evidence-") }.sorted()
+    }
+
     // MARK: 7 and 10. CSV cannot be turned against its reader
 
     /// Cells a spreadsheet would run as formulas start with an apostrophe;

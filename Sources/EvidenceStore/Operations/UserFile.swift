@@ -108,18 +108,18 @@ public struct UserFile: Sendable {
     /// over it once it is checked unchanged.
     private func writeBeside(_ bytes: [UInt8], status: FileStatus, command: String) throws {
         let folder = PathText.folder(of: target)
-        let name = PathText.name(of: target)
-        for leftover in Leftovers.abandoned(in: folder, prefix: "." + name + ".evidence-") {
-            FileSystem.remove(folder + "/" + leftover)
-        }
-        let temporary = folder + "/." + name + ".evidence-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+        Leftovers.sweep(beside: target)
+        let temporary = Leftovers.temporaryName(beside: target)
         var renamed = false
+        var pending: Int?
         defer {
             if !renamed { FileSystem.remove(temporary) }
+            PendingFiles.remove(pending)
         }
         let file: OpenFile
         do {
             file = try FileSystem.open(temporary, [.write, .create, .exclusive], permissions: status.permissions)
+            pending = PendingFiles.add(temporary)
         } catch {
             throw EvidenceError.io(path: path, reason: "cannot write beside it (\(error))")
         }

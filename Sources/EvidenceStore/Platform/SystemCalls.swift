@@ -612,6 +612,68 @@ struct MountTable {
     }
 }
 
+// MARK: - Files a write has not yet put in place
+
+/// The temporary files of writes in progress: removed when SIGINT, SIGTERM
+/// or SIGHUP stops the process (Ctrl-C, a closed terminal, `kill`), which
+/// then ends as the signal would have ended it. A `kill -9` leaves them to the
+/// next run's sweep of leftovers. Where a signal was ignored when the program
+/// started (a background job), it stays ignored.
+public enum PendingFiles {
+    static let capacity = 16
+    /// The paths, as C strings the signal handler can unlink without allocating.
+    nonisolated(unsafe) static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        slots.initialize(repeating: nil, count: capacity)
+        return slots
+    }()
+    private static let handlersInstalled: Bool = {
+        let numbers = [SIGINT, SIGTERM, SIGHUP]
+        for number in numbers {
+            let previous = signal(number, removePendingFilesAndDie)
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(number, SIG_IGN) }
+        }
+        // A mask inherited from the program that started this one (a test
+        // runner's thread) would hold them back until the write is done.
+        var set = sigset_t()
+        #if canImport(Darwin)
+            for number in numbers { set |= sigset_t(1) << sigset_t(number - 1) }
+        #else
+            sigemptyset(&set)
+            for number in numbers { sigaddset(&set, number) }
+        #endif
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+        return true
+    }()
+
+    /// Registers a temporary file; returns its slot for `remove`, nil when
+    /// every slot is taken (the file is then left to the sweep).
+    public static func add(_ path: String) -> Int? {
+        _ = slots
+        _ = handlersInstalled
+        guard let free = (0..<capacity).first(where: { slots[$0] == nil }) else { return nil }
+        slots[free] = strdup(path)
+        return free
+    }
+
+    /// Forgets a temporary file: renamed into place, or removed.
+    public static func remove(_ slot: Int?) {
+        guard let slot else { return }
+        let path = slots[slot]
+        slots[slot] = nil
+        free(path)
+    }
+}
+
+/// The handler: async-signal-safe calls only (unlink, signal, raise).
+private func removePendingFilesAndDie(_ number: Int32) {
+    for index in 0..<PendingFiles.capacity {
+        if let path = PendingFiles.slots[index] { unlink(path) }
+    }
+    signal(number, SIG_DFL)
+    raise(number)
+}
+
 // MARK: - This process
 
 public enum ThisProcess {

@@ -22,6 +22,8 @@ public final class TextSink {
     /// The first write error, if any.
     public private(set) var failure: SystemError?
     private var closed = false
+    /// The temporary file's slot in `PendingFiles`, while it is not yet in place.
+    private var pending: Int?
 
     /// Writes to an open descriptor (standard output), which stays open.
     public init(descriptor: Int32, name: String) {
@@ -59,6 +61,8 @@ public final class TextSink {
                 throw EvidenceError.io(path: parent, reason: "cannot be created (\(SystemCall.words(for: error)))")
             }
         }
+        // What a killed run of the command left beside it goes first.
+        Leftovers.sweep(beside: path)
         return try TextSink(path: path)
     }
 
@@ -70,9 +74,10 @@ public final class TextSink {
                 self.init(owning: try FileSystem.open(path, .write), name: path, finalPath: nil, temporaryPath: nil)
                 return
             }
-            let temporary = path + ".tmp-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max))"
+            let temporary = Leftovers.temporaryName(beside: path)
             let file = try FileSystem.open(temporary, [.write, .create, .exclusive])
             self.init(owning: file, name: path, finalPath: path, temporaryPath: temporary)
+            pending = PendingFiles.add(temporary)
         } catch {
             throw EvidenceError.io(path: path, reason: "cannot be written (\(error))")
         }
@@ -93,6 +98,7 @@ public final class TextSink {
             file?.close()
             if !closed, let temporaryPath { FileSystem.remove(temporaryPath) }
         }
+        PendingFiles.remove(pending)
     }
 
     public func write(_ text: String) {
@@ -129,6 +135,8 @@ public final class TextSink {
             throw EvidenceError.io(path: finalPath, reason: "cannot be written (\(error))")
         }
         closed = true
+        PendingFiles.remove(pending)
+        pending = nil
     }
 
     private func check() throws {
