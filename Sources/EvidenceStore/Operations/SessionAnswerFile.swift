@@ -11,6 +11,9 @@
 public enum SessionAnswerFile {
     public enum Entry: Sendable {
         case claim(key: String, answer: SessionAnswer)
+        /// A claim today's run, resumed, already holds a result for: the
+        /// file was run before and stopped part way, and resumes after it.
+        case alreadyAnswered(key: String)
         case undo
         case quit
     }
@@ -39,13 +42,18 @@ public enum SessionAnswerFile {
             defer { block = [] }
             guard first.field == "claim" else { throw fail(first.line, "a block starts with 'claim: KEY', not '\(first.field):'") }
             let key = first.value
+            if answered.contains(key) { throw fail(first.line, "\(key) is answered twice; put 'undo' between to answer again") }
+            if session.answeredInResumedRun.contains(key) {
+                answered.insert(key)
+                entries.append(.alreadyAnswered(key: key))
+                return
+            }
             let step: GuidedSession.Step
             do {
                 step = try session.step(of: key).step
             } catch let error as EvidenceError {
                 throw fail(first.line, error.description)
             }
-            if answered.contains(key) { throw fail(first.line, "\(key) is answered twice; put 'undo' between to answer again") }
             var result: String?
             var observation = Observation(claimKey: key, outcome: .pass)
             var notes: [String] = []

@@ -176,6 +176,11 @@ final class SessionConsole {
         }
     }
 
+    /// A block of an answers file run before: today's run holds its answer.
+    func skipped(_ key: String) {
+        say("Skipped \(key): " + (session.resumedRun.map { $0.described } ?? "today's run") + " holds its answer already.\n")
+    }
+
     func error(_ error: Error) {
         say(styled("Error", "31") + ": " + clean("\(error)") + "\n")
     }
@@ -304,6 +309,8 @@ enum SessionAnswers {
             case .quit:
                 _ = try session.answer(.quit)
                 return
+            case .alreadyAnswered(let key):
+                console.skipped(key)
             case .undo:
                 // The event names the claim it took back.
                 console.report(try session.answer(.undo), for: "")
