@@ -71,6 +71,10 @@ import Testing
         try evidence(["ingest", Fixtures.apple("xcresult-tests-3.json").path, "--store", "json.sqlite", "--no-detect"])
         let temporary = folder.path("tmp")
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        // What a killed ingest of a bundle left (issue 45, point 5) goes with the next; a person's folder stays.
+        try FileManager.default.createDirectory(atPath: temporary + "/evidence-xcresult-99999999-1", withIntermediateDirectories: true)
+        _ = try folder.write("tmp/evidence-xcresult-99999999-1/Build.xcresult.json", "{}")
+        try FileManager.default.createDirectory(atPath: temporary + "/evidence-xcresult-notes", withIntermediateDirectories: true)
         let bundle = try evidence(["ingest", "Build.xcresult", "--no-detect"], environment: ["TMPDIR": temporary])
         #expect(bundle.stderr.contains("Read Build.xcresult with 'xcrun xcresulttool get test-results tests'"), "\(bundle.stderr)")
         #expect(bundle.stdout.contains(folder.path("Build.xcresult") + ": 20 test cases, 41 results"), "\(bundle.stdout)")
@@ -83,7 +87,7 @@ import Testing
         let note = try evidence(["query", "--format", "csv", "SELECT note FROM runs WHERE note LIKE '%xcresult%'"]).stdout
         #expect(note.contains("from \(absolute)"), "\(note)")
         // Nothing is left in the temporary folder (its own, so other tests running at once do not count).
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == ["evidence-xcresult-notes"])
     }
 
     @Test func anOlderBundleIsReadAsTheLegacyRecordAndTheSummaryGivesTheOSBuild() throws {
