@@ -41,3 +41,23 @@ final class Output {
 
     static var standardErrorIsTerminal: Bool { ThisProcess.isTerminal(ThisProcess.standardError) }
 }
+
+/// The progress of a long command (ingest, import) on a terminal: a line on
+/// standard error, shown once the command has run a second, cleared at the end.
+final class ProgressLine {
+    private let output: Output
+    private let started = Date()
+    private var shown = false
+
+    init(_ output: Output) { self.output = output }
+
+    func show(_ text: @autoclosure () -> String) {
+        guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
+        shown = true
+        output.progress(text())
+    }
+
+    func clear() {
+        if shown { output.progress(nil) }
+    }
+}

@@ -42,8 +42,10 @@ public final class StoreImporter {
         self.replace = replace
     }
 
+    /// Imports the folder; `progress`, when given, hears how many records
+    /// were read so far, every few thousand.
     @discardableResult
-    public func run(_ files: RecordFiles) throws -> Summary {
+    public func run(_ files: RecordFiles, progress: ((Int) -> Void)? = nil) throws -> Summary {
         let version = try Self.manifestVersion(files)
         if version == 1 { try Version1Folder.checkFiles(files) } else { try Self.checkFiles(files) }
         try store.prepareForLargeWrites()
@@ -54,6 +56,7 @@ public final class StoreImporter {
             // not again over all of a claim's results for every row.
             let triggers = try writer.setDecisiveTriggersAside()
             let session = ImportSession(writer: writer, files: files, replace: replace, limit: limit, storeFolder: store.folder.path)
+            session.progress = progress
             if version == 1 { try session.importVersion1() } else { try session.importAll() }
             try writer.restore(triggers, pairs: session.touched)
             // Results logged without a verdict are judged by the expected values as they are now.
@@ -126,6 +129,9 @@ final class ImportSession {
     private var statementRows: [Int64: [String: Int64]] = [:]
     /// The claims and environments given results, whose latest decisive result is worked out at the end.
     private(set) var touched: Set<StoreWriter.ClaimEnvironment> = []
+    /// Hears how many results were read, every 2,000.
+    var progress: ((Int) -> Void)?
+    private var resultsRead = 0
 
     init(writer: StoreWriter, files: RecordFiles, replace: Bool, limit: FutureLimit, storeFolder: String) {
         self.writer = writer
@@ -557,6 +563,8 @@ final class ImportSession {
         _ result: TextFormat.ResultLine, stored: TextFormat.ResultLine?, runID: Int64, environmentID: Int64,
         standing: Standing, runIsNew: Bool, _ location: RecordLocation
     ) throws {
+        resultsRead += 1
+        if resultsRead % 2000 == 0 { progress?(resultsRead) }
         var existingID: Int64?
         if let stored {
             if stored == result {

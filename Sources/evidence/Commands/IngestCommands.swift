@@ -97,14 +97,11 @@ extension IngestCommands {
                     fileOptions.format = .xcresult
                 }
                 defer { bundle?.remove() }
-                let started = Date()
-                var shown = false
+                let progress = ProgressLine(runner.output)
                 let summary = try opened.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
-                    guard Output.standardErrorIsTerminal, Date().timeIntervalSince(started) > 1 else { return }
-                    shown = true
-                    runner.output.progress("\(file): \(done) results " + (total.map { "of \($0) written" } ?? "read"))
+                    progress.show("\(file): \(done) results " + (total.map { "of \($0) written" } ?? "read"))
                 }
-                if shown { runner.output.progress(nil) }
+                progress.clear()
                 if let bundle { runner.output.message("Read \(file) with '\(bundle.command)'.") }
                 write(summary, to: runner.output)
             }

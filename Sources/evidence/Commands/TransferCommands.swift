@@ -78,7 +78,9 @@ extension TransferCommands {
             let files = try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath(folder)))
             let opened = try runner.open(store)
             defer { opened.close() }
-            let summary = try StoreImporter(store: opened, replace: replace).run(files)
+            let progress = ProgressLine(runner.output)
+            let summary = try StoreImporter(store: opened, replace: replace).run(files) { progress.show("\(folder): \($0) results read") }
+            progress.clear()
             runner.output.message("Imported \(folder): \(summary).")
             TransferCommands.warnOfForeignStaging(in: folder, runner)
             return ExitCode.ok
@@ -111,7 +113,9 @@ extension TransferCommands {
             defer { opened.close() }
             var imported = false
             if FileManager.default.fileExists(atPath: url.appendingPathComponent(TextFormat.manifest).path) {
-                let summary = try StoreImporter(store: opened).run(try FolderRecordFiles(folder: url))
+                let progress = ProgressLine(runner.output)
+                let summary = try StoreImporter(store: opened).run(try FolderRecordFiles(folder: url)) { progress.show("\(folder): \($0) results read") }
+                progress.clear()
                 runner.output.message("Imported \(folder): \(summary).")
                 imported = true
             }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// Cost in proportion to the work (issue 51), through the built binary:
+/// lopsided shapes that once grew faster than their work, and what a long
+/// command shows on a terminal meanwhile.
+@Suite struct GrowthEndToEndTests: BinarySession {
+    let folder: TemporaryFolder
+    let store: String
+    let user = "ci"
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = folder.path("evidence.sqlite")
+        try run(["init"])
+        try run(["seed"])
+    }
+
+    static let simulator = ["--simulator", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+
+    /// A JUnit file of `count` test cases, every one mapped to one claim.
+    func oneClaimFile(_ count: Int) throws -> String {
+        var text = "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"S\" tests=\"\(count)\">\n"
+        for index in 0..<count {
+            text += "<testcase classname=\"S\" name=\"test\(index)_claim:island.clock-offset.closed\" time=\"0.01\"/>\n"
+        }
+        return try folder.write("one-claim.xml", text + "</testsuite></testsuites>\n")
+    }
+
+    /// A teammate's run with every result on one claim imports into a store
+    /// that has the claim, with a progress line on a terminal as ingest has.
+    @Test(.enabled(if: ExternalTool.tmux.shouldRun)) func aRunOnOneClaimImportsWithProgressOnATerminal() throws {
+        try run(["ingest", try oneClaimFile(40_000)] + Self.simulator)
+        try run(["export", "team"])
+        try run(["init", "--store", "teammate.sqlite"])
+        try run(["seed", "--store", "teammate.sqlite"])
+        let terminal = try Tmux(
+            folder: folder, command: [EvidenceBinary.url.path, "import", "team", "--store", "teammate.sqlite"])
+        defer { terminal.close() }
+        let progressed = try terminal.shows("results read", seconds: 60)
+        #expect(progressed, "a progress line while it imports")
+        let imported = try terminal.shows("Imported team: 40001 records added", seconds: 120)
+        let screen = try terminal.screen()
+        #expect(imported, "\(screen)")
+        #expect(!screen.contains("results read"), "the progress line is cleared at the end: \(screen)")
+        let count = try EvidenceBinary.run(
+            ["query", "--store", folder.path("teammate.sqlite"), "--format", "csv",
+             "SELECT count(*) FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE c.key = 'island.clock-offset.closed'"])
+        #expect(count.stdout.hasSuffix("\n40001\n") || count.stdout.hasSuffix("\n40002\n"), "\(count.stdout)")
+    }
+}
