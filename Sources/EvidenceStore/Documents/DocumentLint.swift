@@ -407,11 +407,14 @@ extension DocumentLint {
         // lines worth a closer look: a table row's first cell (while the row
         // has no marker), else the item's or paragraph's words.
         var words = lines.indices.map { skipped.contains($0) ? nil : comparableWords(lines[$0]) }
+        // Searched once per claim, a whole document at a time; a line marked
+        // since keeps its words or loses them, so what it finds is checked again.
+        let search = WordSearch(words)
         for key in facts.order where !marked.contains(key) {
             guard let claim = facts.claims[key] else { continue }
             let statement = MarkedDocument.normalized(claim.statement)
             let marker = "<!-- evidence: \(key) (\(claim.label.rawValue)) -->"
-            let candidates = lines.indices.lazy.filter { words[$0]?.contains(statement) ?? false }
+            let candidates = search.lines(containing: statement).lazy.filter { words[$0]?.contains(statement) ?? false }
             guard let (index, updated) = candidates.compactMap({ index in
                 place(marker, statement: statement, in: lines[index]) { keepsOthers(lines[index], $0, key: key, facts: facts) }
                     .map { (index, $0) }
@@ -503,5 +506,48 @@ extension DocumentLint {
     /// A document's text, for reading only (lint, lint --sync).
     public static func readDocument(_ file: String) throws -> String {
         try UserFile.read(file).text()
+    }
+}
+
+/// Every line's words in one buffer, a NUL after each, so that finding the
+/// lines that hold a statement is one search of the document (`memmem`),
+/// not a comparison per line.
+private struct WordSearch {
+    private var bytes: [UInt8] = []
+    /// Where each line's words start in `bytes`, with the line's index.
+    private var starts: [(offset: Int, line: Int)] = []
+
+    init(_ words: [String?]) {
+        for (line, text) in words.enumerated() {
+            guard let text else { continue }
+            starts.append((bytes.count, line))
+            bytes.append(contentsOf: text.utf8)
+            bytes.append(0)
+        }
+    }
+
+    /// The lines whose words hold `needle`, in order.
+    func lines(containing needle: String) -> [Int] {
+        let target = Array(needle.utf8)
+        guard !target.isEmpty else { return starts.map(\.line) }
+        var found: [Int] = []
+        bytes.withUnsafeBytes { haystack in
+            target.withUnsafeBytes { needle in
+                var from = 0
+                while let at = Bytes.firstIndex(of: needle, in: haystack, from: from) {
+                    // The line whose words start last at or before `at`.
+                    var low = 0
+                    var high = starts.count - 1
+                    while low < high {
+                        let middle = (low + high + 1) / 2
+                        if starts[middle].offset <= at { low = middle } else { high = middle - 1 }
+                    }
+                    found.append(starts[low].line)
+                    guard low + 1 < starts.count else { break }
+                    from = starts[low + 1].offset
+                }
+            }
+        }
+        return found
     }
 }

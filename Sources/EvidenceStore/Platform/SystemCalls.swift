@@ -934,6 +934,20 @@ public enum Bytes {
         return base.distance(to: UnsafeRawPointer(found))
     }
 
+    /// Where `needle` (not empty) first occurs in `haystack` from `start` on:
+    /// its first byte found with `memchr`, the rest compared with `memcmp`
+    /// (glibc's `memmem` is not exported to Swift).
+    public static func firstIndex(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+        guard let base = haystack.baseAddress, let target = needle.baseAddress, !needle.isEmpty else { return nil }
+        var from = start
+        while from + needle.count <= haystack.count, let at = firstIndex(of: needle[0], in: haystack, from: from) {
+            guard at + needle.count <= haystack.count else { return nil }
+            if memcmp(base + at, target, needle.count) == 0 { return at }
+            from = at + 1
+        }
+        return nil
+    }
+
     /// Whether `count` bytes at two places are the same (`memcmp`).
     @inline(__always)
     public static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
