@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 16, as a fresh store holds it:
+-- The schema of an evidence store at version 17, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -402,6 +402,9 @@ CREATE INDEX claims_by_owner ON claims (owner) WHERE owner <> '';
 CREATE INDEX environment_lacks_by_capability ON environment_lacks (capability_id, kind, model, tool_build_order);
 
 CREATE INDEX environments_by_model ON environments (kind, model, os_build_order, tool_build_order);
+
+CREATE INDEX environments_newest_first ON environments (
+    kind, model, os_version_order DESC, os_build_order DESC, tool_version_order DESC, tool_build_order DESC, id DESC);
 
 CREATE INDEX label_history_by_claim ON label_history (claim_id, changed_at);
 
@@ -829,42 +832,45 @@ JOIN environment_lacks AS l ON l.id = CASE WHEN e.tool_build = '' THEN coalesce(
 JOIN capability_records AS r ON r.environment_lack_id = l.id;
 
 CREATE VIEW environment_status AS
-WITH counted AS (
-    -- Environments that count as recorded: those with a run that is not
-    -- retracted and holds no results, or a result that is not retracted. A
-    -- retracted run on a mistyped build never makes real evidence stale.
-    SELECT e.* FROM environments AS e
-    WHERE EXISTS (
-        SELECT 1 FROM runs AS u
-        WHERE u.environment_id = e.id
-          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.run_id = u.id)
-          AND (NOT EXISTS (SELECT 1 FROM results AS r WHERE r.run_id = u.id)
-               OR EXISTS (SELECT 1 FROM results AS r WHERE r.run_id = u.id
-                          AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id))))
+WITH newest AS (
+    SELECT e.id AS environment_id, (
+        SELECT o.id FROM environments AS o INDEXED BY environments_newest_first
+        WHERE o.kind = e.kind AND o.model = e.model AND o.id <> e.id
+          AND ((CASE WHEN o.os_build <> '' AND e.os_build <> '' THEN o.os_build_order > e.os_build_order
+                     ELSE o.os_version_order > e.os_version_order
+                          OR (o.os_version_order = e.os_version_order AND o.os_build <> '' AND e.os_build = ''
+                              AND NOT (e.kind = 'simulator' AND e.tool_build <> '' AND o.tool_build = e.tool_build)) END)
+               OR (CASE WHEN o.tool_build <> '' AND e.tool_build <> '' THEN o.tool_build_order > e.tool_build_order
+                        ELSE o.tool_version_order > e.tool_version_order
+                             OR (o.tool_version_order = e.tool_version_order AND o.tool_build <> '' AND e.tool_build = '') END))
+          -- It counts as recorded: a run that is not retracted and holds no
+          -- results, or a result that is not retracted. A retracted run on a
+          -- mistyped build never makes real evidence stale.
+          AND EXISTS (
+              SELECT 1 FROM runs AS u
+              WHERE u.environment_id = o.id
+                AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.run_id = u.id)
+                AND (NOT EXISTS (SELECT 1 FROM results AS r WHERE r.run_id = u.id)
+                     OR EXISTS (SELECT 1 FROM results AS r WHERE r.run_id = u.id
+                                AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id))))
+        ORDER BY o.os_version_order DESC, o.os_build_order DESC, o.tool_version_order DESC, o.tool_build_order DESC, o.id DESC
+        LIMIT 1) AS newest_id
+    FROM environments AS e
 ),
-pairs AS (
-    SELECT e.id AS environment_id, o.id AS other_id,
+flagged AS (
+    SELECT w.environment_id, o.*,
            CASE WHEN o.os_build <> '' AND e.os_build <> '' THEN o.os_build_order > e.os_build_order
                 ELSE o.os_version_order > e.os_version_order
                      OR (o.os_version_order = e.os_version_order AND o.os_build <> '' AND e.os_build = ''
-                         -- A simulator of the same Xcode build ran the one runtime Xcode ships for
-                         -- that OS version: the OS build recorded elsewhere is its own, not a newer one.
                          AND NOT (e.kind = 'simulator' AND e.tool_build <> '' AND o.tool_build = e.tool_build)) END
                AS os_newer,
            CASE WHEN o.tool_build <> '' AND e.tool_build <> '' THEN o.tool_build_order > e.tool_build_order
                 ELSE o.tool_version_order > e.tool_version_order
                      OR (o.tool_version_order = e.tool_version_order AND o.tool_build <> '' AND e.tool_build = '') END
                AS tool_newer
-    FROM environments AS e
-    JOIN counted AS o ON o.kind = e.kind AND o.model = e.model AND o.id <> e.id
-),
-newest AS (
-    SELECT p.environment_id, p.os_newer, p.tool_newer, o.*,
-           row_number() OVER (PARTITION BY p.environment_id
-                              ORDER BY o.os_version_order DESC, o.os_build_order DESC, o.tool_version_order DESC,
-                                       o.tool_build_order DESC, o.id DESC) AS rank
-    FROM pairs AS p JOIN environments AS o ON o.id = p.other_id
-    WHERE p.os_newer OR p.tool_newer
+    FROM newest AS w
+    JOIN environments AS e ON e.id = w.environment_id
+    JOIN environments AS o ON o.id = w.newest_id
 )
 SELECT
     e.id AS environment_id,
@@ -888,7 +894,7 @@ SELECT
                       || CASE WHEN n.tool_build <> '' THEN ' (' || n.tool_build || ')' ELSE '' END
                  ELSE '' END) AS newer_builds
 FROM environments AS e
-LEFT JOIN newest AS n ON n.environment_id = e.id AND n.rank = 1;
+LEFT JOIN flagged AS n ON n.environment_id = e.id;
 
 CREATE VIEW failure_links AS
 SELECT r.claim_id, c.key AS claim, l.url, min(l.linked_at) AS linked_at, count(*) AS failures

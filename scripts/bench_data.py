@@ -36,11 +36,11 @@ def dumps(record):
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_store(out, claims, results):
+def write_store(out, claims, results, documents=None):
     rng = random.Random(claims * 1_000_003 + results)
     export = os.path.join(out, "export")
     os.makedirs(export, exist_ok=True)
-    documents = max(1, claims // 1000)
+    documents = documents or max(1, claims // 1000)
     sources = max(10, claims // 50)
     runs = max(1, results // 200)
 
@@ -288,8 +288,8 @@ def write_xcresult_fixtures(path, tests):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "store":
-        write_store(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    if len(sys.argv) in (5, 6) and sys.argv[1] == "store":
+        write_store(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) == 6 else None)
     elif len(sys.argv) == 4 and sys.argv[1] == "junit":
         write_junit(sys.argv[2], int(sys.argv[3]))
     elif len(sys.argv) == 4 and sys.argv[1] == "xcresult":

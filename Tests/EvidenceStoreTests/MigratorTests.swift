@@ -186,6 +186,7 @@ final class ConcurrentResults: @unchecked Sendable {
         14: "306b6a0a386ce16f1de5e62d6dd37b27f118ee788505b2c910a29961a1eb95a8",
         15: "095ae2336bf6192a0e9e7240d2e0d7ef34a032b35742237cb7b39a87d8f68e0c",
         16: "1242f5363bad9757e79e0560379be99097cb38f4e5ba2220096baad8a887c0de",
+        17: "1a0b0a0f8a08a66cf602ac716077b79e9728043c309fdd5d11b3f1ffd3b4d939",
     ]
 
     @Test func landedMigrationsAreFrozen() {
