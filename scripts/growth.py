@@ -11,8 +11,8 @@ the last column is the time at 16x over the time at 1x, which must stay under
     GROWTH_RUNS=5 scripts/growth.py
     GROWTH_ONLY="one claim" scripts/growth.py   # one axis
 
-Uses the binary scripts/release.sh builds; data goes to bench-out/growth/
-(rebuilt every run). Needs python3.
+Uses the binary scripts/release.sh builds (GROWTH_BIN names another); data
+goes to bench-out/growth/ (rebuilt every run). Needs python3.
 """
 import os
 import shutil
@@ -31,6 +31,8 @@ SEED_DOCUMENT = os.path.join(ROOT, "Tests", "EvidenceStoreTests", "Fixtures", "s
 
 
 def release_binary():
+    if os.environ.get("GROWTH_BIN"):
+        return os.environ["GROWTH_BIN"]
     built = subprocess.run([os.path.join(ROOT, "scripts", "release.sh")], capture_output=True, text=True, check=True)
     return built.stdout.strip().splitlines()[-1]
 

@@ -102,6 +102,30 @@ import Testing
         #expect(offsets[2].doubleValue > 0)
     }
 
+    /// On a phone (390 px) the claim column takes at most a third of the
+    /// matrix's box, and results show beside it at every scroll position
+    /// (issue 43: the column was as wide as the box, 373 of 374 px).
+    @Test(.enabled(if: WebDriver.shouldRun)) func onAPhoneResultsShowBesideTheClaims() throws {
+        let driver = try browser(width: 390)
+        #expect(try driver.number("return document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0)
+        for scroll in ["0", "b.scrollWidth / 2", "b.scrollWidth"] {
+            let figures = try #require(try driver.run(
+                """
+                var b = document.querySelector('.matrix-box'); b.scrollLeft = \(scroll);
+                var box = b.getBoundingClientRect();
+                var claim = b.querySelector('tbody tr[data-claim] th').getBoundingClientRect();
+                var beside = Array.prototype.filter.call(b.querySelectorAll('tbody tr[data-claim]')[0].querySelectorAll('td'), function (td) {
+                  var r = td.getBoundingClientRect(); return r.left >= claim.right - 1 && r.right <= box.right + 1;
+                }).length;
+                return [claim.width, box.width, beside];
+                """) as? [NSNumber])
+            #expect(figures[0].doubleValue <= figures[1].doubleValue / 3 + 2, "claim column \(figures[0]) of \(figures[1]) px at \(scroll)")
+            #expect(figures[2].intValue >= 2, "results beside the claims at \(scroll): \(figures)")
+        }
+        let title = try driver.string("return document.querySelector('.matrix tbody tr[data-claim] th').getAttribute('title')")
+        #expect(title.contains(": "), "the whole key in the title: \(title)")
+    }
+
     @Test(.enabled(if: WebDriver.shouldRun)) func keysAndBadgesNeverBreakMidWord() throws {
         let driver = try browser()
         let broken = try driver.number(

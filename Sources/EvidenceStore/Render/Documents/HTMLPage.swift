@@ -96,7 +96,12 @@ public enum HTMLPage {
         figure.shot .name { display: block; font-size: 0.85em; overflow-wrap: anywhere; }
         figure.shot { margin: 0; }
         figure.shot img { display: block; max-width: 240px; max-height: 320px; height: auto; border: 1px solid var(--line); }
-        @media (max-width: 600px) { main { padding: 8px; } body { font-size: 14px; } th, td { padding: 3px 5px; } }
+        @media (max-width: 600px) { main { padding: 8px; } body { font-size: 14px; } th, td { padding: 3px 5px; }
+          /* On a phone the claim column takes at most a third of the box, the key cut with "…" (whole in its title),
+             so results show beside it; the build headers wrap instead of widening every column. */
+          .matrix tbody th[scope="row"] { max-width: 30vw; overflow: hidden; text-overflow: ellipsis; }
+          .matrix tbody th[scope="row"] .state { display: none; }
+          .matrix th.env { min-width: 5em; white-space: normal; } }
         @media print {
           :root { --bg: #ffffff; --fg: #000000; }
           .filters { display: none; }

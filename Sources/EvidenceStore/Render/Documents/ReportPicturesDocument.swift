@@ -204,7 +204,7 @@ public struct ReportPicturesDocument {
             html += " data-models=\"\(Self.e(JSONValue.array((pictures.models[claim.key] ?? []).map(JSONValue.string)).rendered()))\""
             if !claim.owner.isEmpty { html += " data-owner=\"\(Self.e(claim.owner))\"" }
             html += " data-needs-device=\"\(pictures.needsDevice.contains(claim.key) ? "yes" : "no")\">"
-            html += "<th scope=\"row\"><a href=\"#claim-\(anchor)\">\(Self.e(claim.key))</a>"
+            html += "<th scope=\"row\" title=\"\(Self.e(claim.key)): \(claim.state.rawValue)\"><a href=\"#claim-\(anchor)\">\(Self.e(claim.key))</a>"
             html += " <span class=\"state st-\(claim.state.rawValue)\">\(claim.state.rawValue)</span></th>"
             let row = matrix.row(claim.key)
             for (position, index) in order.enumerated() {
