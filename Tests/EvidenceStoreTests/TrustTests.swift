@@ -305,6 +305,30 @@ import Testing
         #expect(try query("SELECT count(*) FROM results", store: small) == "15")
         try checkIsOK(small)
     }
+
+    /// A store closed cleanly on a disk that then filled: opening it says the
+    /// disk is full and names the folder, instead of "SQLite error 4874: disk
+    /// I/O error" (issue 51), and leaves the store as it was.
+    @Test func aFullDiskIsNamedWhenTheStoreOpens() throws {
+        let mountPoint = folder.url.appendingPathComponent("full").path
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        let mounted = try ShellCommand.run("mount -t tmpfs -o size=5m tmpfs \"$0\"", arguments: [mountPoint])
+        guard mounted.status == 0 else {
+            print("A full disk on opening is not checked: this machine does not let the tests mount a tmpfs (\(mounted.stderr)).")
+            return
+        }
+        defer { _ = try? ShellCommand.run("umount \"$0\"", arguments: [mountPoint]) }
+        let small = mountPoint + "/evidence.sqlite"
+        #expect(try EvidenceBinary.run(["init", "--store", small]).status == 0)
+        #expect(try EvidenceBinary.run(["seed", "--store", small]).status == 0)
+        _ = try ShellCommand.run("dd if=/dev/zero of=\"$0\" bs=1M count=10", arguments: [mountPoint + "/filler"])
+        let digest = try fileDigest(small)
+        let status = try EvidenceBinary.run(["status", "--store", small])
+        #expect(status.status == 74, "\(status.stderr)")
+        #expect(status.stderr.contains("\(mountPoint): is on a full disk"), "\(status.stderr)")
+        #expect(!status.stderr.contains("4874"))
+        #expect(try fileDigest(small) == digest)
+    }
 }
 
 /// Counts workers that finished.

@@ -536,6 +536,14 @@ public enum FileSystem {
         return attributes
     }
 
+    /// The bytes an unprivileged user may still write on the filesystem that
+    /// holds `path` (`statvfs`); nil when it cannot be read.
+    public static func freeBytes(at path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
     /// A user's login name from the password database; the number where it has none.
     public static func ownerName(_ id: UInt32) -> String {
         guard let entry = getpwuid(uid_t(id)), let name = entry.pointee.pw_name else { return String(id) }

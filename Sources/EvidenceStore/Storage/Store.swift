@@ -322,6 +322,14 @@ public final class Store {
             }
         } catch let error as DatabaseError where error.isCorrupt {
             throw EvidenceError.notAStore(path: path, reason: "SQLite reports it damaged (\(error.message))")
+        } catch let error as DatabaseError where error.isDiskFull {
+            // A store closed cleanly has no -shm yet: SQLite cannot make one on a full disk.
+            let folder = PathText.folder(of: path)
+            guard let free = FileSystem.freeBytes(at: folder.isEmpty ? "." : folder), free < 64 * 1024 else { throw error }
+            throw EvidenceError.io(
+                path: folder.isEmpty ? "." : folder,
+                reason: "is on a full disk: SQLite cannot create the files it keeps beside the store (-shm, -wal); "
+                    + "free some space, then run the command again. The store is as it was")
         }
     }
 
