@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import EvidenceStore
+
 /// Cost in proportion to the work (issue 51), through the built binary:
 /// lopsided shapes that once grew faster than their work, and what a long
 /// command shows on a terminal meanwhile.
@@ -47,5 +49,27 @@ import Testing
             ["query", "--store", folder.path("teammate.sqlite"), "--format", "csv",
              "SELECT count(*) FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE c.key = 'island.clock-offset.closed'"])
         #expect(count.stdout.hasSuffix("\n40001\n") || count.stdout.hasSuffix("\n40002\n"), "\(count.stdout)")
+    }
+
+    /// The newest environment newer than each (`environment_status`, read by
+    /// every report) costs in proportion to the environments: counted in
+    /// SQLite's steps, 8x the builds of one simulator take at most 16x the
+    /// work (pairing every environment with every other took 64x).
+    @Test func theNewestEnvironmentGrowsInProportionToTheEnvironments() throws {
+        var steps: [Int] = []
+        for count in [15, 120] {
+            let store = folder.path("environments-\(count).sqlite")
+            try run(["init", "--store", store])
+            try run(["seed", "--store", store])
+            for n in 0..<count {
+                try run(["log", "island.clock-offset.closed", "--result", "pass", "--simulator", "iPhone Duo", "--os", "iOS 27.1",
+                         "--os-build", "24A\(1000 + n)", "--xcode", "27.1", "--xcode-build", "27A9275", "--date", "2026-10-20",
+                         "--store", store])
+            }
+            let database = try Database(path: store, mode: .readOnly)
+            defer { database.close() }
+            steps.append(try database.steps(toRun: "SELECT * FROM environment_status"))
+        }
+        #expect(Double(steps[1]) / Double(steps[0]) <= 16, "\(steps)")
     }
 }

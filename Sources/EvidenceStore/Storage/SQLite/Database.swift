@@ -224,6 +224,14 @@ final class Database {
         }
     }
 
+    /// The work a query takes (SQLite's virtual-machine steps), run to its
+    /// end: how tests see that a query grows in proportion to the data.
+    func steps(toRun sql: String) throws -> Int {
+        let statement = try prepare(sql)
+        try statement.run()
+        return statement.steps
+    }
+
     /// All rows of a one-off query, detached from the statement.
     func query(_ sql: String, _ arguments: [SQLValue] = []) throws -> [Row] {
         try prepare(sql).rows(arguments)

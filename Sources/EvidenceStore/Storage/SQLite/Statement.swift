@@ -196,6 +196,12 @@ final class Statement {
         }
     }
 
+    /// The virtual-machine steps the statement has taken since it was
+    /// prepared: its work counted, for tests of how a query grows.
+    var steps: Int {
+        Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 0))
+    }
+
     func reset() {
         sqlite3_reset(handle)
     }
