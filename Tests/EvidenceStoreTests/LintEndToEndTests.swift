@@ -69,6 +69,22 @@ import Testing
         }
     }
 
+    /// Lint is as strict as the report (issue 44, point 5): a stale claim
+    /// relabelled sourced that cites no source is a label mismatch, an error,
+    /// not a stale-proof warning because it is also stale.
+    @Test func aLabelMismatchIsAnErrorWhateverElseIsTrue() throws {
+        try run(["claim", "label", "breaks.geometry-reader-width", "sourced", "--reason", "the page says so"])
+        try edit("everything-that-breaks.md") {
+            $0.replacingOccurrences(of: "breaks.geometry-reader-width (measured)", with: "breaks.geometry-reader-width (sourced)")
+        }
+        let result = try run(["lint", "everything-that-breaks.md"], expect: 1)
+        let found = findings(result.stdout).filter { $0.key == "breaks.geometry-reader-width" }
+        #expect(found.contains { $0.rule == "unsupported-label" && $0.severity == "error" }, "\(result.stdout)")
+        #expect(result.stdout.contains("labelled sourced but cites no source"), "\(result.stdout)")
+        let mismatches = try run(["report"]).stdout
+        #expect(mismatches.contains("breaks.geometry-reader-width"))
+    }
+
     @Test func theAnnotatedSeedDocumentsLintCleanButForProofOnOlderBuilds() throws {
         var stale: Set<String> = []
         var markers = 0

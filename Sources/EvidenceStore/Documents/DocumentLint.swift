@@ -16,7 +16,8 @@ public enum DocumentLint {
         var order: [String]
         /// Every claim's document, by key.
         var documents: [String: String]
-        var mismatches: [String: Mismatch]
+        /// Every mismatch of each claim: a label's and the evidence's may both stand.
+        var mismatches: [String: [Mismatch]]
         /// Stale claims whose present words passed on an older build.
         var provenOnOlderBuilds: Set<String>
         var measurements: [String: [DecisiveMeasurement]]
@@ -47,7 +48,7 @@ public enum DocumentLint {
             return (
                 document, try reader.reportClaims(document: document),
                 try reader.claimDocuments(),
-                Dictionary(try reader.mismatches(document: document).map { ($0.claim, $0) }, uniquingKeysWith: { first, _ in first }),
+                Dictionary(grouping: try reader.mismatches(document: document), by: \.claim),
                 try reader.provenOnOlderBuilds(document: document),
                 try reader.decisiveMeasurements(document: document)
             )
@@ -142,10 +143,12 @@ public enum DocumentLint {
             if label != claim.label {
                 add(marker.line, marker.column, .label, "the document labels \(marker.key) \(label.rawValue); the store labels it \(claim.label.rawValue)")
             }
-            if let mismatch = facts.mismatches[marker.key] {
-                // Proof of these words on an older build is shown, and fails only
-                // --strict; no pass, a fail or changed words are errors.
-                let old = mismatch.state == .stale && facts.provenOnOlderBuilds.contains(marker.key)
+            for mismatch in facts.mismatches[marker.key] ?? [] {
+                // "Measured" with proof of these words on an older build is shown,
+                // and fails only --strict; every other mismatch (no pass, a fail,
+                // changed words, a sourced claim that cites nothing, an unverified
+                // one that passed) is an error, as the report lists it.
+                let old = mismatch.kind == .measured && mismatch.state == .stale && facts.provenOnOlderBuilds.contains(marker.key)
                 add(marker.line, marker.column, old ? .staleProof : .unsupported, "\(marker.key): \(mismatch.text)")
             }
             let words = own.map(String.init) ?? marker.text

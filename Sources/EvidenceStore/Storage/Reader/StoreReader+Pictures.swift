@@ -372,6 +372,9 @@ extension StoreReader {
             JOIN runs AS u ON u.id = r.run_id
             JOIN measurements AS m ON m.result_id = r.id
             WHERE (?1 IS NULL OR c.document = ?1) AND s.is_current
+              -- A pass where the claim needs what the environment lacks never counts, nor do its values.
+              AND (r.result <> 'pass' OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+                                                     WHERE g.claim_id = c.id AND g.environment_id = r.environment_id))
               AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS x WHERE x.claim_id = c.id)
                    OR EXISTS (SELECT 1 FROM claim_subjects AS x WHERE x.claim_id = c.id AND x.model = e.model))
             ORDER BY m.id
