@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 17, as a fresh store holds it:
+-- The schema of an evidence store at version 18, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -619,7 +619,21 @@ facts AS (
                                                       AND NOT EXISTS (SELECT 1 FROM retractions AS x
                                                                       WHERE x.result_id = p.id OR x.run_id = p.run_id)), '')
                     ORDER BY l.url))
-           END AS known_issues
+           END AS known_issues,
+           -- Where a pass decides a stale claim, a fail of another environment
+           -- on the identical builds (a simulator beside the device): named.
+           CASE WHEN decisive.result = 'pass' THEN
+               (SELECT fe.description || coalesce(' on ' || fr.checked_at, '')
+                FROM counting_decisive_results AS l
+                JOIN results AS fr ON fr.id = l.result_id
+                JOIN env AS fe ON fe.id = l.environment_id
+                WHERE l.claim_id = d.claim_id AND fr.result = 'fail' AND fe.id <> decisive_env.id
+                  AND fe.model = decisive_env.model
+                  AND fe.os_version_order = decisive_env.os_version_order AND fe.os_build_order = decisive_env.os_build_order
+                  AND fe.tool_version_order = decisive_env.tool_version_order
+                  AND fe.tool_build_order = decisive_env.tool_build_order
+                ORDER BY coalesce(fr.checked_at, fr.recorded_at) DESC, fr.id DESC LIMIT 1)
+           END AS same_builds_fail
     FROM decisions AS d
     LEFT JOIN results AS decisive ON decisive.id = d.decisive_id
     LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
@@ -665,6 +679,7 @@ SELECT
                  || CASE WHEN f.decisive_current_words THEN '' ELSE ', of earlier words' END
                  || '; newer builds recorded for ' || f.decisive_model || ' ' || f.decisive_kind || ': '
                  || f.newer_builds
+                 || coalesce('; failed on the same builds on ' || f.same_builds_fail, '')
         WHEN EXISTS (SELECT 1 FROM latest_decisive_results AS l
                      JOIN results AS r ON r.id = l.result_id
                      JOIN environments AS e ON e.id = l.environment_id

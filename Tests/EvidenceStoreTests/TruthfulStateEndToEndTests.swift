@@ -379,4 +379,22 @@ import Testing
         #expect(try run(["report"]).stdout.contains(": 44 in all, 38 to check and 6 not published."))
         #expect(try run(["status", "--format", "csv"]).stdout.contains("duo-system-surfaces,no,not-published,untested,6,\n"))
     }
+
+    /// A stale claim's reason names a fail on the identical builds (issue 44,
+    /// point 13): a device pass and a simulator fail on the same OS and Xcode
+    /// builds, both since passed by newer builds, read "last verified on … device"
+    /// and then the simulator's fail, never the pass alone.
+    @Test func aStaleReasonNamesAFailOnTheSameBuilds() throws {
+        let builds = ["--os", "iOS 27.1", "--os-build", "24B85", "--xcode", "27.1", "--xcode-build", "27A9275"]
+        let newer = ["--os", "iOS 27.2", "--os-build", "24C60", "--xcode", "27.2", "--xcode-build", "27B5040"]
+        try run(["log", "deep-links.closed-and-open", "--result", "fail", "--simulator", "iPhone Duo", "--date", "2026-11-01"] + builds)
+        try run(["log", "deep-links.closed-and-open", "--result", "pass", "--device", "iPhone Duo", "--date", "2026-11-01"] + builds)
+        for kind in ["--simulator", "--device"] {
+            try run(["log", "home-screen.two-pages", "--result", "pass", kind, "iPhone Duo", "--date", "2026-11-02"] + newer)
+        }
+        let (state, reason) = try state("deep-links.closed-and-open")
+        #expect(state == "stale", "\(reason)")
+        #expect(reason.hasPrefix("last verified on iPhone Duo device, iOS 27.1 (24B85)"), "\(reason)")
+        #expect(reason.contains("; failed on the same builds on iPhone Duo simulator, iOS 27.1 (24B85), Xcode 27.1 (27A9275) on 2026-11-01"), "\(reason)")
+    }
 }
