@@ -397,4 +397,16 @@ import Testing
         #expect(reason.hasPrefix("last verified on iPhone Duo device, iOS 27.1 (24B85)"), "\(reason)")
         #expect(reason.contains("; failed on the same builds on iPhone Duo simulator, iOS 27.1 (24B85), Xcode 27.1 (27A9275) on 2026-11-01"), "\(reason)")
     }
+
+    /// The verified line names a device only with what fails there (issue 44,
+    /// point 9): one claim passes on the phone, another fails on it.
+    @Test func theVerifiedLineSaysWhatFailsOnTheSetupItNames() throws {
+        let device = ["--device", "iPhone Duo", "--os", "iOS 27.1", "--os-build", "24B85", "--xcode", "27.1", "--xcode-build", "27A9275"]
+        try run(["log", "island.clock-offset.closed", "--result", "pass", "--date", "2026-11-02"] + device)
+        let clean = try run(["verified-line", "--document", "duo-system-surfaces"]).stdout
+        #expect(clean.contains("device: iOS 27.1 (24B85)") && !clean.contains("failing"), "\(clean)")
+        try run(["log", "deep-links.closed-and-open", "--result", "fail", "--date", "2026-11-02"] + device)
+        let line = try run(["verified-line", "--document", "duo-system-surfaces"]).stdout
+        #expect(line.contains("device: iOS 27.1 (24B85), 1 claim failing"), "\(line)")
+    }
 }

@@ -306,6 +306,23 @@ extension StoreReader {
         return rows
     }
 
+    /// How many claims fail in each environment where their latest decisive
+    /// result failed: the verified line names them beside the setup.
+    public func failingEnvironments(document: String? = nil) throws -> [EnvironmentSpec: Int] {
+        var failing: [EnvironmentSpec: Int] = [:]
+        try database.cached(
+            """
+            SELECT e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
+                   count(DISTINCT s.claim_id) AS claims
+            FROM claim_state AS s
+            JOIN environments AS e ON e.id = s.decisive_environment_id
+            WHERE s.state = 'failing' AND (?1 IS NULL OR s.document = ?1)
+            GROUP BY e.id
+            """
+        ).forEachRow([SQLValue(document)]) { failing[try StoreReader.environment($0, from: 0), default: 0] += $0.int(8) }
+        return failing
+    }
+
     /// Sources with the claims that cite them, sorted by publisher, kind and title.
     public func citedSources(document: String? = nil) throws -> [CitedSource] {
         var sources: [(Int64, CitedSource)] = []
