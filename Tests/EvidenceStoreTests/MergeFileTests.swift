@@ -92,6 +92,25 @@ import Testing
         }
     }
 
+    /// Two clones that judged one result against different expected values
+    /// merge without a conflict: the verdict and its note are derived, and
+    /// every import judges the result again (issue 44, point 12).
+    @Test func judgedVerdictsNeverConflict() {
+        let head = #"{"run":"3e7a2c10-1d2e-8f00-8a00-000000000001","started_at":"2026-11-02","environment":{"kind":"simulator","model":"iPhone Duo"},"tester":"ana"}"#
+        func judged(_ outcome: String, note: String?) -> String {
+            #"{"result":"3e7a2c10-1d2e-8f00-8a00-000000000002","claim":"a.one","outcome":"\#(outcome)","checked_at":"2026-11-02","recorded_at":"2026-11-02T09:00:00.000001Z""#
+                + (note.map { #","note":"\#($0)""# } ?? "") + #","measurements":[{"name":"y","value":173,"unit":"pt"}],"judged":true}"#
+        }
+        let base = [head, judged("pass", note: nil)]
+        let ours = [head, judged("fail", note: "Outside the expected values: y: measured 173 pt, expected 171 ±1 pt.")]
+        let theirs = [head, judged("fail", note: "Outside the expected values: y: measured 173 pt, expected 170 ±2 pt.")]
+        let outcome = merge(base, ours, theirs)
+        #expect(outcome.conflicts.isEmpty, "\(outcome.conflicts)")
+        // A result whose measured value differs is no verdict: still a conflict.
+        let edited = [head, judged("fail", note: "Outside the expected values: y: measured 173 pt, expected 171 ±1 pt.").replacingOccurrences(of: "173,", with: "175,")]
+        #expect(!merge(base, edited, theirs).conflicts.isEmpty)
+    }
+
     @Test func linesThatAreNotRecordsMakeTheWholeFileAConflict() {
         let outcome = MergeFile.merge(base: "", ours: "<<<<<<< ours\n", theirs: Self.claimA + "\n", path: "claims/d.jsonl")
         #expect(outcome.conflicts.count == 1)

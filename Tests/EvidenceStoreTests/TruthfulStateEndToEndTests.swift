@@ -409,4 +409,24 @@ import Testing
         let line = try run(["verified-line", "--document", "duo-system-surfaces"]).stdout
         #expect(line.contains("device: iOS 27.1 (24B85), 1 claim failing"), "\(line)")
     }
+
+    /// A verdict judged from expected values is derived, never compared
+    /// (issue 44, point 12): a clone that re-judged a result after its
+    /// expectation changed exports it, and the other clone imports without a
+    /// conflict and judges it the same way.
+    @Test func aReJudgedResultImportsWithoutAConflict() throws {
+        let key = "island.clock-offset.closed"
+        try run(["claim", "expect", key, "status-bar clock y=171pt ±2pt"])
+        try run(["log", key, "--measure", "status-bar clock y=173pt from 87pt", "--date", "2026-11-02"] + Self.duo)
+        try run(["export", "team"])
+        try run(["init", "--store", "other.sqlite"])
+        try run(["import", "team", "--store", "other.sqlite"])
+        try run(["claim", "expect", key, "status-bar clock y=171pt ±1pt"])
+        try run(["export", "team"])
+        let verdict = "SELECT r.result FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE c.key = '\(key)' AND r.judged ORDER BY r.id"
+        #expect(try run(["query", "--format", "csv", verdict]).stdout == "result\nfail\n")
+        let imported = try run(["import", "team", "--store", "other.sqlite"])
+        #expect(!imported.stderr.contains("conflict"), "\(imported.stderr)")
+        #expect(try run(["query", "--format", "csv", "--store", "other.sqlite", verdict]).stdout == "result\nfail\n")
+    }
 }

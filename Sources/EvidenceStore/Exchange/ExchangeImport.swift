@@ -571,6 +571,14 @@ final class ImportSession {
                 summary.unchanged += 1
                 return
             }
+            // A verdict judged from the claim's expected values is derived, never
+            // compared: another clone judged it against other expectations. The
+            // store's stands, and is judged again at the end with the rest.
+            if stored.judged && result.judged, Self.sameButVerdict(stored, result) {
+                if let claim = try result.claim.map({ try ids.claimID($0, location, field: "claim") }) { ids.judging.insert(claim) }
+                summary.unchanged += 1
+                return
+            }
             switch standing {
             case .store:
                 summary.unchanged += 1
@@ -624,6 +632,15 @@ final class ImportSession {
         try writer.deleteDetails(ofResult: id)
         summary.updated += 1
         try ids.writeDetails(measurements: result.measurements, attachments: result.attachments, resultID: id)
+    }
+
+    /// Whether two versions of a judged result differ only in what judging
+    /// writes: the verdict and its note ("Outside the expected values: …").
+    static func sameButVerdict(_ a: TextFormat.ResultLine, _ b: TextFormat.ResultLine) -> Bool {
+        var a = a
+        a.result = b.result
+        a.note = b.note
+        return a == b
     }
 
     private func applyRetraction(

@@ -79,6 +79,15 @@ public enum MergeFile {
                     out += record.line + "\n"
                     continue
                 }
+                // Judged verdicts are derived: two clones that judged one result
+                // against different expected values keep ours, and every import
+                // judges it again from the values and the claim's expectations.
+                if key.hasPrefix("result "), o.value["judged"] != nil, t.value["judged"] != nil,
+                    Self.withoutVerdict(o.value) == Self.withoutVerdict(t.value)
+                {
+                    out += o.line + "\n"
+                    continue
+                }
                 if let b, b.line == o.line {
                     out += t.line + "\n"
                 } else if let b, b.line == t.line {
@@ -102,6 +111,14 @@ public enum MergeFile {
             }
         }
         return Outcome(text: out, conflicts: conflicts)
+    }
+
+    /// A judged result's record without what judging writes: its verdict
+    /// (`outcome`) and the note that says why.
+    private static func withoutVerdict(_ value: JSONValue) -> String {
+        guard case .object(var fields) = value else { return value.rendered() }
+        fields.removeAll { $0.0 == "outcome" || $0.0 == "note" }
+        return JSONValue.object(fields).rendered()
     }
 
     private static func markers(_ ours: String?, _ theirs: String?) -> String {
