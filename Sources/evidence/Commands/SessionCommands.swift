@@ -13,7 +13,7 @@ enum SessionCommands {
         'claim: KEY' first, then 'result:' (pass, fail, blocked, inconclusive, skipped, or next to pass it over), and at will \
         'posture:', 'measure:' (as --measure writes it, or NAME=VALUE for a measurement the claim had before, whose unit and \
         baseline it keeps), 'note:' and 'attach:' (each may repeat). A line 'undo' retracts the result logged last; a line \
-        'quit' ends the session. The whole file is checked before anything is written.
+        'quit' ends the session. The whole file is checked before anything is written; run again after it stopped part way, it skips the claims today's run already answered.
         """
 }
 
