@@ -126,6 +126,27 @@ import Testing
         #expect(title.contains(": "), "the whole key in the title: \(title)")
     }
 
+    /// Printed on A4 (its printable width, 702 CSS px), no table runs past the
+    /// page's edge, the every-build matrix (a screen's scrolling view) is left
+    /// out, and the pages grow with the claims (issue 43: 2 of 6 current-build
+    /// columns fit, 70 pages).
+    @Test(.enabled(if: WebDriver.shouldRun)) func printedNoTableRunsPastThePage() throws {
+        let driver = try browser(width: 717)
+        try driver.emulatePrint()
+        let past = try #require(try driver.run(
+            """
+            var width = document.documentElement.clientWidth;
+            return Array.prototype.filter.call(document.querySelectorAll('table'), function (t) {
+              return t.offsetParent !== null && t.getBoundingClientRect().right > width + 1;
+            }).map(function (t) { return (t.className || 'table') + ' ' + Math.round(t.getBoundingClientRect().right) + ' of ' + width; });
+            """) as? [String])
+        #expect(past.isEmpty, "\(past)")
+        #expect(try driver.number("return document.querySelector('details.older').getClientRects().length") == 0)
+        let pages = WebDriver.pageCount(try driver.printPDF())
+        let claims = try driver.number("return document.querySelector('.matrix-box').querySelectorAll('tr[data-claim]').length")
+        #expect(pages > 0 && Double(pages) <= claims * 0.75, "\(pages) pages for \(claims) claims")
+    }
+
     @Test(.enabled(if: WebDriver.shouldRun)) func keysAndBadgesNeverBreakMidWord() throws {
         let driver = try browser()
         let broken = try driver.number(

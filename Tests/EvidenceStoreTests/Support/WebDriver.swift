@@ -226,6 +226,18 @@ final class WebDriver {
         return data
     }
 
+    /// Lays the page out as it prints (CSS `@media print`), through
+    /// chromedriver's passage to the DevTools protocol.
+    func emulatePrint() throws {
+        try request("POST", "/session/\(session)/goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia", "params": ["media": "print"]])
+    }
+
+    /// The pages of a printed PDF (its page objects).
+    static func pageCount(_ pdf: Data) -> Int {
+        let text = String(decoding: pdf, as: UTF8.self)
+        return text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+    }
+
     /// What the page wrote to its console at the level of warnings and errors.
     func consoleProblems() throws -> [String] {
         guard let entries = try? request("POST", "/session/\(session)/se/log", ["type": "browser"])["value"] as? [[String: Any]]

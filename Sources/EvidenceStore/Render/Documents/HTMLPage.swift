@@ -107,6 +107,17 @@ public enum HTMLPage {
           .filters { display: none; }
           .table, .matrix-box { overflow: visible; max-height: none; }
           .matrix thead th, .matrix tbody th[scope="row"] { position: static; }
+          /* Nothing runs past the page: tables take its width and break long words; the matrix of the current
+             builds shares the width among its columns; the every-build matrix, a screen's scrolling view, is left out. */
+          main { max-width: none; padding: 0; }
+          body { font-size: 9pt; }
+          table { max-width: 100%; }
+          th, td { overflow-wrap: anywhere; }
+          .matrix { width: 100%; table-layout: fixed; }
+          .matrix th.env { min-width: 0; white-space: normal; font-size: 7pt; }
+          .matrix tbody th[scope="row"] { white-space: normal; width: 30%; }
+          .matrix td { font-size: 8pt; padding: 1px; }
+          details.older { display: none; }
           thead th { position: static; }
           tr, figure { break-inside: avoid; }
           details > div { display: block; }
