@@ -31,20 +31,32 @@ import Testing
 
     /// A teammate's run with every result on one claim imports into a store
     /// that has the claim, with a progress line on a terminal as ingest has.
+    /// The line shows once the command has run a second; a release build
+    /// imports 40,000 results in less, so the test holds the store's write
+    /// lock for a moment first, and records every byte the pane was sent (the
+    /// line is cleared at the end).
     @Test(.enabled(if: ExternalTool.tmux.shouldRun)) func aRunOnOneClaimImportsWithProgressOnATerminal() throws {
         try run(["ingest", try oneClaimFile(40_000)] + Self.simulator)
         try run(["export", "team"])
         try run(["init", "--store", "teammate.sqlite"])
         try run(["seed", "--store", "teammate.sqlite"])
+        let holder = try Database(path: folder.path("teammate.sqlite"), mode: .readWrite)
+        try holder.execute("BEGIN IMMEDIATE")
+        let sent = folder.path("pane.log")
         let terminal = try Tmux(
-            folder: folder, command: [EvidenceBinary.url.path, "import", "team", "--store", "teammate.sqlite"])
+            folder: folder,
+            command: ["/bin/sh", "-c", "sleep 0.5; exec \"$0\" import team --store teammate.sqlite", EvidenceBinary.url.path])
         defer { terminal.close() }
-        let progressed = try terminal.shows("results read", seconds: 60)
-        #expect(progressed, "a progress line while it imports")
+        try terminal.record(to: sent)
+        Thread.sleep(forTimeInterval: 2)
+        try holder.execute("ROLLBACK")
+        holder.close()
         let imported = try terminal.shows("Imported team: 40001 records added", seconds: 120)
         let screen = try terminal.screen()
         #expect(imported, "\(screen)")
         #expect(!screen.contains("results read"), "the progress line is cleared at the end: \(screen)")
+        let bytes = try String(contentsOfFile: sent, encoding: .utf8)
+        #expect(bytes.contains("team: 2000 results read"), "a progress line while it imports: \(bytes.suffix(300))")
         let count = try EvidenceBinary.run(
             ["query", "--store", folder.path("teammate.sqlite"), "--format", "csv",
              "SELECT count(*) FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE c.key = 'island.clock-offset.closed'"])

@@ -413,6 +413,12 @@ final class Tmux {
         while try screen() == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }
 
+    /// Appends every byte the pane's program writes to `file`, overwritten
+    /// lines (a progress line) included.
+    func record(to file: String) throws {
+        try tmux(["pipe-pane", "-o", "cat >> " + Self.quote(file)])
+    }
+
     /// The process in the pane (the command, through exec).
     func processID() throws -> pid_t {
         pid_t(try tmux(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
