@@ -148,6 +148,42 @@ import Testing
         #expect(cell("bars.other-app-activity", column: older)?.text == "·")
     }
 
+    /// Two claims that share a measurement's name: each has its own line with
+    /// every build it was measured on, its own expected band, and a judged
+    /// fail crossed out; the table under the chart says the same.
+    @Test func eachChartLineIsOneClaimsWithAllItsPoints() throws {
+        for key in ["chart.first", "chart.second"] {
+            try run(["claim", "add", key, "--document", "chart-guide", "--area", "Charts", "--label", "measured",
+                     "--statement", "The clock of \(key) sits where it should."])
+        }
+        try run(["claim", "expect", "chart.first", "chart clock y=171pt ±2pt"])
+        try run(["claim", "expect", "chart.second", "chart clock y=128pt ±2pt"])
+        let builds = [("iOS 27.0", "24A100"), ("iOS 27.1", "24B85"), ("iOS 27.2", "24C50")]
+        for (index, (os, build)) in builds.enumerated() {
+            let environment = ["--simulator", "iPhone Duo", "--os", os, "--os-build", build, "--xcode", "27.1", "--xcode-build", "27A9275",
+                               "--no-detect", "--date", "2026-11-0\(index + 1)", "--posture", "closed"]
+            try run(["log", "chart.first", "--measure", "chart clock y=\(170 + index)pt"] + environment)
+            // The newest of the second claim's values is outside its band: judged a fail.
+            try run(["log", "chart.second", "--measure", "chart clock y=\(index == 2 ? 140 : 127 + index)pt"] + environment)
+        }
+        let tree = try HTMLTree(try run(["report", "--format", "html"]).stdout)
+        let chart = "//figure[@data-measurement='chart clock y']"
+        for (key, values) in [("chart.first", ["170", "171", "172"]), ("chart.second", ["127", "128", "140"])] {
+            let points = tree.all("\(chart)//*[@class='series' or starts-with(@class, 'series ')][@data-claim='\(key)']//*[@data-value]")
+            #expect(points.compactMap { $0.attribute("data-value") } == values, "\(key): one line with every build's value")
+            #expect(tree.count("\(chart)//*[starts-with(@class, 'expected')][@data-claim='\(key)']") == 1, "\(key): its own band")
+        }
+        #expect(tree.count("\(chart)//*[starts-with(@class, 'series ')]") == 2, "one line per claim")
+        let results = tree.all("\(chart)//*[@data-claim='chart.second']//*[@data-value]").map { $0.attribute("data-result") ?? "" }
+        #expect(results == ["pass", "pass", "fail"])
+        #expect(tree.count("\(chart)//*[@data-claim='chart.second']//*[@class='fail-mark']") == 1)
+        #expect(tree.count("\(chart)//*[@data-claim='chart.first']//*[@class='fail-mark']") == 0)
+        let rows = tree.all("\(chart)//table/tbody/tr").map { row in row.children.map(\.text).joined(separator: " | ") }
+        #expect(rows.count == 6)
+        #expect(rows.contains { $0.hasPrefix("chart.second | iPhone Duo simulator, closed | 24C50") && $0.contains("| fail |") }, "\(rows)")
+        #expect(rows.filter { $0.contains("| fail |") }.count == 1, "\(rows)")
+    }
+
     // MARK: - In a browser
 
     @Test(.enabled(if: Chromium.shouldRun)) func aBrowserShowsTheMatrixCountsAndTrendsWithAndWithoutJavaScript() throws {

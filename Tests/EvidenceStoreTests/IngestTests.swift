@@ -98,7 +98,7 @@ import Testing
         // Each retry its own result, with its own duration.
         #expect(try store.database.query(
             "SELECT duration, note FROM results WHERE test_id = 'FastlaneTrainerTests/UserTests/RegistrationTests/testBasicRegistration()' ORDER BY id")
-            .map { "\($0[0]) \($0[1])" } == ["0.0052 repetition 1 of 2 (Retry 1)", "0.013 repetition 2 of 2 (Retry 2)"])
+            .map { "\(try $0.value("duration")) \(try $0.value("note"))" } == ["0.0052 repetition 1 of 2 (Retry 1)", "0.013 repetition 2 of 2 (Retry 2)"])
         #expect(try store.database.scalar(
             "SELECT message FROM results WHERE test_id = 'FastlaneTrainerExampleUITests/testAccessibilityAndScreenshots()'")
             == .text("FastlaneTrainerExampleUITests.swift:129: XCTAssertTrue failed"))

@@ -68,7 +68,7 @@ import Testing
         let statement = try database.prepare("SELECT id, name, size FROM things ORDER BY id")
         var seen: [String] = []
         try statement.forEachRow { row in
-            seen.append("\(row.int(0)) \(row.text(1)) \(row.optionalDouble(2).map { "\($0)" } ?? "nil")")
+            seen.append("\(row.int("id")) \(row.text("name")) \(row.optionalDouble("size").map { "\($0)" } ?? "nil")")
         }
         #expect(seen == ["1 a 2.5", "2 b nil"])
         #expect(statement.columnNames == ["id", "name", "size"])
@@ -224,7 +224,7 @@ import Testing
         let insert = try database.cached("INSERT INTO texts (text) VALUES (?)")
         func stored() throws -> [String?] {
             try database.query("SELECT text FROM texts ORDER BY rowid").map { row -> String? in
-                if case .text(let text) = row[0] { return text }
+                if case .text(let text) = try row.value("text") { return text }
                 return nil
             }
         }
@@ -239,8 +239,8 @@ import Testing
         }
         #expect(try stored() == texts)
         // length() counts characters up to a NUL; the text itself is kept whole.
-        let lengths = try database.query("SELECT length(text), length(CAST(text AS BLOB)) FROM texts ORDER BY rowid")
-            .map { "\($0[0].int.map(String.init) ?? "-") \($0[1].int.map(String.init) ?? "-")" }
+        let lengths = try database.query("SELECT length(text) AS characters, length(CAST(text AS BLOB)) AS bytes FROM texts ORDER BY rowid")
+            .map { "\(try $0.value("characters").int.map(String.init) ?? "-") \(try $0.value("bytes").int.map(String.init) ?? "-")" }
         #expect(lengths == ["1 1", "- -", "0 0", "10 18", "1000 1000", "- -", "1 3", "0 1"])
         arena.removeAll()
         arena.append("again")

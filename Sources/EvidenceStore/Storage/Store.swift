@@ -242,7 +242,7 @@ public final class Store {
             // and the write-ahead log is not renamed with the file. SQLite's
             // wal_checkpoint returns (busy, log frames, frames checkpointed).
             let checkpoint = try database.query("PRAGMA wal_checkpoint(TRUNCATE)").first
-            if let row = checkpoint, row[0].int != 0 || row[1].int != row[2].int {
+            if let row = checkpoint, try row.value("busy").int != 0 || row.value("log").int != row.value("checkpointed").int {
                 throw EvidenceError.io(path: path, reason: "cannot create the store: its pages could not all be written")
             }
         } catch let error as DatabaseError where error.isDiskFull {
@@ -421,7 +421,7 @@ extension Store {
         do {
             try database.backup(into: target)
             _ = try target.scalar("PRAGMA journal_mode = WAL")
-            let check = try target.query("PRAGMA quick_check").map { $0[0].description }
+            let check = try target.query("PRAGMA quick_check").map { try $0.text("quick_check") }
             guard check == ["ok"] else {
                 throw EvidenceError.io(path: destination, reason: "the copy fails quick_check: \(check.joined(separator: "; "))")
             }

@@ -173,9 +173,11 @@ public struct CoverageCell: Sendable, Equatable {
 
 // MARK: - Trends
 
-/// One measurement name, value by build: one series per model and posture.
-/// Each point is the latest measurement of that name in the latest pass or
-/// fail of a claim on an environment of that model and OS build.
+/// One measurement name, value by build: one series per claim, model, kind
+/// of environment and posture, so that claims sharing a measurement's name
+/// never join into one line. Each point is the latest measurement of that
+/// name in the claim's latest pass or fail on an environment of that model
+/// and OS build, and says whether that result failed.
 public struct MeasurementTrend: Sendable, Equatable {
     public struct Point: Sendable, Equatable {
         /// The OS build; empty when none was recorded.
@@ -185,34 +187,45 @@ public struct MeasurementTrend: Sendable, Equatable {
         public var claim: String
         public var run: String
         public var checkedAt: String?
+        /// Whether the result it was measured in failed (judged against the
+        /// claim's expected values, or logged so).
+        public var failed: Bool
 
-        public init(build: String, value: Double, baseline: Double?, claim: String, run: String, checkedAt: String?) {
+        public init(
+            build: String, value: Double, baseline: Double?, claim: String, run: String, checkedAt: String?, failed: Bool
+        ) {
             self.build = build
             self.value = value
             self.baseline = baseline
             self.claim = claim
             self.run = run
             self.checkedAt = checkedAt
+            self.failed = failed
         }
     }
 
     public struct Series: Sendable, Equatable {
+        /// The claim whose results it shows.
+        public var claim: String
         public var model: String
         public var kind: EnvironmentKind
         public var posture: Posture?
         /// In build order.
         public var points: [Point]
+        /// What its claim expects of this measurement: drawn as a band with its line only.
+        public var expected: [ExpectedValue] = []
 
-        public init(model: String, kind: EnvironmentKind, posture: Posture?, points: [Point]) {
+        public init(claim: String, model: String, kind: EnvironmentKind, posture: Posture?, points: [Point]) {
+            self.claim = claim
             self.model = model
             self.kind = kind
             self.posture = posture
             self.points = points
         }
 
-        /// "iPhone Duo simulator, closed"; results logged without a posture are "no posture".
+        /// "island.clock: iPhone Duo simulator, closed"; results logged without a posture are "no posture".
         public var name: String {
-            "\(model) \(kind.rawValue), " + (posture?.rawValue ?? "no posture")
+            "\(claim): \(model) \(kind.rawValue), " + (posture?.rawValue ?? "no posture")
         }
     }
 
@@ -222,8 +235,6 @@ public struct MeasurementTrend: Sendable, Equatable {
     /// empty string, for results with no build recorded, comes first.
     public var builds: [String]
     public var series: [Series]
-    /// What the claims of its points expect of it, each once: drawn as a band.
-    public var expected: [ExpectedValue] = []
 
     public init(name: String, unit: MeasurementUnit, builds: [String], series: [Series]) {
         self.name = name

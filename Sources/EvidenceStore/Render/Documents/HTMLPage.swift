@@ -88,9 +88,13 @@ public enum HTMLPage {
         .tr-failing { fill: var(--fail); background: var(--fail); }
         .tr-none { fill: var(--untested); background: var(--untested); }
         figure.state-trend { max-width: 700px; }
-        .chart .expected rect { fill: var(--pass); opacity: 0.14; }
-        .chart .expected line { stroke: var(--pass); stroke-width: 1; stroke-dasharray: 6 3; }
-        .key.expected { background: color-mix(in srgb, var(--pass) 30%, transparent); border: 1px dashed var(--pass); }
+        .chart .expected rect { opacity: 0.14; stroke: none; }
+        .chart .expected line { stroke-width: 1; stroke-dasharray: 6 3; }
+        .key.expected { opacity: 0.45; }
+        .key.expected.series-0 { background: var(--s0); } .key.expected.series-1 { background: var(--s1); }
+        .key.expected.series-2 { background: var(--s2); } .key.expected.series-3 { background: var(--s3); }
+        .key.expected.series-4 { background: var(--s4); } .key.expected.series-5 { background: var(--s5); }
+        .chart .fail-mark { stroke: var(--fail); stroke-width: 2.5; fill: none; }
         .across-builds .builds { display: flex; flex-wrap: wrap; gap: 12px; }
         .across-builds figcaption { font-size: 0.85em; max-width: 240px; }
         figure.shot .name { display: block; font-size: 0.85em; overflow-wrap: anywhere; }

@@ -6,9 +6,10 @@
 
 
 /// One measurement's chart: value by build as an inline SVG, one series per
-/// model and posture, each with its own colour and marker shape, its baseline
-/// dashed, every point titled with its build, values, claim, run and date,
-/// followed by the same points as a table.
+/// claim, model, kind and posture, each with its own colour and marker shape,
+/// its baseline dashed and its claim's expected band in its colour, a failed
+/// result's point crossed out, every point titled with its build, values,
+/// outcome, claim, run and date, followed by the same points as a table.
 struct TrendChart {
     var trend: MeasurementTrend
 
@@ -37,8 +38,15 @@ struct TrendChart {
             html += "<li><svg class=\"swatch\" viewBox=\"-6 -6 12 12\" aria-hidden=\"true\"><g class=\"series-\(index % 6)\">"
             html += Self.marker(index: index, x: 0, y: 0, attributes: "", title: nil) + "</g></svg> \(HTML.escape(series.name))</li>"
         }
-        for expected in trend.expected {
-            html += "<li><span class=\"key expected\"></span>expected \(HTML.escape(expected.summary))</li>"
+        for (index, series) in trend.series.enumerated() {
+            for expected in series.expected {
+                html += "<li><span class=\"key expected series-\(index % 6)\"></span>\(HTML.escape(series.claim)) expects "
+                html += HTML.escape(expected.summary) + "</li>"
+            }
+        }
+        if trend.series.contains(where: { $0.points.contains(where: \.failed) }) {
+            html += "<li><svg class=\"swatch\" viewBox=\"-6 -6 12 12\" aria-hidden=\"true\">" + Self.cross(x: 0, y: 0)
+            html += "</svg> a failed result</li>"
         }
         html += "</ul>\n" + table() + "</figure>\n"
         return html
@@ -59,7 +67,7 @@ struct TrendChart {
         init(trend: MeasurementTrend) {
             let values = trend.series.flatMap { $0.points.flatMap { [$0.value] + ($0.baseline.map { [$0] } ?? []) } }
             // The expected values' bands are drawn whole.
-            let bands = trend.expected.flatMap { [$0.value - $0.tolerance, $0.value + $0.tolerance] }
+            let bands = trend.series.flatMap(\.expected).flatMap { [$0.value - $0.tolerance, $0.value + $0.tolerance] }
             self.init(values: (values + bands).filter(\.isFinite))
             left = max(40, (ticks.map { TrendChart.textWidth(NumberText.format($0)) }.max() ?? 0) + 10)
             let plot = TrendChart.width - left - TrendChart.right
@@ -129,23 +137,28 @@ struct TrendChart {
         return svg
     }
 
-    /// Each value the claims expect, with its tolerance, as a band across the plot.
+    /// Each value a series' claim expects, with its tolerance, as a band across
+    /// the plot in the series' colour: a band belongs to its own claim's line.
     private func bands(_ scale: Scale) -> String {
         var svg = ""
-        for expected in trend.expected where expected.value.isFinite && expected.tolerance.isFinite {
-            let top = scale.y(expected.value + expected.tolerance)
-            let bottom = scale.y(expected.value - expected.tolerance)
-            let middle = Self.number(scale.y(expected.value))
-            svg += "<g class=\"expected\"><rect x=\"\(Self.number(scale.left))\" y=\"\(Self.number(top))\""
-            svg += " width=\"\(Self.number(Self.width - Self.right - scale.left))\" height=\"\(Self.number(max(bottom - top, 1)))\">"
-            svg += "<title>expected \(HTML.escape(expected.summary))</title></rect>"
-            svg += "<line x1=\"\(Self.number(scale.left))\" y1=\"\(middle)\" x2=\"\(Int(Self.width - Self.right))\" y2=\"\(middle)\"/></g>"
+        for (index, series) in trend.series.enumerated() {
+            for expected in series.expected where expected.value.isFinite && expected.tolerance.isFinite {
+                let top = scale.y(expected.value + expected.tolerance)
+                let bottom = scale.y(expected.value - expected.tolerance)
+                let middle = Self.number(scale.y(expected.value))
+                svg += "<g class=\"expected series-\(index % 6)\" data-claim=\"\(HTML.escape(series.claim))\">"
+                svg += "<rect x=\"\(Self.number(scale.left))\" y=\"\(Self.number(top))\""
+                svg += " width=\"\(Self.number(Self.width - Self.right - scale.left))\" height=\"\(Self.number(max(bottom - top, 1)))\">"
+                svg += "<title>\(HTML.escape(series.claim)) expects \(HTML.escape(expected.summary))</title></rect>"
+                svg += "<line x1=\"\(Self.number(scale.left))\" y1=\"\(middle)\" x2=\"\(Int(Self.width - Self.right))\" y2=\"\(middle)\"/></g>"
+            }
         }
         return svg
     }
 
     private func draw(_ series: MeasurementTrend.Series, index: Int, scale: Scale) -> String {
-        var svg = "<g class=\"series series-\(index % 6)\" data-series=\"\(HTML.escape(series.name))\">"
+        var svg = "<g class=\"series series-\(index % 6)\" data-series=\"\(HTML.escape(series.name))\""
+        svg += " data-claim=\"\(HTML.escape(series.claim))\">"
         // What is not a finite number stays out of the picture (it is in the table).
         let points = series.points.filter { $0.value.isFinite && ($0.baseline?.isFinite ?? true) }
         let baselines = points.compactMap { point in
@@ -159,6 +172,7 @@ struct TrendChart {
         for point in points {
             let x = scale.x[point.build] ?? 0
             var attributes = " data-build=\"\(HTML.escape(point.build))\" data-value=\"\(NumberText.format(point.value))\""
+            attributes += " data-result=\"\(point.failed ? "fail" : "pass")\""
             if let baseline = point.baseline {
                 attributes += " data-baseline=\"\(NumberText.format(baseline))\""
                 let (px, by, vy) = (Self.number(x), Self.number(scale.y(baseline)), Self.number(scale.y(point.value)))
@@ -167,15 +181,23 @@ struct TrendChart {
             }
             svg += Self.marker(
                 index: index, x: x, y: scale.y(point.value), attributes: attributes, title: describe(point, in: series))
+            if point.failed { svg += Self.cross(x: x, y: scale.y(point.value)) }
         }
         return svg + "</g>"
     }
 
-    /// "iPhone Duo simulator, closed, build 23B85: 87 pt → 171 pt (Δ +84 pt); claim …, run 2cee86e8, 2026-10-20"
+    /// "island.clock: iPhone Duo simulator, closed, 23B85: 87 pt → 171 pt (Δ +84 pt), failed; run 2cee86e8, 2026-10-20"
     private func describe(_ point: MeasurementTrend.Point, in series: MeasurementTrend.Series) -> String {
         series.name + ", " + point.build + ": "
             + MeasurementDraft.summary(value: point.value, unit: trend.unit.rawValue, baseline: point.baseline)
-            + "; claim " + point.claim + ", run " + String(point.run.prefix(8)) + ", " + (point.checkedAt ?? "date not recorded")
+            + (point.failed ? ", failed" : ", passed") + "; run " + String(point.run.prefix(8)) + ", "
+            + (point.checkedAt ?? "date not recorded")
+    }
+
+    /// A failed result's mark: a cross over its point, so a fail never reads as a pass, in colour or without.
+    private static func cross(x: Double, y: Double) -> String {
+        let (left, right, top, bottom) = (number(x - 5), number(x + 5), number(y - 5), number(y + 5))
+        return "<path class=\"fail-mark\" d=\"M\(left) \(top)L\(right) \(bottom)M\(left) \(bottom)L\(right) \(top)\"/>"
     }
 
     /// Circles, squares, diamonds and triangles in turn, so that no series is told by colour alone.
@@ -204,7 +226,7 @@ struct TrendChart {
     /// The chart's points as a table, for readers and printers without pictures.
     private func table() -> String {
         var html = "<details><summary>The points as a table</summary><div class=\"table\"><table>\n<thead><tr>"
-        for column in ["series", "build", "baseline", "value", "change", "claim", "run", "checked"] {
+        for column in ["claim", "environment", "build", "baseline", "value", "change", "result", "run", "checked"] {
             html += "<th scope=\"col\">\(column)</th>"
         }
         html += "</tr></thead>\n<tbody>\n"
@@ -212,10 +234,12 @@ struct TrendChart {
         for series in trend.series {
             for point in series.points {
                 let change = point.baseline.map { (point.value > $0 ? "+" : "") + NumberText.format(point.value - $0) + unit }
-                html += "<tr><td>\(HTML.escape(series.name))</td><td>\(HTML.escape(point.build))</td>"
+                html += "<tr><td><a href=\"#claim-\(HTML.anchor(series.claim))\">\(HTML.escape(series.claim))</a></td>"
+                html += "<td>\(HTML.escape("\(series.model) \(series.kind.rawValue), " + (series.posture?.rawValue ?? "no posture")))</td>"
+                html += "<td>\(HTML.escape(point.build))</td>"
                 html += "<td>\(point.baseline.map { NumberText.format($0) + unit } ?? "")</td>"
                 html += "<td>\(NumberText.format(point.value) + unit)</td><td>\(change ?? "")</td>"
-                html += "<td><a href=\"#claim-\(HTML.anchor(point.claim))\">\(HTML.escape(point.claim))</a></td>"
+                html += point.failed ? "<td class=\"m-fail\">fail</td>" : "<td class=\"m-pass\">pass</td>"
                 html += "<td><a href=\"#run-\(HTML.anchor(point.run))\">\(HTML.escape(String(point.run.prefix(8))))</a></td>"
                 html += "<td>\(HTML.escape(point.checkedAt ?? "not recorded"))</td></tr>\n"
             }

@@ -30,7 +30,8 @@ public final class RunLog: RunLogSource {
             """
             SELECT u.id, u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name,
                    e.tool_version, e.tool_build, u.tester, u.note, f.file_name,
-                   x.uuid, x.retracted_by, x.retracted_at, x.reason, 1
+                   x.uuid AS retraction_uuid, x.retracted_by, x.retracted_at, x.reason AS retraction_reason,
+                   1 AS whole_run
             FROM runs AS u JOIN environments AS e ON e.id = u.environment_id
             LEFT JOIN ingested_files AS f ON f.id = u.ingested_file_id
             LEFT JOIN retractions AS x ON x.run_id = u.id
@@ -40,10 +41,10 @@ public final class RunLog: RunLogSource {
             ORDER BY u.started_at, u.uuid
             """
         ).forEachRow([SQLValue(document)]) { row in
-            headers.append(Header(id: row.int64(0), run: RunLogRun(
-                uuid: row.text(1), startedAt: row.optionalText(2), environment: try StoreReader.environment(row, from: 3),
-                tester: row.text(11), note: row.text(12), sourceFile: row.optionalText(13),
-                retraction: StoreReader.retraction(row, from: 14))))
+            headers.append(Header(id: row.int64("id"), run: RunLogRun(
+                uuid: row.text("uuid"), startedAt: row.optionalText("started_at"), environment: try StoreReader.environment(row),
+                tester: row.text("tester"), note: row.text("note"), sourceFile: row.optionalText("file_name"),
+                retraction: StoreReader.retraction(row))))
         }
         self.headers = headers
         self.expectations = expectations
@@ -67,21 +68,21 @@ public final class RunLog: RunLogSource {
         if keys == nil {
             var pairs: [(Int64, String)] = []
             try database.cached("SELECT id, key FROM claims WHERE ?1 IS NULL OR document = ?1")
-                .forEachRow([SQLValue(document)]) { pairs.append(($0.int64(0), $0.text(1))) }
+                .forEachRow([SQLValue(document)]) { pairs.append(($0.int64("id"), $0.text("key"))) }
             keys = ClaimKeys(pairs)
         }
         guard let keys else { return }
         var run = header.run
         if document == nil {
             try database.cached(
-                "SELECT result, count(*) FROM results WHERE run_id = ? AND claim_id IS NULL GROUP BY result ORDER BY result"
-            ).forEachRow([.integer(header.id)]) { run.unmappedCounts.append(($0.text(0), $0.int(1))) }
+                "SELECT result, count(*) AS results FROM results WHERE run_id = ? AND claim_id IS NULL GROUP BY result ORDER BY result"
+            ).forEachRow([.integer(header.id)]) { run.unmappedCounts.append(($0.text("result"), $0.int("results"))) }
             try database.cached(
                 """
-                SELECT test_id, coalesce(message, '') FROM results
+                SELECT test_id, coalesce(message, '') AS message FROM results
                 WHERE run_id = ? AND claim_id IS NULL AND result = 'fail' ORDER BY test_id, id
                 """
-            ).forEachRow([.integer(header.id)]) { run.unmappedFailures.append(($0.text(0), $0.text(1))) }
+            ).forEachRow([.integer(header.id)]) { run.unmappedFailures.append(($0.text("test_id"), $0.text("message"))) }
         }
         try body(.runStart(run))
         // Retracted results of the run, usually none: read apart, so that the
@@ -89,18 +90,19 @@ public final class RunLog: RunLogSource {
         var retracted: [Int64: Retraction] = [:]
         try database.cached(
             """
-            SELECT x.result_id, x.uuid, x.retracted_by, x.retracted_at, x.reason, 0
+            SELECT x.result_id, x.uuid AS retraction_uuid, x.retracted_by, x.retracted_at, x.reason AS retraction_reason,
+                   0 AS whole_run
             FROM retractions AS x JOIN results AS r ON r.id = x.result_id WHERE r.run_id = ?
             """
         ).forEachRow([.integer(header.id)]) { row in
-            retracted[row.int64(0)] = StoreReader.retraction(row, from: 1)
+            retracted[row.int64("result_id")] = StoreReader.retraction(row)
         }
         // A result comes once per measurement (once when it has none), in the
         // order of results_by_run and measurements_by_result.
         let rows = try database.cached(
             """
             SELECT r.claim_id, r.id, r.result, r.posture, r.checked_at, r.note, r.test_id, r.duration, r.message,
-                   m.name, m.value, m.unit, m.baseline, m.posture
+                   m.name, m.value, m.unit, m.baseline, m.posture AS measured_posture
             FROM results AS r INDEXED BY results_by_run
             LEFT JOIN measurements AS m INDEXED BY measurements_by_result ON m.result_id = r.id
             WHERE r.run_id = ? AND r.claim_id IS NOT NULL
@@ -110,22 +112,22 @@ public final class RunLog: RunLogSource {
         defer { rows.reset() }
         var more = try rows.step()
         while more {
-            let resultID = rows.int64(1)
-            guard let key = keys.key(rows.int64(0)), let outcome = rows.vocabulary(2, Outcome.self) else {
-                while more && rows.int64(1) == resultID { more = try rows.step() }
+            let resultID = rows.int64("id")
+            guard let key = keys.key(rows.int64("claim_id")), let outcome = rows.vocabulary("result", Outcome.self) else {
+                while more && rows.int64("id") == resultID { more = try rows.step() }
                 continue
             }
             var entry = RunLogEntry(
-                claimKey: key, result: outcome, posture: rows.vocabulary(3), checkedAt: times.text(rows, 4),
-                note: rows.text(5), testID: rows.optionalText(6), duration: rows.optionalDouble(7),
-                message: rows.optionalText(8), measurements: [],
+                claimKey: key, result: outcome, posture: rows.vocabulary("posture"), checkedAt: times.text(rows, "checked_at"),
+                note: rows.text("note"), testID: rows.optionalText("test_id"), duration: rows.optionalDouble("duration"),
+                message: rows.optionalText("message"), measurements: [],
                 retraction: retracted.isEmpty ? run.retraction : retracted[resultID] ?? run.retraction)
-            let expected = expectations.isEmpty ? nil : expectations[rows.int64(0)]
-            while more && rows.int64(1) == resultID {
-                if !rows.isNull(9), let unit = rows.vocabulary(11, MeasurementUnit.self), let name = names.text(rows, 9) {
+            let expected = expectations.isEmpty ? nil : expectations[rows.int64("claim_id")]
+            while more && rows.int64("id") == resultID {
+                if !rows.isNull("name"), let unit = rows.vocabulary("unit", MeasurementUnit.self), let name = names.text(rows, "name") {
                     entry.measurements.append(MeasurementValue(
-                        name: name, value: rows.double(10), unit: unit, baseline: rows.optionalDouble(12),
-                        posture: rows.vocabulary(13), expected: expected?[name]))
+                        name: name, value: rows.double("value"), unit: unit, baseline: rows.optionalDouble("baseline"),
+                        posture: rows.vocabulary("measured_posture"), expected: expected?[name]))
                 }
                 more = try rows.step()
             }
@@ -163,7 +165,7 @@ private struct RecentTexts {
     }
 
     /// The column's text, or nil for NULL.
-    mutating func text(_ row: Statement, _ column: Int) -> String? {
+    mutating func text(_ row: Statement, _ column: StaticString) -> String? {
         guard !row.isNull(column) else { return nil }
         if let known = texts.first(where: { row.textEquals(column, $0) }) { return known }
         let text = row.text(column)

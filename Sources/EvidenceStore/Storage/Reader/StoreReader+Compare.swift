@@ -25,17 +25,18 @@ extension StoreReader {
                 """
                 SELECT id, model, os_version, os_build, kind,
                        model = ?1 COLLATE NOCASE AND (?2 IS NULL OR kind = ?2)
-                           AND (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE),
-                       (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE)
+                           AND (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE)
+                           AS asked,
+                       (os_version = ?3 OR os_build = ?3 OR trim(os_name || ' ' || os_version) = ?3 COLLATE NOCASE) AS has_build
                 FROM environments ORDER BY id
                 """
             ).forEachRow([.text(model), SQLValue(kind?.rawValue), .text(version)]) {
-                models.append($0.text(1))
-                if $0.int(5) != 0 { ids.append($0.int64(0)) }
-                guard $0.text(1).lowercased() == model.lowercased() else { return }
-                if $0.int(6) != 0 { kindsOf[version, default: []].insert($0.text(4)) }
-                if kind == nil || $0.text(4) == kind?.rawValue {
-                    known += [$0.text(2), $0.text(3)].filter { !$0.isEmpty && $0 != version }
+                models.append($0.text("model"))
+                if $0.int("asked") != 0 { ids.append($0.int64("id")) }
+                guard $0.text("model").lowercased() == model.lowercased() else { return }
+                if $0.int("has_build") != 0 { kindsOf[version, default: []].insert($0.text("kind")) }
+                if kind == nil || $0.text("kind") == kind?.rawValue {
+                    known += [$0.text("os_version"), $0.text("os_build")].filter { !$0.isEmpty && $0 != version }
                 }
             }
             guard models.contains(where: { $0.lowercased() == model.lowercased() }) else {
@@ -89,7 +90,8 @@ extension StoreReader {
         var candidates: [SideKey: [(DecisiveOrder.Candidate, SideOutcome)]] = [:]
         try database.prepare(
             """
-            SELECT \(name), s.kind, r.id, r.result, r.checked_at, r.recorded_at, r.run_id, s.description, substr(u.uuid, 1, 8)
+            SELECT \(name) AS name, s.kind, r.id, r.result, r.checked_at, r.recorded_at, r.run_id, s.description,
+                   substr(u.uuid, 1, 8) AS run
             FROM live_results AS r
             LEFT JOIN claims AS c ON c.id = r.claim_id
             JOIN runs AS u ON u.id = r.run_id
@@ -99,13 +101,13 @@ extension StoreReader {
               \(subject == .claim ? "AND " + Self.onClaimSubjects + " AND " + Self.counts : "")
             """
         ).forEachRow(sideArguments(side)) {
-            let outcome = try Outcome(parsing: $0.text(3))
-            let key = SideKey(name: $0.text(0), kind: try EnvironmentKind(parsing: $0.text(1)))
+            let outcome = try Outcome(parsing: $0.text("result"))
+            let key = SideKey(name: $0.text("name"), kind: try EnvironmentKind(parsing: $0.text("kind")))
             candidates[key, default: []].append((
                 DecisiveOrder.Candidate(
-                    id: $0.int64(2), outcome: outcome, checkedAt: $0.optionalText(4), recordedAt: $0.text(5),
-                    runID: $0.int64(6)),
-                SideOutcome(outcome: outcome, environment: $0.text(7), run: $0.text(8))))
+                    id: $0.int64("id"), outcome: outcome, checkedAt: $0.optionalText("checked_at"),
+                    recordedAt: $0.text("recorded_at"), runID: $0.int64("run_id")),
+                SideOutcome(outcome: outcome, environment: $0.text("description"), run: $0.text("run"))))
         }
         return candidates.compactMapValues { results in
             DecisiveOrder.latest(results.map(\.0)).flatMap { latest in results.first { $0.0.id == latest.id }?.1 }
@@ -119,8 +121,9 @@ extension StoreReader {
         var candidates: [MeasurementKey: [(DecisiveOrder.Candidate, SideMeasurement)]] = [:]
         try database.prepare(
             """
-            SELECT c.key IS NULL, coalesce(c.key, r.test_id), m.name, coalesce(m.posture, r.posture, ''), s.kind,
-                   m.value, m.unit, s.description, r.id, r.result, r.checked_at, r.recorded_at, r.run_id
+            SELECT c.key IS NULL AS of_test, coalesce(c.key, r.test_id) AS subject, m.name,
+                   coalesce(m.posture, r.posture, '') AS posture, s.kind, m.value, m.unit, s.description, r.id, r.result,
+                   r.checked_at, r.recorded_at, r.run_id
             FROM measurements AS m
             JOIN live_results AS r ON r.id = m.result_id
             LEFT JOIN claims AS c ON c.id = r.claim_id
@@ -130,15 +133,15 @@ extension StoreReader {
             """
         ).forEachRow(sideArguments(side)) {
             let key = MeasurementKey(
-                subject: $0.int(0) != 0 ? .test : .claim, name: $0.text(1), measurement: $0.text(2), posture: $0.text(3),
-                kind: try EnvironmentKind(parsing: $0.text(4)))
+                subject: $0.int("of_test") != 0 ? .test : .claim, name: $0.text("subject"), measurement: $0.text("name"),
+                posture: $0.text("posture"), kind: try EnvironmentKind(parsing: $0.text("kind")))
             let candidate = DecisiveOrder.Candidate(
-                id: $0.int64(8), outcome: try Outcome(parsing: $0.text(9)), checkedAt: $0.optionalText(10),
-                recordedAt: $0.text(11), runID: $0.int64(12))
+                id: $0.int64("id"), outcome: try Outcome(parsing: $0.text("result")), checkedAt: $0.optionalText("checked_at"),
+                recordedAt: $0.text("recorded_at"), runID: $0.int64("run_id"))
             // A result's last measurement of a name stands for it.
             candidates[key, default: []].removeAll { $0.0.id == candidate.id }
             candidates[key, default: []].append(
-                (candidate, SideMeasurement(value: $0.double(5), unit: $0.text(6), environment: $0.text(7))))
+                (candidate, SideMeasurement(value: $0.double("value"), unit: $0.text("unit"), environment: $0.text("description"))))
         }
         return candidates.compactMapValues { results in
             DecisiveOrder.latest(results.map(\.0), failsOutweighPasses: false).flatMap { latest in
@@ -207,16 +210,16 @@ extension StoreReader {
                         WHERE r.claim_id = l.claim_id AND r.environment_id = l.environment_id
                           AND r.result IN ('pass', 'fail')
                           AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
-                        ORDER BY r.checked_at DESC, r.recorded_at DESC LIMIT ?1) AS w)
+                        ORDER BY r.checked_at DESC, r.recorded_at DESC LIMIT ?1) AS w) AS counts
             FROM latest_decisive_results AS l JOIN claims AS c ON c.id = l.claim_id
             WHERE (?2 IS NULL OR c.key IN (SELECT value FROM json_each(?2))) AND (?3 IS NULL OR c.document = ?3)
             ORDER BY c.key, l.environment_id
             """
         ).forEachRow([.integer(Int64(window)), keys, SQLValue(document)]) {
-            let counts = $0.text(2).split(separator: " ").compactMap { Int($0) }
+            let counts = $0.text("counts").split(separator: " ").compactMap { Int($0) }
             guard counts.count == 3, counts[0] > 0, counts[1] > 0 else { return }
             rows.append(FlakyListing(
-                subject: .claim, name: $0.text(0), environment: try environmentDescription(id: $0.int64(1)),
+                subject: .claim, name: $0.text("key"), environment: try environmentDescription(id: $0.int64("environment_id")),
                 passes: counts[0], fails: counts[1], results: counts[2]))
         }
         guard tests else { return rows }
@@ -236,7 +239,7 @@ extension StoreReader {
                 WHERE r.result IN ('pass', 'fail')
                   AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
             )
-            SELECT test_id, environment_id, sum(result = 'pass'), sum(result = 'fail'), count(*)
+            SELECT test_id, environment_id, sum(result = 'pass') AS passes, sum(result = 'fail') AS fails, count(*) AS results
             FROM recent WHERE n <= ?1
             GROUP BY test_id, environment_id
             HAVING sum(result = 'pass') > 0 AND sum(result = 'fail') > 0
@@ -244,8 +247,8 @@ extension StoreReader {
             """
         ).forEachRow([.integer(Int64(window))]) {
             rows.append(FlakyListing(
-                subject: .test, name: $0.text(0), environment: try environmentDescription(id: $0.int64(1)),
-                passes: $0.int(2), fails: $0.int(3), results: $0.int(4)))
+                subject: .test, name: $0.text("test_id"), environment: try environmentDescription(id: $0.int64("environment_id")),
+                passes: $0.int("passes"), fails: $0.int("fails"), results: $0.int("results")))
         }
         return rows
     }
@@ -260,7 +263,7 @@ extension StoreReader {
             "SELECT name, value, unit, tolerance FROM claim_expectations WHERE claim_id = ? ORDER BY name"
         ).forEachRow([.integer(id)]) {
             values.append(ExpectedValue(
-                name: $0.text(0), value: $0.double(1), unit: try MeasurementUnit(parsing: $0.text(2)), tolerance: $0.double(3)))
+                name: $0.text("name"), value: $0.double("value"), unit: try MeasurementUnit(parsing: $0.text("unit")), tolerance: $0.double("tolerance")))
         }
         return values
     }
@@ -269,8 +272,8 @@ extension StoreReader {
     func forEachExpectation(_ body: (Int64, ExpectedValue) throws -> Void) throws {
         try database.cached("SELECT claim_id, name, value, unit, tolerance FROM claim_expectations ORDER BY claim_id, name")
             .forEachRow {
-                try body($0.int64(0), ExpectedValue(
-                    name: $0.text(1), value: $0.double(2), unit: try MeasurementUnit(parsing: $0.text(3)), tolerance: $0.double(4)))
+                try body($0.int64("claim_id"), ExpectedValue(
+                    name: $0.text("name"), value: $0.double("value"), unit: try MeasurementUnit(parsing: $0.text("unit")), tolerance: $0.double("tolerance")))
             }
     }
 }

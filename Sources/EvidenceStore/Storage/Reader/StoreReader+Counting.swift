@@ -8,7 +8,7 @@ extension StoreReader {
         var notes = try environmentNotes(environmentID)
         try database.cached(
             """
-            SELECT c.key, s.model || ' ' || s.kind,
+            SELECT c.key, s.model || ' ' || s.kind AS setup,
                    (SELECT group_concat(model, ', ') FROM (
                         SELECT model FROM claim_subjects WHERE claim_id = c.id ORDER BY model)) AS subjects
             FROM claims AS c, environment_status AS s
@@ -18,7 +18,7 @@ extension StoreReader {
             """
         ).forEachRow([.integer(claimID), .integer(environmentID)]) {
             notes.append(
-                "\($0.text(0)) speaks about \($0.text(2)), not the \($0.text(1)): this result is shown as on other "
+                "\($0.text("key")) speaks about \($0.text("subjects")), not the \($0.text("setup")): this result is shown as on other "
                     + "models and never counted")
         }
         try database.cached(
@@ -32,7 +32,7 @@ extension StoreReader {
             """
         ).forEachRow([.integer(claimID), .integer(environmentID)]) {
             notes.append(
-                "this environment lacks \($0.text(1)), which \($0.text(0)) needs (\($0.text(2))): a pass here never counts "
+                "this environment lacks \($0.text("capability")), which \($0.text("key")) needs (\($0.text("why"))): a pass here never counts "
                     + "for it (a fail does)")
         }
         return notes
@@ -49,22 +49,23 @@ extension StoreReader {
             SELECT
                 count(*) FILTER (WHERE EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id)
                                  AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m
-                                                 WHERE m.claim_id = r.claim_id AND m.model = e.model)),
+                                                 WHERE m.claim_id = r.claim_id AND m.model = e.model)) AS on_other_models,
                 count(*) FILTER (WHERE r.result = 'pass'
                                  AND EXISTS (SELECT 1 FROM claim_environment_gaps AS g
                                              WHERE g.claim_id = r.claim_id AND g.environment_id = r.environment_id))
+                    AS passes_lacking
             FROM results AS r JOIN environments AS e ON e.id = r.environment_id
             WHERE r.run_id = ? AND r.claim_id IS NOT NULL
             """)
         try counts.forEachRow([.integer(runID)]) { row in
-            if row.int(0) > 0 {
+            if row.int("on_other_models") > 0 {
                 notes.append(
-                    "run \(run.shortName): " + NumberText.counted(row.int(0), "result") + " on a model its claim does "
+                    "run \(run.shortName): " + NumberText.counted(row.int("on_other_models"), "result") + " on a model its claim does "
                         + "not speak about: shown as on other models, never counted")
             }
-            if row.int(1) > 0 {
+            if row.int("passes_lacking") > 0 {
                 notes.append(
-                    "run \(run.shortName): " + NumberText.counted(row.int(1), "pass", plural: "passes")
+                    "run \(run.shortName): " + NumberText.counted(row.int("passes_lacking"), "pass", plural: "passes")
                         + " where the environment lacks a capability the claim needs: they verify nothing")
             }
         }
@@ -77,25 +78,25 @@ extension StoreReader {
         var notes: [String] = []
         try database.cached(
             """
-            SELECT description, model || ' ' || kind, newer_builds FROM environment_status
+            SELECT description, model || ' ' || kind AS setup, newer_builds FROM environment_status
             WHERE environment_id = ? AND NOT is_current
             """
         ).forEachRow([.integer(environmentID)]) {
             notes.append(
-                "\($0.text(0)) is not current: newer builds are recorded for the \($0.text(1)) (\($0.text(2))); "
+                "\($0.text("description")) is not current: newer builds are recorded for the \($0.text("setup")) (\($0.text("newer_builds"))); "
                     + "the result is kept, but only a current environment can verify a claim")
         }
         // Devices of the same OS version and Xcode logged without an OS build:
         // stale now only because this run records one.
         try database.cached(
             """
-            SELECT count(DISTINCT l.claim_id), n.os_build,
+            SELECT count(DISTINCT l.claim_id) AS claims, n.os_build,
                    (SELECT group_concat(description, '; ') FROM (
                         SELECT DISTINCT s.description FROM environment_status AS s
                         JOIN environments AS e ON e.id = s.environment_id
                         WHERE e.kind = n.kind AND e.model = n.model AND e.os_version = n.os_version AND e.os_build = ''
                           AND e.tool_version = n.tool_version AND e.tool_build = n.tool_build AND NOT s.is_current
-                        ORDER BY s.description))
+                        ORDER BY s.description)) AS unbuilt
             FROM environments AS n
             JOIN environments AS e
                  ON e.kind = n.kind AND e.model = n.model AND e.os_version = n.os_version AND e.os_build = ''
@@ -105,11 +106,11 @@ extension StoreReader {
             WHERE n.id = ? AND n.kind = 'device' AND n.os_build <> ''
             """
         ).forEachRow([.integer(environmentID)]) {
-            guard $0.int64(0) > 0 else { return }
-            let claims = $0.int64(0) == 1 ? "1 claim's" : "\($0.int64(0)) claims'"
+            guard $0.int64("claims") > 0 else { return }
+            let claims = $0.int64("claims") == 1 ? "1 claim's" : "\($0.int64("claims")) claims'"
             notes.append(
-                "\(claims) evidence on \($0.text(2)) is stale now only because those runs recorded no OS build and this one "
-                    + "records \($0.text(1)); if they ran \($0.text(1)) too, the store cannot know it")
+                "\(claims) evidence on \($0.text("unbuilt")) is stale now only because those runs recorded no OS build and this one "
+                    + "records \($0.text("os_build")); if they ran \($0.text("os_build")) too, the store cannot know it")
         }
         return notes
     }
@@ -136,17 +137,17 @@ extension StoreReader {
             WHERE r.claim_id = ? ORDER BY r.id, m.id
             """
         ).forEachRow([.integer(id)]) { row in
-            let resultID = row.int64(0)
+            let resultID = row.int64("id")
             if index[resultID] == nil {
                 index[resultID] = results.count
                 results.append(MeasuredResult(
-                    id: resultID, outcome: try Outcome(parsing: row.text(1)), judged: row.int64(2) != 0, note: row.text(3),
+                    id: resultID, outcome: try Outcome(parsing: row.text("result")), judged: row.int64("judged") != 0, note: row.text("note"),
                     measurements: []))
             }
-            guard let unit = row.vocabulary(6, MeasurementUnit.self), let at = index[resultID] else { return }
+            guard let unit = row.vocabulary("unit", MeasurementUnit.self), let at = index[resultID] else { return }
             results[at].measurements.append(MeasurementDraft(
-                name: row.text(4), value: row.double(5), unit: unit, baseline: row.optionalDouble(7),
-                posture: row.vocabulary(8)))
+                name: row.text("name"), value: row.double("value"), unit: unit, baseline: row.optionalDouble("baseline"),
+                posture: row.vocabulary("posture")))
         }
         return results
     }

@@ -13,8 +13,8 @@ extension StoreReader {
             throw EvidenceError.notFound(kind: "claim", value: String(id), suggestions: [])
         }
         return Claim(
-            id: statement.int64(0), key: statement.text(1), statement: statement.text(2), document: statement.text(3),
-            area: statement.text(4), label: try Label(parsing: statement.text(5)), asOf: statement.optionalText(6))
+            id: statement.int64("id"), key: statement.text("key"), statement: statement.text("statement"), document: statement.text("document"),
+            area: statement.text("area"), label: try Label(parsing: statement.text("label")), asOf: statement.optionalText("as_of"))
     }
 
     /// A claim's current words: the last of its statements that says what the
@@ -27,7 +27,7 @@ extension StoreReader {
             """)
         try statement.bind([.integer(id)])
         defer { statement.reset() }
-        return try statement.step() ? (statement.int64(0), statement.text(1)) : nil
+        return try statement.step() ? (statement.int64("id"), statement.text("statement")) : nil
     }
 
     /// A claim's derived state and the reason for it.
@@ -38,7 +38,7 @@ extension StoreReader {
         guard try statement.step() else {
             throw EvidenceError.notFound(kind: "claim", value: String(id), suggestions: [])
         }
-        return (try VerificationState(parsing: statement.text(0)), statement.text(1))
+        return (try VerificationState(parsing: statement.text("state")), statement.text("reason"))
     }
 
     public func claimDetail(key: String) throws -> ClaimDetail {
@@ -54,7 +54,7 @@ extension StoreReader {
             """
         ).forEachRow([id]) {
             sources.append(ClaimDetail.SourceLink(
-                url: $0.text(0), title: $0.text(1), publisher: $0.text(2), kind: $0.text(3), locator: $0.text(4)))
+                url: $0.text("url"), title: $0.text("title"), publisher: $0.text("publisher"), kind: $0.text("kind"), locator: $0.text("locator")))
         }
         // For each capability it needs: the simulators of its models that lack
         // it as of the newest record, then each environment of its results
@@ -66,21 +66,21 @@ extension StoreReader {
                    (SELECT group_concat(who, '; ') FROM (
                         SELECT DISTINCT n.model || ' simulator, as of the newest record: ' || n.summary AS who
                         FROM claim_device_needs AS n WHERE n.claim_id = cc.claim_id AND n.capability = k.name
-                        ORDER BY n.model)),
+                        ORDER BY n.model)) AS simulators,
                    (SELECT group_concat(who, '; ') FROM (
                         SELECT s.description || ': ' || g.why AS who
                         FROM environment_capabilities AS g
                         JOIN environment_status AS s ON s.environment_id = g.environment_id
                         WHERE g.capability_id = k.id AND g.lacks
                           AND g.environment_id IN (SELECT r.environment_id FROM results AS r WHERE r.claim_id = cc.claim_id)
-                        ORDER BY s.description))
+                        ORDER BY s.description)) AS environments
             FROM claim_capabilities AS cc JOIN capabilities AS k ON k.id = cc.capability_id
             WHERE cc.claim_id = ? ORDER BY k.name
             """
         ).forEachRow([id]) {
-            let simulators = $0.optionalText(1)?.pieces(separatedBy: "; ") ?? []
-            let environments = $0.optionalText(2)?.pieces(separatedBy: "; ") ?? []
-            needs.append(ClaimDetail.Need(capability: $0.text(0), lackedBy: simulators + environments))
+            let simulators = $0.optionalText("simulators")?.pieces(separatedBy: "; ") ?? []
+            let environments = $0.optionalText("environments")?.pieces(separatedBy: "; ") ?? []
+            needs.append(ClaimDetail.Need(capability: $0.text("name"), lackedBy: simulators + environments))
         }
         let results = try resultEntries(.claim(claim.id))
         var history: [ClaimDetail.LabelChange] = []
@@ -91,8 +91,8 @@ extension StoreReader {
             """
         ).forEachRow([id]) {
             history.append(ClaimDetail.LabelChange(
-                oldLabel: $0.optionalText(0), newLabel: $0.text(1), changedBy: $0.text(2), changedAt: $0.text(3),
-                reason: $0.text(4)))
+                oldLabel: $0.optionalText("old_label"), newLabel: $0.text("new_label"), changedBy: $0.text("changed_by"), changedAt: $0.text("changed_at"),
+                reason: $0.text("reason")))
         }
         var items: [String] = []
         try database.cached(
@@ -100,7 +100,7 @@ extension StoreReader {
             SELECT i.key FROM checklist_item_claims AS x JOIN checklist_items AS i ON i.id = x.checklist_item_id
             WHERE x.claim_id = ? ORDER BY i.key
             """
-        ).forEachRow([id]) { items.append($0.text(0)) }
+        ).forEachRow([id]) { items.append($0.text("key")) }
         return ClaimDetail(
             claim: claim, state: state.rawValue, reason: reason, sources: sources, needs: needs, results: results,
             history: history, checklistItems: items, flaky: try flakyList(claims: [key]).map(\.summary),
@@ -123,7 +123,7 @@ extension StoreReader {
         var keys: [Int64: String] = [:]
         try database.cached(
             "SELECT r.id, c.key FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE r.run_id = ?"
-        ).forEachRow([.integer(run.id)]) { keys[$0.int64(0)] = $0.text(1) }
+        ).forEachRow([.integer(run.id)]) { keys[$0.int64("id")] = $0.text("key") }
         return RunDetail(
             run: run, environment: environment, sourceFile: file, retraction: try retraction(ofRun: run.id),
             results: results, claimKeys: keys)
@@ -139,20 +139,20 @@ extension StoreReader {
             throw EvidenceError.notFound(kind: "source", value: url, suggestions: [])
         }
         var detail = SourceDetail(
-            url: statement.text(0), title: statement.text(1), publisher: statement.text(2), kind: statement.text(3),
-            published: statement.optionalText(4), updated: statement.optionalText(5), retrieved: statement.optionalText(6),
+            url: statement.text("url"), title: statement.text("title"), publisher: statement.text("publisher"), kind: statement.text("kind"),
+            published: statement.optionalText("published"), updated: statement.optionalText("updated"), retrieved: statement.optionalText("retrieved"),
             citations: [], lacks: [])
         try database.cached(
             """
             SELECT c.key, x.locator FROM claim_sources AS x JOIN claims AS c ON c.id = x.claim_id
             WHERE x.source_id = ? ORDER BY c.key, x.locator
             """
-        ).forEachRow([.integer(id)]) { detail.citations.append(($0.text(0), $0.text(1))) }
+        ).forEachRow([.integer(id)]) { detail.citations.append(($0.text("key"), $0.text("locator"))) }
         try database.cached(
             """
             SELECT statement FROM capability_records WHERE source_id = ? ORDER BY statement
             """
-        ).forEachRow([.integer(id)]) { detail.lacks.append($0.text(0)) }
+        ).forEachRow([.integer(id)]) { detail.lacks.append($0.text("statement")) }
         return detail
     }
 
@@ -173,19 +173,21 @@ extension StoreReader {
         }
         let results = try database.cached(
             """
-            SELECT r.id, u.uuid, s.description, u.tester, r.checked_at, r.result, r.posture, r.note,
+            SELECT r.id, u.uuid AS run_uuid, s.description, u.tester, r.checked_at, r.result, r.posture, r.note,
                    r.test_id, r.duration, r.message, r.uuid,
                    coalesce((SELECT t.statement FROM claim_statements AS t WHERE t.id = r.claim_statement_id)
-                            <> (SELECT c.statement FROM claims AS c WHERE c.id = r.claim_id), 0),
-                   x.uuid, x.retracted_by, x.retracted_at, x.reason, x.run_id IS NOT NULL, r.recorded_at,
+                            <> (SELECT c.statement FROM claims AS c WHERE c.id = r.claim_id), 0) AS of_earlier_words,
+                   x.uuid AS retraction_uuid, x.retracted_by, x.retracted_at, x.reason AS retraction_reason,
+                   x.run_id IS NOT NULL AS whole_run, r.recorded_at,
                    EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id)
-                   AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id AND m.model = s.model),
+                   AND NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = r.claim_id AND m.model = s.model)
+                       AS on_other_model,
                    CASE WHEN r.result = 'pass' THEN
                        (SELECT group_concat(name, ', ') FROM (
                             SELECT DISTINCT k.name FROM claim_environment_gaps AS g
                             JOIN capabilities AS k ON k.id = g.capability_id
                             WHERE g.claim_id = r.claim_id AND g.environment_id = u.environment_id ORDER BY k.name))
-                   END
+                   END AS lacking
             FROM results AS r
             JOIN runs AS u ON u.id = r.run_id
             JOIN environment_status AS s ON s.environment_id = u.environment_id
@@ -210,19 +212,20 @@ extension StoreReader {
         var entries: [ClaimDetail.ResultEntry] = []
         try results.forEachRow(arguments) {
             entries.append(ClaimDetail.ResultEntry(
-                resultID: $0.int64(0), resultUUID: $0.text(11), runUUID: $0.text(1), environment: $0.text(2), tester: $0.text(3),
-                checkedAt: $0.optionalText(4), outcome: $0.text(5), posture: $0.optionalText(6), note: $0.text(7),
-                testID: $0.optionalText(8), duration: $0.optionalDouble(9), message: $0.optionalText(10),
+                resultID: $0.int64("id"), resultUUID: $0.text("uuid"), runUUID: $0.text("run_uuid"), environment: $0.text("description"),
+                tester: $0.text("tester"),
+                checkedAt: $0.optionalText("checked_at"), outcome: $0.text("result"), posture: $0.optionalText("posture"), note: $0.text("note"),
+                testID: $0.optionalText("test_id"), duration: $0.optionalDouble("duration"), message: $0.optionalText("message"),
                 measurements: [], attachments: [],
-                retraction: Self.retraction($0, from: 13), ofEarlierWords: $0.int64(12) != 0, recordedAt: $0.text(18),
-                onOtherModel: $0.int64(19) != 0, lacking: $0.optionalText(20)))
+                retraction: Self.retraction($0), ofEarlierWords: $0.int64("of_earlier_words") != 0, recordedAt: $0.text("recorded_at"),
+                onOtherModel: $0.int64("on_other_model") != 0, lacking: $0.optionalText("lacking")))
         }
         var measured: [Int64: [String]] = [:]
         try measurements.forEachRow(arguments) { row in
-            var text = row.text(1) + " = "
-                + MeasurementDraft.summary(value: row.double(2), unit: row.text(3), baseline: row.optionalDouble(4))
-            if let posture = row.optionalText(5) { text += " at \(posture)" }
-            measured[row.int64(0), default: []].append(text)
+            var text = row.text("name") + " = "
+                + MeasurementDraft.summary(value: row.double("value"), unit: row.text("unit"), baseline: row.optionalDouble("baseline"))
+            if let posture = row.optionalText("posture") { text += " at \(posture)" }
+            measured[row.int64("result_id"), default: []].append(text)
         }
         var linked: [Int64: [String]] = [:]
         try database.cached(
@@ -230,11 +233,11 @@ extension StoreReader {
             SELECT l.result_id, l.url FROM result_links AS l JOIN results AS r ON r.id = l.result_id
             WHERE r.claim_id = ?1 OR r.run_id = ?2 ORDER BY l.linked_at, l.url
             """
-        ).forEachRow(arguments) { linked[$0.int64(0), default: []].append($0.text(1)) }
+        ).forEachRow(arguments) { linked[$0.int64("result_id"), default: []].append($0.text("url")) }
         var attached: [Int64: [String]] = [:]
         try attachments.forEachRow(arguments) { row in
-            attached[row.int64(0), default: []].append(
-                "\(row.text(1)) (\(row.int(2)) bytes, sha256 \(row.text(3).prefix(12)))")
+            attached[row.int64("result_id"), default: []].append(
+                "\(row.text("path")) (\(row.int("size")) bytes, sha256 \(row.text("sha256").prefix(12)))")
         }
         for index in entries.indices {
             entries[index].measurements = measured[entries[index].resultID] ?? []
@@ -258,19 +261,23 @@ extension StoreReader {
         var found: Retraction?
         try database.cached(
             """
-            SELECT uuid, retracted_by, retracted_at, reason, run_id IS NOT NULL FROM retractions
+            SELECT uuid AS retraction_uuid, retracted_by, retracted_at, reason AS retraction_reason,
+                   run_id IS NOT NULL AS whole_run
+            FROM retractions
             WHERE run_id = ?1 OR result_id = ?2
             """
-        ).forEachRow([SQLValue(run), SQLValue(result)]) { found = Self.retraction($0, from: 0) }
+        ).forEachRow([SQLValue(run), SQLValue(result)]) { found = Self.retraction($0) }
         return found
     }
 
-    /// A retraction in five columns from `index`: uuid, by, at, reason, whether of a whole run.
-    static func retraction(_ row: Statement, from index: Int) -> Retraction? {
-        guard let uuid = row.optionalText(index) else { return nil }
+    /// A retraction from the current row's columns retraction_uuid,
+    /// retracted_by, retracted_at, retraction_reason and whole_run (whether
+    /// of a whole run); nil when retraction_uuid is NULL.
+    static func retraction(_ row: Statement) -> Retraction? {
+        guard let uuid = row.optionalText("retraction_uuid") else { return nil }
         return Retraction(
-            uuid: uuid, by: row.text(index + 1), at: row.text(index + 2), reason: row.text(index + 3),
-            wholeRun: row.int64(index + 4) != 0)
+            uuid: uuid, by: row.text("retracted_by"), at: row.text("retracted_at"), reason: row.text("retraction_reason"),
+            wholeRun: row.int64("whole_run") != 0)
     }
 
     /// The run of a result.
@@ -294,7 +301,7 @@ extension StoreReader {
             """
         ).forEachRow([SQLValue(result), SQLValue(run)]) { row in
             count += 1
-            if let key = row.optionalText(0) { claims.insert(key) }
+            if let key = row.optionalText("key") { claims.insert(key) }
         }
         return (count, claims.sorted())
     }
@@ -305,14 +312,14 @@ extension StoreReader {
         var runs: [String] = []
         try database.cached(
             """
-            SELECT DISTINCT substr(u.uuid, 1, 8), u.started_at
+            SELECT DISTINCT substr(u.uuid, 1, 8) AS run, u.started_at
             FROM latest_decisive_results AS l
             JOIN results AS r ON r.id = l.result_id
             JOIN runs AS u ON u.id = r.run_id
             WHERE l.claim_id = ? AND r.result = 'pass'
-            ORDER BY u.started_at, 1
+            ORDER BY u.started_at, run
             """
-        ).forEachRow([.integer(id)]) { runs.append($0.text(0)) }
+        ).forEachRow([.integer(id)]) { runs.append($0.text("run")) }
         return runs
     }
 }

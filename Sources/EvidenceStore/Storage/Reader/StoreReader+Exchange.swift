@@ -13,7 +13,7 @@ extension StoreReader {
     /// The UUIDs of every run, sorted.
     public func runUUIDs() throws -> [String] {
         var uuids: [String] = []
-        try database.cached("SELECT uuid FROM runs ORDER BY uuid").forEachRow { uuids.append($0.text(0)) }
+        try database.cached("SELECT uuid FROM runs ORDER BY uuid").forEachRow { uuids.append($0.text("uuid")) }
         return uuids
     }
 
@@ -34,38 +34,40 @@ extension StoreReader {
         var run: TextFormat.RunHeader?
         try header.forEachRow([.integer(id)]) { row in
             var file: TextFormat.IngestedFile?
-            if let sha256 = row.optionalText(12) {
+            if let sha256 = row.optionalText("sha256") {
                 file = TextFormat.IngestedFile(
-                    sha256: sha256, fileName: row.text(13), format: row.text(14), testCount: row.int64(15),
-                    ingestedAt: row.text(16))
+                    sha256: sha256, fileName: row.text("file_name"), format: row.text("format"), testCount: row.int64("test_count"),
+                    ingestedAt: row.text("ingested_at"))
             }
             run = TextFormat.RunHeader(
-                uuid: row.text(0), startedAt: row.optionalText(1), environment: try Self.environment(row, from: 2),
-                tester: row.text(10), note: row.text(11), ingestedFile: file)
+                uuid: row.text("uuid"), startedAt: row.optionalText("started_at"), environment: try Self.environment(row),
+                tester: row.text("tester"), note: row.text("note"), ingestedFile: file)
         }
         guard let run else { return nil }
         var file = TextFormat.RunFile(header: run, results: [], retractions: [])
         file.results = try resultLines(runID: id, digest: digest)
         try database.cached(
             """
-            SELECT x.uuid, r.uuid, x.retracted_by, x.retracted_at, x.reason
+            SELECT x.uuid, r.uuid AS result_uuid, x.retracted_by, x.retracted_at, x.reason
             FROM retractions AS x LEFT JOIN results AS r ON r.id = x.result_id
             WHERE x.run_id = ?1 OR r.run_id = ?1
             ORDER BY x.retracted_at, x.uuid
             """
         ).forEachRow([.integer(id)]) { row in
             file.retractions.append(TextFormat.RetractionLine(
-                uuid: row.text(0), result: row.optionalText(1), by: row.text(2), at: row.text(3), reason: row.text(4)))
+                uuid: row.text("uuid"), result: row.optionalText("result_uuid"), by: row.text("retracted_by"), at: row.text("retracted_at"),
+                reason: row.text("reason")))
         }
         try database.cached(
             """
-            SELECT l.uuid, r.uuid, l.url, l.linked_by, l.linked_at
+            SELECT l.uuid, r.uuid AS result_uuid, l.url, l.linked_by, l.linked_at
             FROM result_links AS l JOIN results AS r ON r.id = l.result_id
             WHERE r.run_id = ? ORDER BY l.linked_at, l.uuid
             """
         ).forEachRow([.integer(id)]) { row in
             file.links.append(TextFormat.LinkLine(
-                uuid: row.text(0), result: row.text(1), url: row.text(2), by: row.text(3), at: row.text(4)))
+                uuid: row.text("uuid"), result: row.text("result_uuid"), url: row.text("url"), by: row.text("linked_by"),
+                at: row.text("linked_at")))
         }
         return file
     }
@@ -75,11 +77,12 @@ extension StoreReader {
         var found: TextFormat.LinkLine?
         try database.cached(
             """
-            SELECT l.uuid, r.uuid, l.url, l.linked_by, l.linked_at
+            SELECT l.uuid, r.uuid AS result_uuid, l.url, l.linked_by, l.linked_at
             FROM result_links AS l JOIN results AS r ON r.id = l.result_id WHERE l.uuid = ?
             """
         ).forEachRow([.text(uuid)]) { row in
-            found = TextFormat.LinkLine(uuid: row.text(0), result: row.text(1), url: row.text(2), by: row.text(3), at: row.text(4))
+            found = TextFormat.LinkLine(uuid: row.text("uuid"), result: row.text("result_uuid"), url: row.text("url"), by: row.text("linked_by"),
+                at: row.text("linked_at"))
         }
         return found
     }
@@ -98,13 +101,13 @@ extension StoreReader {
             WHERE r.run_id = ? ORDER BY r.recorded_at, r.uuid
             """
         ).forEachRow([.integer(runID)]) { row in
-            indexByID[row.int64(0)] = lines.count
+            indexByID[row.int64("id")] = lines.count
             lines.append(TextFormat.ResultLine(
-                uuid: row.text(1), claim: row.optionalText(2),
-                statement: row.isNull(3) ? nil : digest(row.int64(3), row.text(4)), result: row.text(5),
-                posture: row.optionalText(6), checkedAt: row.optionalText(7), recordedAt: row.text(8), note: row.text(9),
-                testID: row.optionalText(10), duration: row.optionalDouble(11), message: row.optionalText(12),
-                measurements: [], attachments: [], judged: row.int64(13) != 0))
+                uuid: row.text("uuid"), claim: row.optionalText("key"),
+                statement: row.isNull("claim_statement_id") ? nil : digest(row.int64("claim_statement_id"), row.text("statement")), result: row.text("result"),
+                posture: row.optionalText("posture"), checkedAt: row.optionalText("checked_at"), recordedAt: row.text("recorded_at"), note: row.text("note"),
+                testID: row.optionalText("test_id"), duration: row.optionalDouble("duration"), message: row.optionalText("message"),
+                measurements: [], attachments: [], judged: row.int64("judged") != 0))
         }
         try database.cached(
             """
@@ -113,10 +116,10 @@ extension StoreReader {
             WHERE r.run_id = ? ORDER BY m.id
             """
         ).forEachRow([.integer(runID)]) { row in
-            guard let index = indexByID[row.int64(0)] else { return }
+            guard let index = indexByID[row.int64("result_id")] else { return }
             lines[index].measurements.append(TextFormat.Measurement(
-                name: row.text(1), value: row.double(2), unit: row.text(3), baseline: row.optionalDouble(4),
-                posture: row.optionalText(5)))
+                name: row.text("name"), value: row.double("value"), unit: row.text("unit"), baseline: row.optionalDouble("baseline"),
+                posture: row.optionalText("posture")))
         }
         try database.cached(
             """
@@ -125,9 +128,9 @@ extension StoreReader {
             WHERE r.run_id = ? ORDER BY a.path
             """
         ).forEachRow([.integer(runID)]) { row in
-            guard let index = indexByID[row.int64(0)] else { return }
+            guard let index = indexByID[row.int64("result_id")] else { return }
             lines[index].attachments.append(TextFormat.Attachment(
-                path: row.text(1), sha256: row.text(2), size: row.int64(3), mediaType: row.text(4)))
+                path: row.text("path"), sha256: row.text("sha256"), size: row.int64("size"), mediaType: row.text("media_type")))
         }
         return lines
     }
@@ -136,7 +139,7 @@ extension StoreReader {
     func result(uuid: String) throws -> (id: Int64, runID: Int64)? {
         var found: (Int64, Int64)?
         try database.cached("SELECT id, run_id FROM results WHERE uuid = ?").forEachRow([.text(uuid)]) {
-            found = ($0.int64(0), $0.int64(1))
+            found = ($0.int64("id"), $0.int64("run_id"))
         }
         return found
     }
@@ -146,12 +149,13 @@ extension StoreReader {
         var found: TextFormat.RetractionLine?
         try database.cached(
             """
-            SELECT x.uuid, r.uuid, x.retracted_by, x.retracted_at, x.reason
+            SELECT x.uuid, r.uuid AS result_uuid, x.retracted_by, x.retracted_at, x.reason
             FROM retractions AS x LEFT JOIN results AS r ON r.id = x.result_id WHERE x.uuid = ?
             """
         ).forEachRow([.text(uuid)]) { row in
             found = TextFormat.RetractionLine(
-                uuid: row.text(0), result: row.optionalText(1), by: row.text(2), at: row.text(3), reason: row.text(4))
+                uuid: row.text("uuid"), result: row.optionalText("result_uuid"), by: row.text("retracted_by"), at: row.text("retracted_at"),
+                reason: row.text("reason"))
         }
         return found
     }
@@ -162,7 +166,7 @@ extension StoreReader {
     func statements(ofClaim id: Int64) throws -> [(id: Int64, statement: String)] {
         var rows: [(Int64, String)] = []
         try database.cached("SELECT id, statement FROM claim_statements WHERE claim_id = ? ORDER BY id")
-            .forEachRow([.integer(id)]) { rows.append(($0.int64(0), $0.text(1))) }
+            .forEachRow([.integer(id)]) { rows.append(($0.int64("id"), $0.text("statement"))) }
         return rows
     }
 
@@ -178,7 +182,7 @@ extension StoreReader {
             WHERE s.statement <> c.statement
             """
         ).forEachRow { row in
-            if ids.contains(row.int64(0)) { rows.append((row.text(1), row.text(2), row.text(3))) }
+            if ids.contains(row.int64("id")) { rows.append((row.text("document"), row.text("key"), row.text("statement"))) }
         }
         return rows
     }
@@ -191,16 +195,16 @@ extension StoreReader {
     {
         try database.cached(
             """
-            SELECT c.document, h.uuid, c.key, f.uuid, h.old_label, h.new_label, h.changed_by, h.changed_at, h.reason
+            SELECT c.document, h.uuid, c.key, f.uuid AS follows, h.old_label, h.new_label, h.changed_by, h.changed_at, h.reason
             FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id
             LEFT JOIN label_history AS f ON f.id = h.follows_id
             WHERE h.claim_id BETWEEN coalesce(?1, -9223372036854775808) AND coalesce(?1, 9223372036854775807)
             ORDER BY c.document, c.key, h.changed_at, h.uuid
             """
         ).forEachRow([SQLValue(claimID)]) { row in
-            try body(row.text(0), TextFormat.Change(
-                uuid: row.text(1), claim: row.text(2), follows: row.optionalText(3), oldLabel: row.optionalText(4),
-                newLabel: row.text(5), changedBy: row.text(6), changedAt: row.text(7), reason: row.text(8)))
+            try body(row.text("document"), TextFormat.Change(
+                uuid: row.text("uuid"), claim: row.text("key"), follows: row.optionalText("follows"), oldLabel: row.optionalText("old_label"),
+                newLabel: row.text("new_label"), changedBy: row.text("changed_by"), changedAt: row.text("changed_at"), reason: row.text("reason")))
         }
     }
 
@@ -209,14 +213,14 @@ extension StoreReader {
         var found: TextFormat.Change?
         try database.cached(
             """
-            SELECT h.uuid, c.key, f.uuid, h.old_label, h.new_label, h.changed_by, h.changed_at, h.reason
+            SELECT h.uuid, c.key, f.uuid AS follows, h.old_label, h.new_label, h.changed_by, h.changed_at, h.reason
             FROM label_history AS h JOIN claims AS c ON c.id = h.claim_id
             LEFT JOIN label_history AS f ON f.id = h.follows_id WHERE h.uuid = ?
             """
         ).forEachRow([.text(uuid)]) { row in
             found = TextFormat.Change(
-                uuid: row.text(0), claim: row.text(1), follows: row.optionalText(2), oldLabel: row.optionalText(3),
-                newLabel: row.text(4), changedBy: row.text(5), changedAt: row.text(6), reason: row.text(7))
+                uuid: row.text("uuid"), claim: row.text("key"), follows: row.optionalText("follows"), oldLabel: row.optionalText("old_label"),
+                newLabel: row.text("new_label"), changedBy: row.text("changed_by"), changedAt: row.text("changed_at"), reason: row.text("reason"))
         }
         return found
     }

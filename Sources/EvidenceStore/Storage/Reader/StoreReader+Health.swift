@@ -4,12 +4,12 @@ import CSQLite
 extension StoreReader {
     /// The lines of `PRAGMA quick_check`: ["ok"] for a sound file.
     public func quickCheck() throws -> [String] {
-        try database.query("PRAGMA quick_check").map { $0[0].description }
+        try database.query("PRAGMA quick_check").map { try $0.text("quick_check") }
     }
 
     /// The lines of `PRAGMA integrity_check`: ["ok"] for a sound file.
     public func integrityCheck() throws -> [String] {
-        try database.query("PRAGMA integrity_check").map { $0[0].description }
+        try database.query("PRAGMA integrity_check").map { try $0.text("integrity_check") }
     }
 
     /// The tables holding rows whose foreign keys point nowhere, and how many rows.
@@ -46,9 +46,9 @@ extension StoreReader {
                 .first.map { try $0.int("n") } ?? 0
             guard count > 0 else { continue }
             let example = try database.query(
-                "SELECT CAST(\(cell) AS BLOB) FROM \(name) WHERE \(condition) LIMIT 1", [.text(pattern)]
+                "SELECT CAST(\(cell) AS BLOB) AS bytes FROM \(name) WHERE \(condition) LIMIT 1", [.text(pattern)]
             ).first.map { row -> String in
-                guard case .blob(let bytes) = row[0] else { return "" }
+                guard case .blob(let bytes) = try row.value("bytes") else { return "" }
                 return String(decoding: bytes.map { $0 == 0 ? 0x01 : $0 }, as: UTF8.self)
             } ?? ""
             found.append((table, column, count, example))
@@ -90,7 +90,7 @@ extension StoreReader {
             JOIN runs AS u ON u.id = r.run_id
             ORDER BY a.path, u.uuid
             """
-        ).forEachRow { files.append(($0.text(0), $0.text(1), $0.int64(2), $0.optionalText(3), $0.text(4))) }
+        ).forEachRow { files.append(($0.text("path"), $0.text("sha256"), $0.int64("size"), $0.optionalText("claim_key"), $0.text("run_uuid"))) }
         return files
     }
 
@@ -134,7 +134,7 @@ extension StoreReader {
                 defer { statement.reset() }
                 while try statement.step() {
                     if let maxRows = limits.maxRows, count == maxRows { return .stoppedAtRowLimit(rows: count) }
-                    try row((0..<statement.columnCount).map { statement.value($0).tableValue })
+                    try row(statement.values().map(\.tableValue))
                     count += 1
                     // Rows that come fast, to an output that takes them slowly, run no
                     // SQLite instructions in between: the time is checked here too.

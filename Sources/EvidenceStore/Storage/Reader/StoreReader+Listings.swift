@@ -15,8 +15,8 @@ extension StoreReader {
             SQLValue(filter.owner),
         ]) {
             rows.append(ClaimListing(
-                key: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
-                document: $0.text(3), area: $0.text(4), statement: $0.text(5)))
+                key: $0.text("key"), label: try Label(parsing: $0.text("label")), state: try VerificationState(parsing: $0.text("state")),
+                document: $0.text("document"), area: $0.text("area"), statement: $0.text("statement")))
         }
         return rows
     }
@@ -32,9 +32,9 @@ extension StoreReader {
             """
         ).forEachRow {
             rows.append(SourceListing(
-                url: $0.text(0), title: $0.text(1), publisher: $0.text(2), kind: try SourceKind(parsing: $0.text(3)),
-                published: $0.optionalText(4), updated: $0.optionalText(5), retrieved: $0.optionalText(6),
-                claims: $0.int(7)))
+                url: $0.text("url"), title: $0.text("title"), publisher: $0.text("publisher"), kind: try SourceKind(parsing: $0.text("kind")),
+                published: $0.optionalText("published"), updated: $0.optionalText("updated"), retrieved: $0.optionalText("retrieved"),
+                claims: $0.int("claims")))
         }
         return rows
     }
@@ -53,7 +53,7 @@ extension StoreReader {
             """
         ).forEachRow {
             rows.append(CapabilityListing(
-                name: $0.text(0), description: $0.text(1), neededBy: $0.int(2), records: $0.optionalText(3)))
+                name: $0.text("name"), description: $0.text("description"), neededBy: $0.int("needed_by"), records: $0.optionalText("records")))
         }
         return rows
     }
@@ -83,9 +83,9 @@ extension StoreReader {
             """
         ).forEachRow {
             rows.append(EnvironmentListing(
-                id: $0.isNull(0) ? nil : $0.int64(0), kind: try EnvironmentKind(parsing: $0.text(1)), model: $0.text(2),
-                os: $0.text(3), osBuild: $0.text(4), tool: $0.text(5), toolBuild: $0.text(6), current: $0.text(7),
-                lacks: $0.optionalText(8), decidedBy: $0.optionalText(9)))
+                id: $0.isNull("id") ? nil : $0.int64("id"), kind: try EnvironmentKind(parsing: $0.text("kind")), model: $0.text("model"),
+                os: $0.text("os"), osBuild: $0.text("os_build"), tool: $0.text("tool"), toolBuild: $0.text("tool_build"), current: $0.text("current"),
+                lacks: $0.optionalText("lacks"), decidedBy: $0.optionalText("decided_by")))
         }
         return rows
     }
@@ -98,17 +98,18 @@ extension StoreReader {
             """
             WITH names AS (SELECT document FROM claims UNION SELECT document FROM document_subjects)
             SELECT n.document,
-                   (SELECT count(*) FROM claims AS c WHERE c.document = n.document),
+                   (SELECT count(*) FROM claims AS c WHERE c.document = n.document) AS claims,
                    (SELECT group_concat(model, ', ') FROM (
-                        SELECT model FROM document_subjects AS d WHERE d.document = n.document ORDER BY model)),
+                        SELECT model FROM document_subjects AS d WHERE d.document = n.document ORDER BY model)) AS default_models,
                    (SELECT group_concat(model, ', ') FROM (
                         SELECT DISTINCT m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
-                        WHERE c.document = n.document ORDER BY m.model))
+                        WHERE c.document = n.document ORDER BY m.model)) AS models
             FROM names AS n ORDER BY n.document
             """
         ).forEachRow {
             rows.append(DocumentListing(
-                document: $0.text(0), claims: $0.int(1), defaultModels: $0.optionalText(2), models: $0.optionalText(3)))
+                document: $0.text("document"), claims: $0.int("claims"), defaultModels: $0.optionalText("default_models"),
+                models: $0.optionalText("models")))
         }
         return rows
     }
@@ -126,12 +127,12 @@ extension StoreReader {
             ORDER BY u.started_at, u.uuid
             """
         ).forEachRow {
-            let some = $0.int(8)
+            let some = $0.int("some")
             rows.append(RunListing(
-                id: $0.int64(0), run: $0.text(1), startedAt: $0.optionalText(2), environment: $0.text(3),
-                tester: $0.text(4), results: $0.int(5),
-                retracted: $0.int(7) != 0 ? "run" : some > 0 ? NumberText.counted(some, "result") : nil,
-                note: $0.text(6)))
+                id: $0.int64("id"), run: $0.text("run"), startedAt: $0.optionalText("started_at"), environment: $0.text("environment"),
+                tester: $0.text("tester"), results: $0.int("results"),
+                retracted: $0.int("whole") != 0 ? "run" : some > 0 ? NumberText.counted(some, "result") : nil,
+                note: $0.text("note")))
         }
         return rows
     }
@@ -142,16 +143,16 @@ extension StoreReader {
         try database.cached(
             """
             SELECT m.claim_key, m.name, m.value, m.baseline, m.unit, m.posture,
-                   m.environment, substr(m.run_uuid, 1, 8), m.checked_at, m.retracted
+                   m.environment, substr(m.run_uuid, 1, 8) AS run, m.checked_at, m.retracted
             FROM measurement_deltas AS m
             WHERE (?1 IS NULL OR m.name = ?1) AND (?2 IS NULL OR m.claim_key = ?2) AND (?3 IS NULL OR m.model = ?3)
             ORDER BY m.claim_key, m.name, m.checked_at, m.measurement_id
             """
         ).forEachRow([SQLValue(filter.name), SQLValue(filter.claimKey), SQLValue(filter.model)]) {
             rows.append(MeasurementListing(
-                claim: $0.optionalText(0), name: $0.text(1), value: $0.double(2), baseline: $0.optionalDouble(3),
-                unit: $0.text(4), posture: $0.optionalText(5), environment: $0.text(6), run: $0.text(7),
-                checkedAt: $0.optionalText(8), retracted: $0.int(9) != 0))
+                claim: $0.optionalText("claim_key"), name: $0.text("name"), value: $0.double("value"), baseline: $0.optionalDouble("baseline"),
+                unit: $0.text("unit"), posture: $0.optionalText("posture"), environment: $0.text("environment"), run: $0.text("run"),
+                checkedAt: $0.optionalText("checked_at"), retracted: $0.int("retracted") != 0))
         }
         return rows
     }
@@ -169,8 +170,8 @@ extension StoreReader {
             """
         ).forEachRow {
             rows.append(AttachmentListing(
-                path: $0.text(0), mediaType: $0.text(1), size: $0.int64(2), sha256: $0.text(3), claim: $0.optionalText(4),
-                run: $0.text(5)))
+                path: $0.text("path"), mediaType: $0.text("media_type"), size: $0.int64("size"), sha256: $0.text("sha256"), claim: $0.optionalText("claim"),
+                run: $0.text("run")))
         }
         return rows
     }
@@ -203,9 +204,9 @@ extension StoreReader {
             """
         ).forEachRow([.integer(needsDevice ? 1 : 0), SQLValue(document), .integer(all ? 1 : 0), SQLValue(owner), .integer(failing ? 1 : 0)]) {
             var row = UntestedListing(
-                key: $0.text(0), state: try VerificationState(parsing: $0.text(1)), needs: $0.optionalText(2),
-                document: $0.text(3), area: $0.text(4), label: try Label(parsing: $0.text(5)), reason: $0.text(6))
-            row.owner = $0.text(7)
+                key: $0.text("key"), state: try VerificationState(parsing: $0.text("state")), needs: $0.optionalText("needs"),
+                document: $0.text("document"), area: $0.text("area"), label: try Label(parsing: $0.text("label")), reason: $0.text("reason"))
+            row.owner = $0.text("owner")
             rows.append(row)
         }
         let flaky = Set(try flakyList(claims: rows.map(\.key)).map(\.name))
@@ -220,7 +221,7 @@ extension StoreReader {
             SELECT t.pattern, c.key AS claim FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id
             ORDER BY t.pattern, c.key
             """
-        ).forEachRow { rows.append(MappingListing(pattern: $0.text(0), claim: $0.text(1))) }
+        ).forEachRow { rows.append(MappingListing(pattern: $0.text("pattern"), claim: $0.text("claim"))) }
         return rows
     }
 }

@@ -14,14 +14,14 @@ extension StoreReader {
         try database.cached(
             """
             SELECT e.id, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
-                   s.is_current, e.os_version_order || ' ' || e.os_build_order
+                   s.is_current, e.os_version_order || ' ' || e.os_build_order AS build_order
             FROM environments AS e JOIN environment_status AS s ON s.environment_id = e.id
             ORDER BY e.os_version_order DESC, e.os_build_order DESC, e.tool_version_order DESC, e.tool_build_order DESC,
                      e.kind, e.model, e.id
             """
         ).forEachRow { row in
-            environments[row.int64(0)] = (try StoreReader.environment(row, from: 1), row.int(9) != 0, row.text(10))
-            environmentOrder.append(row.int64(0))
+            environments[row.int64("id")] = (try StoreReader.environment(row), row.int("is_current") != 0, row.text("build_order"))
+            environmentOrder.append(row.int64("id"))
         }
         var cells: [String: [Int64: CoverageCell]] = [:]
         var trends = TrendGathering()
@@ -29,8 +29,8 @@ extension StoreReader {
             """
             SELECT c.key, l.environment_id, r.result, u.uuid, r.checked_at,
                    coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = r.claim_statement_id)
-                            = c.statement, 0),
-                   r.recorded_at, r.id, r.posture, m.name, m.unit, m.value, m.baseline, m.posture
+                            = c.statement, 0) AS of_current_words,
+                   r.recorded_at, r.id, r.posture, m.name, m.unit, m.value, m.baseline, m.posture AS measured_posture
             FROM latest_decisive_results AS l
             JOIN claims AS c ON c.id = l.claim_id
             JOIN results AS r ON r.id = l.result_id
@@ -39,25 +39,27 @@ extension StoreReader {
             WHERE ?1 IS NULL OR c.document = ?1
             """
         ).forEachRow(scope) { row in
-            let key = row.text(0)
-            let environment = row.int64(1)
+            let key = row.text("key")
+            let environment = row.int64("environment_id")
             if cells[key]?[environment] == nil {
                 cells[key, default: [:]][environment] = CoverageCell(
-                    decisive: row.vocabulary(2), run: row.text(3), checkedAt: row.optionalText(4),
-                    stale: row.int(5) == 0 || environments[environment]?.isCurrent == false)
+                    decisive: row.vocabulary("result"), run: row.text("uuid"), checkedAt: row.optionalText("checked_at"),
+                    stale: row.int("of_current_words") == 0 || environments[environment]?.isCurrent == false)
             }
-            guard !row.isNull(9), let unit = row.vocabulary(10, MeasurementUnit.self), let place = environments[environment]
+            guard !row.isNull("name"), let unit = row.vocabulary("unit", MeasurementUnit.self), let place = environments[environment]
             else { return }
             let spec = place.spec
             trends.add(TrendRow(
-                name: row.text(9), unit: unit,
-                series: TrendRow.Series(model: spec.model, kind: spec.kind, posture: row.vocabulary(13) ?? row.vocabulary(8)),
+                name: row.text("name"), unit: unit,
+                series: TrendRow.Series(
+                    claim: key, model: spec.model, kind: spec.kind,
+                    posture: row.vocabulary("measured_posture") ?? row.vocabulary("posture")),
                 build: spec.osBuild.isEmpty ? Self.unnumberedBuild(osName: spec.osName, osVersion: spec.osVersion) : spec.osBuild,
                 buildOrder: place.order,
-                when: (row.optionalText(4) ?? "", row.text(6), row.int64(7)),
+                when: (row.optionalText("checked_at") ?? "", row.text("recorded_at"), row.int64("id")),
                 point: MeasurementTrend.Point(
-                    build: "", value: row.double(11), baseline: row.optionalDouble(12), claim: key, run: row.text(3),
-                    checkedAt: row.optionalText(4))))
+                    build: "", value: row.double("value"), baseline: row.optionalDouble("baseline"), claim: key, run: row.text("uuid"),
+                    checkedAt: row.optionalText("checked_at"), failed: row.textEquals("result", Outcome.fail.rawValue))))
         }
         try database.cached(
             """
@@ -68,7 +70,7 @@ extension StoreReader {
               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
             GROUP BY r.claim_id, r.environment_id
             """
-        ).forEachRow(scope) { cells[$0.text(0), default: [:]][$0.int64(1), default: CoverageCell()].otherOnly = true }
+        ).forEachRow(scope) { cells[$0.text("key"), default: [:]][$0.int64("environment_id"), default: CoverageCell()].otherOnly = true }
         try database.cached(
             """
             SELECT c.key, r.environment_id
@@ -81,8 +83,8 @@ extension StoreReader {
             WHERE ?1 IS NULL OR c.document = ?1
             """
         ).forEachRow(scope) { row in
-            let key = row.text(0)
-            let environment = row.int64(1)
+            let key = row.text("key")
+            let environment = row.int64("environment_id")
             // Only where nothing else is left: a retracted result beside a
             // live one changes nothing.
             var cell = cells[key]?[environment] ?? CoverageCell()
@@ -98,7 +100,7 @@ extension StoreReader {
             FROM claim_environment_gaps AS g JOIN claims AS c ON c.id = g.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             """
-        ).forEachRow(scope) { lacking[$0.text(0), default: []].insert($0.int64(1)) }
+        ).forEachRow(scope) { lacking[$0.text("key"), default: []].insert($0.int64("environment_id")) }
         // Each claim's models, where it names any: other models' columns are marked.
         var subjects: [String: Set<String>] = [:]
         try database.cached(
@@ -106,7 +108,7 @@ extension StoreReader {
             SELECT c.key, m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             """
-        ).forEachRow(scope) { subjects[$0.text(0), default: []].insert($0.text(1)) }
+        ).forEachRow(scope) { subjects[$0.text("key"), default: []].insert($0.text("model")) }
         var rows: [String: [CoverageCell]] = [:]
         for key in Set(cells.keys).union(lacking.keys) {
             rows[key] = columns.map { column in
@@ -126,7 +128,10 @@ extension StoreReader {
         let expected = try expectedValues(document: document)
         let drawn = trends.trends().map { trend in
             var trend = trend
-            trend.expected = expected[trend.name + "\u{0}" + trend.unit.rawValue] ?? []
+            for index in trend.series.indices {
+                let series = trend.series[index]
+                trend.series[index].expected = expected[series.claim + "\u{0}" + trend.name + "\u{0}" + trend.unit.rawValue] ?? []
+            }
             return trend
         }
         return (coverage, drawn)
@@ -148,13 +153,13 @@ extension StoreReader {
             SELECT c.key, k.name FROM claim_capabilities AS x JOIN capabilities AS k ON k.id = x.capability_id
             JOIN claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1 ORDER BY c.key, k.name
             """
-        ).forEachRow([SQLValue(document)]) { needs[$0.text(0), default: []].append($0.text(1)) }
+        ).forEachRow([SQLValue(document)]) { needs[$0.text("key"), default: []].append($0.text("name")) }
         try database.cached(
             """
             SELECT c.key, m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
             WHERE ?1 IS NULL OR c.document = ?1 ORDER BY c.key, m.model
             """
-        ).forEachRow([SQLValue(document)]) { models[$0.text(0), default: []].append($0.text(1)) }
+        ).forEachRow([SQLValue(document)]) { models[$0.text("key"), default: []].append($0.text("model")) }
         return (needs, models)
     }
 
@@ -164,10 +169,10 @@ extension StoreReader {
         var totals: [String: Int] = [:]
         try database.cached(
             """
-            SELECT document, count(*) FROM claims WHERE label <> 'not-published' AND (?1 IS NULL OR document = ?1)
+            SELECT document, count(*) AS claims FROM claims WHERE label <> 'not-published' AND (?1 IS NULL OR document = ?1)
             GROUP BY document ORDER BY document
             """
-        ).forEachRow([SQLValue(document)]) { totals[$0.text(0)] = $0.int(1) }
+        ).forEachRow([SQLValue(document)]) { totals[$0.text("document")] = $0.int("claims") }
         // Per document and build, each claim's latest pass or fail there.
         struct Key: Hashable { var document: String; var build: String }
         var latest: [Key: [Int64: (String, Bool)]] = [:]
@@ -189,17 +194,18 @@ extension StoreReader {
                   AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
                        OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model))
             )
-            SELECT document, os_name, os_version, os_build, build_order, claim_id, recorded, result = 'pass' AND NOT lacks
+            SELECT document, os_name, os_version, os_build, build_order, claim_id, recorded,
+                   result = 'pass' AND NOT lacks AS passes
             FROM decided WHERE result = 'fail' OR NOT lacks
             """
         ).forEachRow([SQLValue(document)]) { row in
-            let spec = EnvironmentSpec(kind: .simulator, model: "", osName: row.text(1), osVersion: row.text(2), osBuild: row.text(3))
+            let spec = EnvironmentSpec(kind: .simulator, model: "", osName: row.text("os_name"), osVersion: row.text("os_version"), osBuild: row.text("os_build"))
             let label = Self.buildLabel(spec)
-            builds[label] = (label, row.text(4))
-            let key = Key(document: row.text(0), build: label)
-            let when = row.text(6)
-            if let known = latest[key]?[row.int64(5)], known.0 >= when { return }
-            latest[key, default: [:]][row.int64(5)] = (when, row.int(7) != 0)
+            builds[label] = (label, row.text("build_order"))
+            let key = Key(document: row.text("document"), build: label)
+            let when = row.text("recorded")
+            if let known = latest[key]?[row.int64("claim_id")], known.0 >= when { return }
+            latest[key, default: [:]][row.int64("claim_id")] = (when, row.int("passes") != 0)
         }
         let ordered = builds.values.sorted { ($0.order, $0.label) < ($1.order, $1.label) }.map(\.label)
         return totals.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
@@ -214,19 +220,19 @@ extension StoreReader {
         }
     }
 
-    /// What the claims (of `document`, or all) expect of each measurement, by name and unit, each once.
+    /// What each claim (of `document`, or all) expects of each measurement, by claim key, name and unit.
     func expectedValues(document: String?) throws -> [String: [ExpectedValue]] {
         var found: [String: [ExpectedValue]] = [:]
         try database.cached(
             """
-            SELECT DISTINCT x.name, x.value, x.unit, x.tolerance FROM claim_expectations AS x
+            SELECT c.key, x.name, x.value, x.unit, x.tolerance FROM claim_expectations AS x
             JOIN claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1
-            ORDER BY x.name, x.value, x.tolerance
+            ORDER BY c.key, x.name, x.value, x.tolerance
             """
         ).forEachRow([SQLValue(document)]) { row in
-            guard let unit = row.vocabulary(2, MeasurementUnit.self) else { return }
-            found[row.text(0) + "\u{0}" + unit.rawValue, default: []].append(
-                ExpectedValue(name: row.text(0), value: row.double(1), unit: unit, tolerance: row.double(3)))
+            guard let unit = row.vocabulary("unit", MeasurementUnit.self) else { return }
+            found[row.text("key") + "\u{0}" + row.text("name") + "\u{0}" + unit.rawValue, default: []].append(
+                ExpectedValue(name: row.text("name"), value: row.double("value"), unit: unit, tolerance: row.double("tolerance")))
         }
         return found
     }
@@ -244,10 +250,10 @@ extension StoreReader {
         try database.cached(
             """
             SELECT c.key, r.result,
-                   EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id),
+                   EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id) AS retracted,
                    u.uuid, r.checked_at, a.path, a.sha256, a.size, a.media_type,
                    e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
-                   e.os_version_order || ' ' || e.os_build_order
+                   e.os_version_order || ' ' || e.os_build_order AS build_order
             FROM attachments AS a
             CROSS JOIN results AS r ON r.id = a.result_id
             CROSS JOIN claims AS c ON c.id = r.claim_id
@@ -257,14 +263,14 @@ extension StoreReader {
             ORDER BY c.document, c.area, c.key, coalesce(r.checked_at, ''), r.recorded_at, r.id, a.path
             """
         ).forEachRow([SQLValue(document)]) { row in
-            guard let outcome = row.vocabulary(1, Outcome.self) else { return }
-            let environment = try StoreReader.environment(row, from: 9)
+            guard let outcome = row.vocabulary("result", Outcome.self) else { return }
+            let environment = try StoreReader.environment(row)
             var attachment = ResultAttachment(
-                claim: row.text(0), result: outcome, retracted: row.int(2) != 0, run: row.text(3),
-                environment: environment.description, checkedAt: row.optionalText(4),
-                path: row.text(5), sha256: row.text(6), size: row.int64(7), mediaType: row.text(8))
+                claim: row.text("key"), result: outcome, retracted: row.int("retracted") != 0, run: row.text("uuid"),
+                environment: environment.description, checkedAt: row.optionalText("checked_at"),
+                path: row.text("path"), sha256: row.text("sha256"), size: row.int64("size"), mediaType: row.text("media_type"))
             attachment.build = Self.buildLabel(environment)
-            attachment.buildOrder = row.text(17)
+            attachment.buildOrder = row.text("build_order")
             attachments.append(attachment)
         }
         return attachments
@@ -278,7 +284,7 @@ extension StoreReader {
             SELECT DISTINCT d.claim_key FROM claim_device_needs AS d JOIN claims AS c ON c.id = d.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             """
-        ).forEachRow([SQLValue(document)]) { keys.insert($0.text(0)) }
+        ).forEachRow([SQLValue(document)]) { keys.insert($0.text("claim_key")) }
         return keys
     }
 }
@@ -286,6 +292,7 @@ extension StoreReader {
 /// A measurement of a latest decisive result, on its way into a trend.
 private struct TrendRow {
     struct Series: Hashable {
+        var claim: String
         var model: String
         var kind: EnvironmentKind
         var posture: Posture?
@@ -323,21 +330,22 @@ private struct TrendGathering {
         byName[key] = trend
     }
 
-    /// One trend per name and unit (by name), one series per model, kind and
-    /// posture (in that order), one point per build in build order.
+    /// One trend per name and unit (by name), one series per claim, model,
+    /// kind and posture (in that order), one point per build in build order.
     func trends() -> [MeasurementTrend] {
         byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key in
             guard let trend = byName[key] else { return nil }
             let builds = trend.order.keys.sorted { (trend.order[$0] ?? "", $0) < (trend.order[$1] ?? "", $1) }
             let position = Dictionary(uniqueKeysWithValues: builds.enumerated().map { ($1, $0) })
             let series = trend.latest.keys.sorted {
-                ($0.model, $0.kind.rawValue, $0.posture?.rawValue ?? "") < ($1.model, $1.kind.rawValue, $1.posture?.rawValue ?? "")
+                ($0.claim, $0.model, $0.kind.rawValue, $0.posture?.rawValue ?? "")
+                    < ($1.claim, $1.model, $1.kind.rawValue, $1.posture?.rawValue ?? "")
             }
             return MeasurementTrend(
                 name: trend.name, unit: trend.unit, builds: builds,
                 series: series.map { key in
                     MeasurementTrend.Series(
-                        model: key.model, kind: key.kind, posture: key.posture,
+                        claim: key.claim, model: key.model, kind: key.kind, posture: key.posture,
                         points: (trend.latest[key] ?? [:]).values.sorted { (position[$0.build] ?? 0) < (position[$1.build] ?? 0) }
                             .map { row in
                                 var point = row.point
@@ -364,7 +372,7 @@ extension StoreReader {
             """
             SELECT c.key, m.name, m.value, m.unit, m.baseline, u.uuid, r.checked_at,
                    e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
-                   r.id, r.result, r.recorded_at, r.run_id, m.id
+                   r.id, r.result, r.recorded_at, r.run_id, m.id AS measurement_id
             FROM claims AS c
             JOIN live_results AS r ON r.claim_id = c.id
             JOIN environment_status AS s ON s.environment_id = r.environment_id
@@ -380,16 +388,16 @@ extension StoreReader {
             ORDER BY m.id
             """
         ).forEachRow([SQLValue(document)]) { row in
-            guard let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
+            guard let unit = row.vocabulary("unit", MeasurementUnit.self) else { return }
             let measurement = DecisiveMeasurement(
-                name: row.text(1), value: row.double(2), unit: unit, baseline: row.optionalDouble(4), run: row.text(5),
-                checkedAt: row.optionalText(6), environment: try StoreReader.environment(row, from: 7))
+                name: row.text("name"), value: row.double("value"), unit: unit, baseline: row.optionalDouble("baseline"), run: row.text("uuid"),
+                checkedAt: row.optionalText("checked_at"), environment: try StoreReader.environment(row))
             let candidate = DecisiveOrder.Candidate(
-                id: row.int64(15), outcome: try Outcome(parsing: row.text(16)), checkedAt: row.optionalText(6),
-                recordedAt: row.text(17), runID: row.int64(18))
+                id: row.int64("id"), outcome: try Outcome(parsing: row.text("result")), checkedAt: row.optionalText("checked_at"),
+                recordedAt: row.text("recorded_at"), runID: row.int64("run_id"))
             // A result's last measurement of a name stands for it.
-            counting[row.text(0), default: [:]][measurement.name, default: []].removeAll { $0.candidate.id == candidate.id }
-            counting[row.text(0), default: [:]][measurement.name, default: []].append((candidate, measurement, row.int64(19)))
+            counting[row.text("key"), default: [:]][measurement.name, default: []].removeAll { $0.candidate.id == candidate.id }
+            counting[row.text("key"), default: [:]][measurement.name, default: []].append((candidate, measurement, row.int64("measurement_id")))
         }
         var measurements: [String: [DecisiveMeasurement]] = [:]
         for (key, names) in counting {
@@ -413,10 +421,10 @@ extension StoreReader {
             ORDER BY s.key, m.id
             """
         ).forEachRow([SQLValue(document)]) { row in
-            guard counting[row.text(0)] == nil, let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
-            measurements[row.text(0), default: []].append(DecisiveMeasurement(
-                name: row.text(1), value: row.double(2), unit: unit, baseline: row.optionalDouble(4), run: row.text(5),
-                checkedAt: row.optionalText(6), environment: try StoreReader.environment(row, from: 7)))
+            guard counting[row.text("key")] == nil, let unit = row.vocabulary("unit", MeasurementUnit.self) else { return }
+            measurements[row.text("key"), default: []].append(DecisiveMeasurement(
+                name: row.text("name"), value: row.double("value"), unit: unit, baseline: row.optionalDouble("baseline"), run: row.text("uuid"),
+                checkedAt: row.optionalText("checked_at"), environment: try StoreReader.environment(row)))
         }
         return measurements
     }

@@ -12,9 +12,9 @@ extension StoreReader {
             """
         ).forEachRow([SQLValue(url)]) { row in
             try body(TextFormat.Source(
-                url: row.text(0), title: row.text(1), publisher: row.text(2), kind: row.text(3),
-                published: row.optionalText(4), updated: row.optionalText(5), retrieved: row.optionalText(6),
-                changed: Self.stamp(row, from: 7)))
+                url: row.text("url"), title: row.text("title"), publisher: row.text("publisher"), kind: row.text("kind"),
+                published: row.optionalText("published"), updated: row.optionalText("updated"), retrieved: row.optionalText("retrieved"),
+                changed: Self.stamp(row)))
         }
     }
 
@@ -25,7 +25,7 @@ extension StoreReader {
             WHERE name BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY name
             """
         ).forEachRow([SQLValue(name)]) {
-            try body(TextFormat.Capability(name: $0.text(0), description: $0.text(1), changed: Self.stamp($0, from: 2)))
+            try body(TextFormat.Capability(name: $0.text("name"), description: $0.text("description"), changed: Self.stamp($0)))
         }
     }
 
@@ -46,21 +46,21 @@ extension StoreReader {
         try database.cached(
             """
             SELECT c.id, c.key, c.document, c.area, c.label, c.as_of, c.statement,
-                   (SELECT max(h.changed_at) FROM label_history AS h WHERE h.claim_id = c.id), c.changed_at, c.changed_by,
+                   (SELECT max(h.changed_at) FROM label_history AS h WHERE h.claim_id = c.id) AS labelled_at, c.changed_at, c.changed_by,
                    c.owner
             FROM claims AS c
             WHERE c.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY c.key
             """
         ).forEachRow([SQLValue(key)]) { row in
-            claims.append((row.int64(0), TextFormat.Claim(
-                key: row.text(1), document: row.text(2), area: row.text(3), label: row.text(4),
-                labelledAt: row.optionalText(7), asOf: row.optionalText(5), statement: row.text(6), sources: [],
-                needs: [], owner: row.text(10), changed: Self.stamp(row, from: 8))))
+            claims.append((row.int64("id"), TextFormat.Claim(
+                key: row.text("key"), document: row.text("document"), area: row.text("area"), label: row.text("label"),
+                labelledAt: row.optionalText("labelled_at"), asOf: row.optionalText("as_of"), statement: row.text("statement"), sources: [],
+                needs: [], owner: row.text("owner"), changed: Self.stamp(row))))
         }
         for (id, var claim) in claims {
-            try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text(0), locator: $0.text(1))) }
-            try needs.forEachRow([.integer(id)]) { claim.needs.append($0.text(0)) }
-            try models.forEachRow([.integer(id)]) { claim.models.append($0.text(0)) }
+            try sources.forEachRow([.integer(id)]) { claim.sources.append(.init(url: $0.text("url"), locator: $0.text("locator"))) }
+            try needs.forEachRow([.integer(id)]) { claim.needs.append($0.text("name")) }
+            try models.forEachRow([.integer(id)]) { claim.models.append($0.text("model")) }
             claim.expectations = try expectations(ofClaim: id)
             try body(claim)
         }
@@ -78,9 +78,9 @@ extension StoreReader {
             """
         ).forEachRow { row in
             try body(TextFormat.Lack(
-                kind: row.text(0), model: row.text(1), toolBuild: row.text(2), capability: row.text(3),
-                source: row.optionalText(4), reportedIn: row.optionalText(5), note: row.text(6), status: row.text(7),
-                changed: Self.stamp(row, from: 8)))
+                kind: row.text("kind"), model: row.text("model"), toolBuild: row.text("tool_build"), capability: row.text("name"),
+                source: row.optionalText("url"), reportedIn: row.optionalText("reported_in"), note: row.text("note"), status: row.text("status"),
+                changed: Self.stamp(row)))
         }
     }
 
@@ -93,10 +93,10 @@ extension StoreReader {
             WHERE document BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY document, model
             """
         ).forEachRow([SQLValue(document)]) { row in
-            if records.last?.document == row.text(0) {
-                records[records.count - 1].models.append(row.text(1))
+            if records.last?.document == row.text("document") {
+                records[records.count - 1].models.append(row.text("model"))
             } else {
-                records.append(TextFormat.Document(document: row.text(0), models: [row.text(1)]))
+                records.append(TextFormat.Document(document: row.text("document"), models: [row.text("model")]))
             }
         }
         for record in records { try body(record) }
@@ -110,8 +110,8 @@ extension StoreReader {
             """
         ).forEachRow([SQLValue(sha256)]) { row in
             try body(TextFormat.IngestedFile(
-                sha256: row.text(0), fileName: row.text(1), format: row.text(2), testCount: row.int64(3),
-                ingestedAt: row.text(4)))
+                sha256: row.text("sha256"), fileName: row.text("file_name"), format: row.text("format"), testCount: row.int64("test_count"),
+                ingestedAt: row.text("ingested_at")))
         }
     }
 
@@ -125,7 +125,7 @@ extension StoreReader {
             WHERE h.claim_id = ? AND NOT EXISTS (SELECT 1 FROM label_history AS f WHERE f.follows_id = h.id)
             ORDER BY h.changed_at DESC, h.uuid DESC LIMIT 1
             """
-        ).forEachRow([.integer(id)]) { found = ($0.int64(0), $0.text(1), $0.text(2), $0.text(3)) }
+        ).forEachRow([.integer(id)]) { found = ($0.int64("id"), $0.text("uuid"), $0.text("new_label"), $0.text("changed_at")) }
         return found
     }
 
@@ -140,7 +140,7 @@ extension StoreReader {
             WHERE document BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY document
             """
         ).forEachRow([SQLValue(document)]) {
-            try body(TextFormat.Checklist(document: $0.text(0), title: $0.text(1), changed: Self.stamp($0, from: 2)))
+            try body(TextFormat.Checklist(document: $0.text("document"), title: $0.text("title"), changed: Self.stamp($0)))
         }
     }
 
@@ -159,19 +159,19 @@ extension StoreReader {
             WHERE i.key BETWEEN coalesce(?1, '') AND coalesce(?1, x'ff') ORDER BY l.document, i.position
             """
         ).forEachRow([SQLValue(key)]) { row in
-            items.append((row.int64(0), TextFormat.ChecklistItem(
-                checklist: row.text(1), position: row.int64(2), key: row.text(3), text: row.text(4), claims: [],
-                mark: try Self.checklistMark(row, from: 5), changed: Self.stamp(row, from: 9))))
+            items.append((row.int64("id"), TextFormat.ChecklistItem(
+                checklist: row.text("document"), position: row.int64("position"), key: row.text("key"), text: row.text("text"), claims: [],
+                mark: try Self.checklistMark(row), changed: Self.stamp(row))))
         }
         for (id, var item) in items {
-            try claims.forEachRow([.integer(id)]) { item.claims.append($0.text(0)) }
+            try claims.forEachRow([.integer(id)]) { item.claims.append($0.text("key")) }
             try body(item)
         }
     }
 
-    /// A stamp in two columns from `index`: when, by whom.
-    static func stamp(_ row: Statement, from index: Int) -> TextFormat.Stamp {
-        TextFormat.Stamp(at: row.optionalText(index), by: row.optionalText(index + 1))
+    /// A stamp from the current row's changed_at and changed_by: when, by whom.
+    static func stamp(_ row: Statement) -> TextFormat.Stamp {
+        TextFormat.Stamp(at: row.optionalText("changed_at"), by: row.optionalText("changed_by"))
     }
 
     public func testMappingRecords(_ body: (TextFormat.TestMapping) throws -> Void) throws {
@@ -180,7 +180,7 @@ extension StoreReader {
             SELECT t.pattern, c.key FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id
             ORDER BY t.pattern, c.key
             """
-        ).forEachRow { try body(TextFormat.TestMapping(pattern: $0.text(0), claim: $0.text(1))) }
+        ).forEachRow { try body(TextFormat.TestMapping(pattern: $0.text("pattern"), claim: $0.text("key"))) }
     }
 
     /// The key of the checklist item at a position of a checklist, other than `key`, or nil.
@@ -200,13 +200,14 @@ extension StoreReader {
         try database.scalar(cached: "SELECT id FROM checklists WHERE document = ?", [.text(document)]).int64
     }
 
-    /// The mark in four columns from `index`: kind, reason, by, at; nil when unmarked.
-    static func checklistMark(_ row: Statement, from index: Int) throws -> TextFormat.ChecklistMark? {
-        guard let kind = row.optionalText(index) else { return nil }
+    /// The mark from the current row's mark, mark_reason, marked_by and
+    /// marked_at; nil when unmarked.
+    static func checklistMark(_ row: Statement) throws -> TextFormat.ChecklistMark? {
+        guard let kind = row.optionalText("mark") else { return nil }
         guard let known = TextFormat.ChecklistMark.Kind(rawValue: kind) else {
             throw EvidenceError.invalidValue(field: "checklist mark", value: kind, expected: "untested or checked")
         }
         return TextFormat.ChecklistMark(
-            kind: known, reason: row.text(index + 1), by: row.text(index + 2), at: row.text(index + 3))
+            kind: known, reason: row.text("mark_reason"), by: row.text("marked_by"), at: row.text("marked_at"))
     }
 }

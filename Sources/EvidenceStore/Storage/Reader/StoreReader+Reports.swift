@@ -5,7 +5,7 @@ extension StoreReader {
     public func documents() throws -> [String] {
         var documents: [String] = []
         try database.cached("SELECT DISTINCT document FROM claims ORDER BY document").forEachRow {
-            documents.append($0.text(0))
+            documents.append($0.text("document"))
         }
         return documents
     }
@@ -29,7 +29,7 @@ extension StoreReader {
     public func failureLinks() throws -> [String: [String]] {
         var links: [String: [String]] = [:]
         try database.cached("SELECT claim, url FROM failure_links ORDER BY claim, url").forEachRow {
-            links[$0.text(0), default: []].append($0.text(1))
+            links[$0.text("claim"), default: []].append($0.text("url"))
         }
         return links
     }
@@ -38,7 +38,7 @@ extension StoreReader {
     public func owners() throws -> [String] {
         var owners: [String] = []
         try database.cached("SELECT DISTINCT owner FROM claims WHERE owner <> '' ORDER BY owner").forEachRow {
-            owners.append($0.text(0))
+            owners.append($0.text("owner"))
         }
         return owners
     }
@@ -67,16 +67,16 @@ extension StoreReader {
             ORDER BY grouping, s.label = 'not-published', s.label, s.state
             """
         ).forEachRow([SQLValue(document), .integer(byOwner ? 1 : 0), SQLValue(owner)]) {
-            let key = $0.text(0) + "\n" + $0.text(1) + "\n" + $0.text(2)
-            let known = $0.optionalText(3)?.split(separator: "\n").map(String.init) ?? []
+            let key = $0.text("grouping") + "\n" + $0.text("label") + "\n" + $0.text("state")
+            let known = $0.optionalText("known")?.split(separator: "\n").map(String.init) ?? []
             if let at = index[key] {
                 counts[at].count += 1
                 counts[at].known = Array(Set(counts[at].known + known)).sorted()
             } else {
                 index[key] = counts.count
                 counts.append(StateCount(
-                    document: $0.text(0), label: try Label(parsing: $0.text(1)),
-                    state: try VerificationState(parsing: $0.text(2)), count: 1, known: Array(Set(known)).sorted()))
+                    document: $0.text("grouping"), label: try Label(parsing: $0.text("label")),
+                    state: try VerificationState(parsing: $0.text("state")), count: 1, known: Array(Set(known)).sorted()))
             }
         }
         return counts
@@ -87,10 +87,10 @@ extension StoreReader {
         var counts: [String: Int] = [:]
         try database.cached(
             """
-            SELECT c.key, count(*) FROM claims AS c JOIN results AS r ON r.claim_id = c.id
+            SELECT c.key, count(*) AS results FROM claims AS c JOIN results AS r ON r.claim_id = c.id
             WHERE ?1 IS NULL OR c.document = ?1 GROUP BY c.id
             """
-        ).forEachRow([SQLValue(document)]) { counts[$0.text(0)] = $0.int(1) }
+        ).forEachRow([SQLValue(document)]) { counts[$0.text("key")] = $0.int("results") }
         return counts
     }
 
@@ -111,8 +111,11 @@ extension StoreReader {
                 FROM claim_state
                 WHERE ?1 IS NULL OR document = ?1)
             SELECT c.id, c.key, c.statement, c.document, c.area, c.label, c.as_of, s.state, s.reason,
-                   decisive_env.description, decisive.result, decisive_run.uuid, decisive.checked_at, decisive.posture,
-                   last_env.description, last.result, last_run.uuid, last.checked_at, last.posture,
+                   decisive_env.description AS decisive_environment, decisive.result AS decisive_result,
+                   decisive_run.uuid AS decisive_run, decisive.checked_at AS decisive_checked_at,
+                   decisive.posture AS decisive_posture,
+                   last_env.description AS last_environment, last.result AS last_result, last_run.uuid AS last_run,
+                   last.checked_at AS last_checked_at, last.posture AS last_posture,
                    c.owner, s.decisive_result_id, s.reason_names_run, s.known_issues,
                    s.label_problem, s.evidence_problem
             FROM s
@@ -126,30 +129,32 @@ extension StoreReader {
             ORDER BY c.document, c.area, c.key
             """
         ).forEachRow([SQLValue(document)]) { row in
-            func evidence(_ first: Int) -> ReportClaim.Evidence? {
-                guard !row.isNull(first) else { return nil }
-                return ReportClaim.Evidence(
-                    environment: row.text(first), result: row.text(first + 1), run: String(row.text(first + 2).prefix(8)),
-                    checkedAt: row.optionalText(first + 3), posture: row.optionalText(first + 4))
-            }
+            let decidedBy = row.isNull("decisive_environment") ? nil : ReportClaim.Evidence(
+                environment: row.text("decisive_environment"), result: row.text("decisive_result"),
+                run: String(row.text("decisive_run").prefix(8)), checkedAt: row.optionalText("decisive_checked_at"),
+                posture: row.optionalText("decisive_posture"))
+            let lastLogged = row.isNull("last_environment") ? nil : ReportClaim.Evidence(
+                environment: row.text("last_environment"), result: row.text("last_result"),
+                run: String(row.text("last_run").prefix(8)), checkedAt: row.optionalText("last_checked_at"),
+                posture: row.optionalText("last_posture"))
             var claim = ReportClaim(
-                key: row.text(1), statement: row.text(2), document: row.text(3), area: row.text(4),
-                label: try row.word(5), asOf: row.optionalText(6), state: try row.word(7), reason: row.text(8), sources: [],
-                decidedBy: evidence(9), lastLogged: evidence(14), resultCount: 0)
-            claim.owner = row.text(19)
-            claim.reasonNamesRun = row.int(21) != 0
-            claim.knownIssues = row.optionalText(22)?.pieces(separatedBy: ", ") ?? []
-            if let problem = row.optionalText(23) {
+                key: row.text("key"), statement: row.text("statement"), document: row.text("document"), area: row.text("area"),
+                label: try row.word("label"), asOf: row.optionalText("as_of"), state: try row.word("state"), reason: row.text("reason"), sources: [],
+                decidedBy: decidedBy, lastLogged: lastLogged, resultCount: 0)
+            claim.owner = row.text("owner")
+            claim.reasonNamesRun = row.int("reason_names_run") != 0
+            claim.knownIssues = row.optionalText("known_issues")?.pieces(separatedBy: ", ") ?? []
+            if let problem = row.optionalText("label_problem") {
                 claim.mismatches.append(Mismatch(
                     claim: claim.key, label: claim.label, state: claim.state, kind: try Mismatch.Kind(parsing: claim.label.rawValue),
                     problem: problem, reason: claim.reason))
             }
-            if let problem = row.optionalText(24) {
+            if let problem = row.optionalText("evidence_problem") {
                 claim.mismatches.append(Mismatch(
                     claim: claim.key, label: claim.label, state: claim.state, kind: .failing, problem: problem, reason: claim.reason))
             }
-            if !row.isNull(20) { decisive[row.int64(0)] = row.int64(20) }
-            claims.append((row.int64(0), claim))
+            if !row.isNull("decisive_result_id") { decisive[row.int64("id")] = row.int64("decisive_result_id") }
+            claims.append((row.int64("id"), claim))
         }
         // Every claim's sources in one pass, not one query per claim.
         var sources: [Int64: [ClaimDetail.SourceLink]] = [:]
@@ -162,8 +167,8 @@ extension StoreReader {
             ORDER BY x.claim_id, s.url, x.locator
             """
         ).forEachRow([SQLValue(document)]) { row in
-            sources[row.int64(0), default: []].append(ClaimDetail.SourceLink(
-                url: row.text(1), title: row.text(2), publisher: row.text(3), kind: row.text(4), locator: row.text(5)))
+            sources[row.int64("claim_id"), default: []].append(ClaimDetail.SourceLink(
+                url: row.text("url"), title: row.text("title"), publisher: row.text("publisher"), kind: row.text("kind"), locator: row.text("locator")))
         }
         // The latest decisive results on models the claims do not speak about.
         var others: [Int64: [ReportClaim.Evidence]] = [:]
@@ -181,9 +186,9 @@ extension StoreReader {
             ORDER BY l.claim_id, s.description
             """
         ).forEachRow([SQLValue(document)]) { row in
-            others[row.int64(0), default: []].append(ReportClaim.Evidence(
-                environment: row.text(1), result: row.text(2), run: String(row.text(3).prefix(8)),
-                checkedAt: row.optionalText(4), posture: row.optionalText(5)))
+            others[row.int64("claim_id"), default: []].append(ReportClaim.Evidence(
+                environment: row.text("description"), result: row.text("result"), run: String(row.text("uuid").prefix(8)),
+                checkedAt: row.optionalText("checked_at"), posture: row.optionalText("posture")))
         }
         // What the claims expect, and what the result each state rests on measured.
         var expected: [Int64: [ExpectedValue]] = [:]
@@ -198,9 +203,9 @@ extension StoreReader {
             ORDER BY m.result_id, m.id
             """
         ).forEachRow([.text(results)]) { row in
-            guard let unit = row.vocabulary(3, MeasurementUnit.self) else { return }
-            measuredBy[row.int64(0), default: []].append(
-                (row.text(1), row.double(2), unit, row.optionalDouble(4), row.vocabulary(5)))
+            guard let unit = row.vocabulary("unit", MeasurementUnit.self) else { return }
+            measuredBy[row.int64("result_id"), default: []].append(
+                (row.text("name"), row.double("value"), unit, row.optionalDouble("baseline"), row.vocabulary("posture")))
         }
         return claims.map { id, claim in
             var claim = claim
@@ -225,7 +230,8 @@ extension StoreReader {
             SELECT n.claim_key, n.capability,
                    n.model || ' ' || n.kind
                        || CASE WHEN n.tool_build <> '' THEN ' from Xcode build ' || n.tool_build || ' on' ELSE '' END
-                       || CASE WHEN n.record_model = '*' THEN ' (a record for every ' || n.kind || ' model)' ELSE '' END,
+                       || CASE WHEN n.record_model = '*' THEN ' (a record for every ' || n.kind || ' model)' ELSE '' END
+                       AS lacked_by,
                    n.source_title, n.source_url, n.reported_in, n.note
             FROM claim_device_needs AS n JOIN claim_state AS s ON s.claim_id = n.claim_id
             WHERE s.state = 'needs-device' AND (?1 IS NULL OR s.document = ?1)
@@ -233,8 +239,9 @@ extension StoreReader {
             """
         ).forEachRow([SQLValue(document)]) {
             needs.append(DeviceNeed(
-                claim: $0.text(0), capability: $0.text(1), lackedBy: $0.text(2), sourceTitle: $0.optionalText(3),
-                sourceURL: $0.optionalText(4), reportedIn: $0.optionalText(5), note: $0.text(6)))
+                claim: $0.text("claim_key"), capability: $0.text("capability"), lackedBy: $0.text("lacked_by"),
+                sourceTitle: $0.optionalText("source_title"),
+                sourceURL: $0.optionalText("source_url"), reportedIn: $0.optionalText("reported_in"), note: $0.text("note")))
         }
         return needs
     }
@@ -249,8 +256,8 @@ extension StoreReader {
             """
         ).forEachRow([SQLValue(document)]) {
             mismatches.append(Mismatch(
-                claim: $0.text(0), label: try Label(parsing: $0.text(1)), state: try VerificationState(parsing: $0.text(2)),
-                kind: try Mismatch.Kind(parsing: $0.text(3)), problem: $0.text(4), reason: $0.text(5)))
+                claim: $0.text("key"), label: try Label(parsing: $0.text("label")), state: try VerificationState(parsing: $0.text("state")),
+                kind: try Mismatch.Kind(parsing: $0.text("kind")), problem: $0.text("problem"), reason: $0.text("reason")))
         }
         return mismatches
     }
@@ -269,7 +276,7 @@ extension StoreReader {
             WHERE st.state = 'stale' AND r.result = 'pass' AND s.statement = c.statement
               AND (?1 IS NULL OR st.document = ?1)
             """
-        ).forEachRow([SQLValue(document)]) { keys.insert($0.text(0)) }
+        ).forEachRow([SQLValue(document)]) { keys.insert($0.text("key")) }
         return keys
     }
 
@@ -282,7 +289,7 @@ extension StoreReader {
             WHERE label = 'not-published' AND (?1 IS NULL OR document = ?1) ORDER BY document, key
             """
         ).forEachRow([SQLValue(document)]) {
-            claims.append(NotPublishedClaim(claim: $0.text(0), asOf: $0.optionalText(1), statement: $0.text(2)))
+            claims.append(NotPublishedClaim(claim: $0.text("key"), asOf: $0.optionalText("as_of"), statement: $0.text("statement")))
         }
         return claims
     }
@@ -302,7 +309,7 @@ extension StoreReader {
             ORDER BY claims DESC, max(e.tool_build_order) DESC, max(e.os_build_order) DESC, e.tool_version DESC,
                      e.os_version DESC
             """
-        ).forEachRow([SQLValue(document)]) { rows.append((try StoreReader.environment($0, from: 0), $0.int(8))) }
+        ).forEachRow([SQLValue(document)]) { rows.append((try StoreReader.environment($0), $0.int("claims"))) }
         return rows
     }
 
@@ -319,7 +326,7 @@ extension StoreReader {
             WHERE s.state = 'failing' AND (?1 IS NULL OR s.document = ?1)
             GROUP BY e.id
             """
-        ).forEachRow([SQLValue(document)]) { failing[try StoreReader.environment($0, from: 0), default: 0] += $0.int(8) }
+        ).forEachRow([SQLValue(document)]) { failing[try StoreReader.environment($0), default: 0] += $0.int("claims") }
         return failing
     }
 
@@ -336,9 +343,9 @@ extension StoreReader {
             ORDER BY s.publisher, s.kind, s.title COLLATE NOCASE, s.url
             """
         ).forEachRow([SQLValue(document)]) { row in
-            sources.append((row.int64(0), CitedSource(
-                url: row.text(1), title: row.text(2), publisher: row.text(3), kind: row.text(4),
-                published: row.optionalText(5), updated: row.optionalText(6), retrieved: row.optionalText(7),
+            sources.append((row.int64("id"), CitedSource(
+                url: row.text("url"), title: row.text("title"), publisher: row.text("publisher"), kind: row.text("kind"),
+                published: row.optionalText("published"), updated: row.optionalText("updated"), retrieved: row.optionalText("retrieved"),
                 citations: [], lacks: [])))
         }
         let citations = try database.cached(
@@ -353,8 +360,8 @@ extension StoreReader {
             """)
         return try sources.map { id, source in
             var source = source
-            try citations.forEachRow([.integer(id), SQLValue(document)]) { source.citations.append(($0.text(0), $0.text(1))) }
-            try lacks.forEachRow([.integer(id)]) { source.lacks.append($0.text(0)) }
+            try citations.forEachRow([.integer(id), SQLValue(document)]) { source.citations.append(($0.text("key"), $0.text("locator"))) }
+            try lacks.forEachRow([.integer(id)]) { source.lacks.append($0.text("statement")) }
             return source
         }
     }
@@ -365,10 +372,10 @@ extension StoreReader {
         var lists: [(id: Int64, document: String, title: String)] = []
         try database.cached(
             "SELECT id, document, title FROM checklists WHERE ?1 IS NULL OR document = ?1 COLLATE NOCASE ORDER BY document")
-            .forEachRow([SQLValue(document)]) { lists.append(($0.int64(0), $0.text(1), $0.text(2))) }
+            .forEachRow([SQLValue(document)]) { lists.append(($0.int64("id"), $0.text("document"), $0.text("title"))) }
         if let document, lists.isEmpty {
             var known: [String] = []
-            try database.cached("SELECT document FROM checklists").forEachRow { known.append($0.text(0)) }
+            try database.cached("SELECT document FROM checklists").forEachRow { known.append($0.text("document")) }
             throw EvidenceError.notFound(
                 kind: "checklist", value: document, suggestions: Suggestions.closest(to: document, in: known))
         }
@@ -379,7 +386,7 @@ extension StoreReader {
             """
             SELECT x.checklist_item_id, s.claim_id, s.key, s.state,
                    (SELECT substr(u.uuid, 1, 8) FROM results AS r JOIN runs AS u ON u.id = r.run_id
-                     WHERE r.id = s.decisive_result_id)
+                     WHERE r.id = s.decisive_result_id) AS run
             FROM checklist_item_claims AS x
             JOIN checklist_items AS i ON i.id = x.checklist_item_id
             JOIN checklists AS l ON l.id = i.checklist_id
@@ -388,8 +395,8 @@ extension StoreReader {
             ORDER BY x.checklist_item_id, s.key
             """
         ).forEachRow([SQLValue(document)]) { row in
-            linked[row.int64(0), default: []].append(
-                (row.int64(1), row.text(2), try VerificationState(parsing: row.text(3)), row.optionalText(4)))
+            linked[row.int64("checklist_item_id"), default: []].append(
+                (row.int64("claim_id"), row.text("key"), try VerificationState(parsing: row.text("state")), row.optionalText("run")))
         }
         let items = try database.cached(
             """
@@ -399,9 +406,9 @@ extension StoreReader {
         return try lists.map { list in
             var reportItems: [ChecklistReport.Item] = []
             try items.forEachRow([.integer(list.id)]) { row in
-                let (key, position, text) = (row.text(1), row.int(2), row.text(3))
-                let mark = try Self.checklistMark(row, from: 4)
-                let claims = try (linked[row.int64(0)] ?? []).map { claim in
+                let (key, position, text) = (row.text("key"), row.int("position"), row.text("text"))
+                let mark = try Self.checklistMark(row)
+                let claims = try (linked[row.int64("id")] ?? []).map { claim in
                     ChecklistReport.LinkedClaim(
                         key: claim.key, state: claim.state,
                         deviceNeeds: claim.state == .needsDevice ? try deviceCapabilities(ofClaim: claim.id) : [],
@@ -418,7 +425,7 @@ extension StoreReader {
     func deviceCapabilities(ofClaim id: Int64) throws -> [String] {
         var names: [String] = []
         try database.cached("SELECT DISTINCT capability FROM claim_device_needs WHERE claim_id = ? ORDER BY capability")
-            .forEachRow([.integer(id)]) { names.append($0.text(0)) }
+            .forEachRow([.integer(id)]) { names.append($0.text("capability")) }
         return names
     }
 }

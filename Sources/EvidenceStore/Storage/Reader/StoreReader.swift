@@ -30,14 +30,14 @@ public struct StoreReader {
     /// Every claim's document, by key.
     public func claimDocuments() throws -> [String: String] {
         var documents: [String: String] = [:]
-        try database.cached("SELECT key, document FROM claims").forEachRow { documents[$0.text(0)] = $0.text(1) }
+        try database.cached("SELECT key, document FROM claims").forEachRow { documents[$0.text("key")] = $0.text("document") }
         return documents
     }
 
     /// Every claim's key.
     public func claimKeys() throws -> [String] {
         var keys: [String] = []
-        try database.cached("SELECT key FROM claims ORDER BY key").forEachRow { keys.append($0.text(0)) }
+        try database.cached("SELECT key FROM claims ORDER BY key").forEachRow { keys.append($0.text("key")) }
         return keys
     }
 
@@ -46,7 +46,7 @@ public struct StoreReader {
             return id
         }
         var names: [String] = []
-        try database.cached("SELECT name FROM capabilities").forEachRow { names.append($0.text(0)) }
+        try database.cached("SELECT name FROM capabilities").forEachRow { names.append($0.text("name")) }
         throw EvidenceError.notFound(kind: "capability", value: name, suggestions: Suggestions.closest(to: name, in: names))
     }
 
@@ -86,7 +86,7 @@ public struct StoreReader {
 
     private func unknownSource(_ url: String) throws -> EvidenceError {
         var urls: [String] = []
-        try database.cached("SELECT url FROM sources").forEachRow { urls.append($0.text(0)) }
+        try database.cached("SELECT url FROM sources").forEachRow { urls.append($0.text("url")) }
         let bare = String(url.prefix { $0 != "#" && $0 != "?" })
         var suggestions = urls.filter { bare.hasPrefix($0) || $0.hasPrefix(bare) }.sorted()
         if suggestions.isEmpty {
@@ -123,7 +123,7 @@ public struct StoreReader {
         let byNumber = try number.flatMap { try database.scalar(cached: byID, [.integer($0)]).int64 }
         if !local, text.count >= ResultIdentity.shortestPrefix, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
             var matches: [(id: Int64, uuid: String)] = []
-            try database.cached(byUUID).forEachRow([.text(text), .text(text + "g")]) { matches.append(($0.int64(0), $0.text(1))) }
+            try database.cached(byUUID).forEachRow([.text(text), .text(text + "g")]) { matches.append(($0.int64("id"), $0.text("uuid"))) }
             if matches.count > 1 {
                 // Each with the shortest prefix that tells it from the others shown, and its local number.
                 let named = matches.prefix(5).map { match in
@@ -172,8 +172,8 @@ public struct StoreReader {
             throw EvidenceError.notFound(kind: "run", value: String(id), suggestions: [])
         }
         return RunRecord(
-            id: statement.int64(0), uuid: statement.text(1), environmentID: statement.int64(2),
-            startedAt: statement.optionalText(3), tester: statement.text(4), note: statement.text(5))
+            id: statement.int64("id"), uuid: statement.text("uuid"), environmentID: statement.int64("environment_id"),
+            startedAt: statement.optionalText("started_at"), tester: statement.text("tester"), note: statement.text("note"))
     }
 
     /// The latest manual run (not from an ingested file, not retracted) of an
@@ -220,7 +220,7 @@ public struct StoreReader {
         guard try statement.step() else {
             throw EvidenceError.notFound(kind: "environment", value: String(id), suggestions: [])
         }
-        return try Self.environment(statement, from: 0)
+        return try Self.environment(statement)
     }
 
     /// What a new environment is checked against: every recorded environment,
@@ -232,23 +232,24 @@ public struct StoreReader {
             SELECT kind, model, os_name, os_version, os_build, tool_name, tool_version, tool_build
             FROM environments ORDER BY id
             """
-        ).forEachRow { environments.append(try Self.environment($0, from: 0)) }
+        ).forEachRow { environments.append(try Self.environment($0)) }
         var models: [String] = []
         try database.cached(
             """
             SELECT model FROM environments UNION SELECT model FROM environment_lacks WHERE model <> '*'
             UNION SELECT model FROM claim_subjects UNION SELECT model FROM document_subjects ORDER BY 1
             """
-        ).forEachRow { models.append($0.text(0)) }
+        ).forEachRow { models.append($0.text("model")) }
         return EnvironmentVetting(knownModels: models, environments: environments)
     }
 
-    /// An environment read from eight columns of the current row, from `first`.
-    static func environment(_ row: Statement, from first: Int) throws -> EnvironmentSpec {
+    /// An environment read from the current row's columns named as the
+    /// environments table names them: kind, model, os_name … tool_build.
+    static func environment(_ row: Statement) throws -> EnvironmentSpec {
         EnvironmentSpec(
-            kind: try EnvironmentKind(parsing: row.text(first)), model: row.text(first + 1), osName: row.text(first + 2),
-            osVersion: row.text(first + 3), osBuild: row.text(first + 4), toolName: row.text(first + 5),
-            toolVersion: row.text(first + 6), toolBuild: row.text(first + 7))
+            kind: try EnvironmentKind(parsing: row.text("kind")), model: row.text("model"), osName: row.text("os_name"),
+            osVersion: row.text("os_version"), osBuild: row.text("os_build"), toolName: row.text("tool_name"),
+            toolVersion: row.text("tool_version"), toolBuild: row.text("tool_build"))
     }
 
     /// The time an ingested file (by SHA-256) was ingested, or nil when it never was.
@@ -261,21 +262,21 @@ public struct StoreReader {
         var rules: [(String, String)] = []
         try database.cached(
             "SELECT t.pattern, c.key FROM test_mappings AS t JOIN claims AS c ON c.id = t.claim_id ORDER BY t.id"
-        ).forEachRow { rules.append(($0.text(0), $0.text(1))) }
+        ).forEachRow { rules.append(($0.text("pattern"), $0.text("key"))) }
         return rules
     }
 
     /// The patterns of the mapping rules, for "did you mean".
     func mappingPatterns() throws -> [String] {
         var patterns: [String] = []
-        try database.cached("SELECT DISTINCT pattern FROM test_mappings").forEachRow { patterns.append($0.text(0)) }
+        try database.cached("SELECT DISTINCT pattern FROM test_mappings").forEachRow { patterns.append($0.text("pattern")) }
         return patterns
     }
 
     /// Checklist item keys, for "did you mean".
     func checklistItemKeys() throws -> [String] {
         var keys: [String] = []
-        try database.cached("SELECT key FROM checklist_items").forEachRow { keys.append($0.text(0)) }
+        try database.cached("SELECT key FROM checklist_items").forEachRow { keys.append($0.text("key")) }
         return keys
     }
 
@@ -298,7 +299,7 @@ public struct StoreReader {
             WHERE NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
                OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = ?)
             """
-        ).forEachRow([.text(model)]) { keys.insert($0.text(0)) }
+        ).forEachRow([.text(model)]) { keys.insert($0.text("key")) }
         return keys
     }
 
@@ -306,7 +307,7 @@ public struct StoreReader {
     public func claimSubjects(ofClaim id: Int64) throws -> [String] {
         var models: [String] = []
         try database.cached("SELECT model FROM claim_subjects WHERE claim_id = ? ORDER BY model")
-            .forEachRow([.integer(id)]) { models.append($0.text(0)) }
+            .forEachRow([.integer(id)]) { models.append($0.text("model")) }
         return models
     }
 
@@ -314,7 +315,7 @@ public struct StoreReader {
     public func documentSubjects(_ document: String) throws -> [String] {
         var models: [String] = []
         try database.cached("SELECT model FROM document_subjects WHERE document = ? ORDER BY model")
-            .forEachRow([.text(document)]) { models.append($0.text(0)) }
+            .forEachRow([.text(document)]) { models.append($0.text("model")) }
         return models
     }
 }
@@ -340,7 +341,7 @@ extension StoreReader {
             SELECT DISTINCT c.key FROM results AS r JOIN claims AS c ON c.id = r.claim_id
             WHERE r.run_id = ? AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id)
             """
-        ).forEachRow([.integer(id)]) { keys.insert($0.text(0)) }
+        ).forEachRow([.integer(id)]) { keys.insert($0.text("key")) }
         return keys
     }
 }

@@ -3,8 +3,6 @@ struct Row: Hashable, Sendable {
     let columns: [String]
     let values: [SQLValue]
 
-    subscript(index: Int) -> SQLValue { values[index] }
-
     /// The value of the named column; a name the row does not have is an error,
     /// never a silent NULL.
     func value(_ name: String) throws -> SQLValue {

@@ -206,7 +206,7 @@ final class Statement {
         sqlite3_reset(handle)
     }
 
-    // MARK: - Columns of the current row
+    // MARK: - Columns of the current row, by name
 
     var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
@@ -214,51 +214,85 @@ final class Statement {
         (0..<Int32(columnCount)).map { String(cString: sqlite3_column_name(handle, $0)) }
     }
 
-    func isNull(_ column: Int) -> Bool {
-        sqlite3_column_type(handle, Int32(column)) == SQLITE_NULL
+    /// Where each column name a caller read was found, by the address of the
+    /// name's literal: looked up by its text the first time, then by address.
+    private var found: [(name: UnsafeRawPointer, column: Int32)] = []
+
+    /// The index of the column the query names `name` (`AS name`, or the
+    /// column's own name). A name the query does not give exactly once is a
+    /// slip in the query's code, never a silent NULL: it stops the program
+    /// with the name and the query.
+    private func column(_ name: StaticString) -> Int32 {
+        guard name.hasPointerRepresentation else { return column(named: name.description) }
+        let address = UnsafeRawPointer(name.utf8Start)
+        for entry in found where entry.name == address { return entry.column }
+        let column = column(named: name.description)
+        found.append((address, column))
+        return column
     }
 
-    func int64(_ column: Int) -> Int64 {
-        sqlite3_column_int64(handle, Int32(column))
+    private func column(named name: String) -> Int32 {
+        let matches = (0..<Int32(columnCount)).filter { String(cString: sqlite3_column_name(handle, $0)) == name }
+        guard matches.count == 1 else {
+            fatalError("the query has \(matches.count) columns named '\(name)' (columns: \(columnNames.joined(separator: ", "))): \(sql)")
+        }
+        return matches[0]
     }
 
-    func int(_ column: Int) -> Int {
-        Int(sqlite3_column_int64(handle, Int32(column)))
+    func isNull(_ name: StaticString) -> Bool {
+        sqlite3_column_type(handle, column(name)) == SQLITE_NULL
     }
 
-    func double(_ column: Int) -> Double {
-        sqlite3_column_double(handle, Int32(column))
+    func int64(_ name: StaticString) -> Int64 {
+        sqlite3_column_int64(handle, column(name))
+    }
+
+    func int(_ name: StaticString) -> Int {
+        Int(sqlite3_column_int64(handle, column(name)))
+    }
+
+    func double(_ name: StaticString) -> Double {
+        sqlite3_column_double(handle, column(name))
     }
 
     /// The column as text; NULL reads as the empty string (use `optionalText` to tell them apart).
-    func text(_ column: Int) -> String {
-        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+    func text(_ name: StaticString) -> String {
+        text(at: column(name))
+    }
+
+    private func text(at column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
-    func optionalText(_ column: Int) -> String? {
-        isNull(column) ? nil : text(column)
+    func optionalText(_ name: StaticString) -> String? {
+        isNull(name) ? nil : text(name)
     }
 
     /// The column as a value of a closed vocabulary, matched on its bytes
     /// without making a string; nil for NULL or a word outside it.
-    func vocabulary<V: Vocabulary>(_ column: Int, _ type: V.Type = V.self) -> V? {
-        guard sqlite3_column_type(handle, Int32(column)) == SQLITE_TEXT else { return nil }
-        return V.allCases.first { textEquals(column, $0.rawValue) }
+    func vocabulary<V: Vocabulary>(_ name: StaticString, _ type: V.Type = V.self) -> V? {
+        let column = column(name)
+        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return nil }
+        return V.allCases.first { textEquals(at: column, $0.rawValue) }
     }
 
     /// The column as a value of a closed vocabulary: matched on its bytes,
     /// else parsed as a person would write it; a word outside it throws.
-    func word<V: Vocabulary>(_ column: Int, _ type: V.Type = V.self) throws -> V {
-        try vocabulary(column) ?? V(parsing: text(column))
+    func word<V: Vocabulary>(_ name: StaticString, _ type: V.Type = V.self) throws -> V {
+        try vocabulary(name) ?? V(parsing: text(name))
     }
 
     /// Whether the column's text equals `text`, compared as bytes.
-    func textEquals(_ column: Int, _ text: String) -> Bool {
+    func textEquals(_ name: StaticString, _ text: String) -> Bool {
+        textEquals(at: column(name), text)
+    }
+
+    private func textEquals(at column: Int32, _ text: String) -> Bool {
         // column_text first, then column_bytes: the length is that of the UTF-8 text.
-        guard let bytes = sqlite3_column_text(handle, Int32(column)) else { return false }
-        let count = Int(sqlite3_column_bytes(handle, Int32(column)))
+        guard let bytes = sqlite3_column_text(handle, column) else { return false }
+        let count = Int(sqlite3_column_bytes(handle, column))
         var text = text
         return text.withUTF8 { utf8 in
             guard utf8.count == count else { return false }
@@ -267,24 +301,23 @@ final class Statement {
         }
     }
 
-    func optionalDouble(_ column: Int) -> Double? {
-        isNull(column) ? nil : double(column)
+    func optionalDouble(_ name: StaticString) -> Double? {
+        isNull(name) ? nil : double(name)
     }
 
-    func optionalInt(_ column: Int) -> Int? {
-        isNull(column) ? nil : int(column)
+    func optionalInt(_ name: StaticString) -> Int? {
+        isNull(name) ? nil : int(name)
     }
 
-    /// The column as the value SQLite holds, with its storage class.
-    func value(_ column: Int) -> SQLValue {
-        let index = Int32(column)
+    /// The column at `index` as the value SQLite holds, with its storage class.
+    private func value(at index: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER:
             return .integer(sqlite3_column_int64(handle, index))
         case SQLITE_FLOAT:
             return .real(sqlite3_column_double(handle, index))
         case SQLITE_TEXT:
-            return .text(text(column))
+            return .text(text(at: index))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, index))
             guard count > 0, let raw = sqlite3_column_blob(handle, index) else { return .blob([]) }
@@ -294,9 +327,14 @@ final class Statement {
         }
     }
 
+    /// Every column of the current row in order, as a query a person typed is shown.
+    func values() -> [SQLValue] {
+        (0..<Int32(columnCount)).map(value(at:))
+    }
+
     /// The current row as a `Row`.
     func row() -> Row {
-        Row(columns: columnNames, values: (0..<columnCount).map(value))
+        Row(columns: columnNames, values: values())
     }
 
     /// Every row, detached from the statement.
@@ -310,6 +348,6 @@ final class Statement {
     func scalar(_ values: [SQLValue] = []) throws -> SQLValue {
         try bind(values)
         defer { reset() }
-        return try step() ? value(0) : .null
+        return try step() ? value(at: 0) : .null
     }
 }
