@@ -4,6 +4,13 @@ import EvidenceStore
 /// the words and the environment it was given.
 protocol Command: Sendable {
     func run(_ runner: Runner) throws -> Int32
+    /// Whether a store found in a folder above is the one it works on (as git
+    /// finds a repository); `init` creates one in the current folder instead.
+    var findsTheStoreAbove: Bool { get }
+}
+
+extension Command {
+    var findsTheStoreAbove: Bool { true }
 }
 
 /// A command of the tree, declared once: its help, arguments and options
@@ -47,18 +54,17 @@ struct ShowVersion: Command, Equatable {
 
 /// A command that prints one listing the store computes, in `--format`.
 protocol ListingCommand: DeclaredCommand {
-    var store: String { get }
     var format: OutputFormat { get }
-    init(store: String, format: OutputFormat)
+    init(format: OutputFormat)
     func listing(_ store: Store) throws -> Tabular
 }
 
 extension ListingCommand {
     init(_ values: ParsedValues) throws {
-        self.init(store: try CommandTree.storePath(values), format: try values[CommandTree.format])
+        self.init(format: try values[CommandTree.format])
     }
 
     func run(_ runner: Runner) throws -> Int32 {
-        try runner.listing(store: store, format: format, listing)
+        try runner.listing(format: format, listing)
     }
 }

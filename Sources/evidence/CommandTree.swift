@@ -32,8 +32,11 @@ enum CommandTree {
 
     static let parser = Parser(root: root, globalOptions: [store.option])
 
-    static func parse(_ words: [String], environment: [String: String]) throws -> any Command {
-        try parser.parse(words, environment: environment)
+    /// The command a line names, and the store it works on: resolved here
+    /// once, from --store, $EVIDENCE_STORE or the folders above.
+    static func parse(_ words: [String], environment: [String: String]) throws -> (command: any Command, store: String) {
+        let (command, values) = try parser.parse(words, environment: environment)
+        return (command, try storePath(values, searchingUp: command.findsTheStoreAbove))
     }
 
     // MARK: - Shared option readers
@@ -61,7 +64,7 @@ enum CommandTree {
     /// evidence.sqlite in the current folder or a folder above it, as git
     /// finds a repository; with none, or for `init` (`searchingUp` false),
     /// ./evidence.sqlite.
-    static func storePath(_ values: ParsedValues, searchingUp: Bool = true) throws -> String {
+    private static func storePath(_ values: ParsedValues, searchingUp: Bool) throws -> String {
         if let path = try values[store], !path.isEmpty { return path }
         if let path = values.environment["EVIDENCE_STORE"], !path.isEmpty { return path }
         let nearest = searchingUp ? Store.nearest() : nil

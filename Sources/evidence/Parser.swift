@@ -11,7 +11,8 @@ struct Parser {
     /// Options whose value names a file: an empty one would silently mean a default.
     static let pathValueNames: Set<String> = ["path", "file", "folder"]
 
-    func parse(_ words: [String], environment: [String: String]) throws -> any Command {
+    /// The command, and the values it was made of (the global options among them).
+    func parse(_ words: [String], environment: [String: String]) throws -> (any Command, ParsedValues) {
         var spec = root
         var path: [String] = []
         var values = ParsedValues(path: [], environment: environment)
@@ -30,7 +31,7 @@ struct Parser {
                 target = next
                 targetPath.append(word)
             }
-            return ShowHelp(text: Help.text(for: target, path: targetPath, globalOptions: globalOptions))
+            return (ShowHelp(text: Help.text(for: target, path: targetPath, globalOptions: globalOptions)), values)
         }
 
         while index < words.count {
@@ -45,10 +46,10 @@ struct Parser {
                 continue
             }
             if word == "--help" || word == "-h" {
-                return ShowHelp(text: Help.text(for: spec, path: path, globalOptions: globalOptions))
+                return (ShowHelp(text: Help.text(for: spec, path: path, globalOptions: globalOptions)), values)
             }
             if word == "--version" && path.isEmpty {
-                return ShowVersion()
+                return (ShowVersion(), values)
             }
             // An option's name is one word; "-- a comment" is SQL or text, not an option.
             let looksLikeOption = !word.prefix { $0 != "=" }.contains(where: \.isWhitespace)
@@ -75,7 +76,7 @@ struct Parser {
 
         guard let command = spec.command else {
             // A group without a subcommand: show what it offers.
-            return ShowHelp(text: Help.text(for: spec, path: path, globalOptions: globalOptions))
+            return (ShowHelp(text: Help.text(for: spec, path: path, globalOptions: globalOptions)), values)
         }
         values.path = path
         values.declaredOptions = Set(options(of: spec).map(\.name))
@@ -84,7 +85,7 @@ struct Parser {
         try checkRequired(spec, path: path, values: values)
         try checkChoices(spec, path: path, values: values)
         try checkControlCharacters(spec, path: path, values: values)
-        return try command.init(values)
+        return (try command.init(values), values)
     }
 
     /// Refuses a value outside an option's or argument's choices, as

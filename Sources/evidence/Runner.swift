@@ -8,34 +8,35 @@ struct Runner {
     let clock: Clock
     /// Xcode's tools on this machine, which fill in what an environment's options leave out.
     let machine: MachineTools
+    /// The store's path, as the command line resolved it (`CommandTree.parse`).
+    let store: String
 
-    /// Opens the store at `path` with this run's clock.
-    func open(_ path: String, access: Store.Access = .readWrite) throws -> Store {
-        let store = try Store.open(at: path, access: access, clock: clock)
+    /// Opens the store with this run's clock.
+    func open(access: Store.Access = .readWrite) throws -> Store {
+        let opened = try Store.open(at: store, access: access, clock: clock)
         // A store found in a folder above (as git finds a repository) is named, so no one writes to it unawares.
-        if path.hasPrefix("../") { output.message("Using the store \(store.path).") }
-        return store
+        if store.hasPrefix("../") { output.message("Using the store \(opened.path).") }
+        return opened
     }
 
-    /// Runs `body` with the store at `path` open with this run's clock, and closes it after.
-    func with<T>(store path: String, access: Store.Access = .readWrite, _ body: (Store) throws -> T) throws -> T {
-        let store = try open(path, access: access)
-        defer { store.close() }
-        return try body(store)
+    /// Runs `body` with the store open with this run's clock, and closes it after.
+    func with<T>(access: Store.Access = .readWrite, _ body: (Store) throws -> T) throws -> T {
+        let opened = try open(access: access)
+        defer { opened.close() }
+        return try body(opened)
     }
 
     /// Prints a listing the store computes.
-    func listing(store path: String, format: OutputFormat, _ make: (Store) throws -> Tabular) throws -> Int32 {
-        output.write(try with(store: path, access: .reading) { try make($0) }.render(format))
+    func listing(format: OutputFormat, _ make: (Store) throws -> Tabular) throws -> Int32 {
+        output.write(try with(access: .reading) { try make($0) }.render(format))
         return ExitCode.ok
     }
 
     /// Prints one record the store reads (a claim, a run, a source), as text or as JSON.
     func show<Detail>(
-        store path: String, format: DetailFormat, _ read: (Store) throws -> Detail, text: (Detail) -> String,
-        json: (Detail) -> JSONValue
+        format: DetailFormat, _ read: (Store) throws -> Detail, text: (Detail) -> String, json: (Detail) -> JSONValue
     ) throws -> Int32 {
-        let detail = try with(store: path, access: .reading, read)
+        let detail = try with(access: .reading, read)
         output.write(format == .json ? json(detail).rendered() : text(detail))
         return ExitCode.ok
     }

@@ -22,9 +22,10 @@ if (environment["USER"] ?? "").isEmpty {
 }
 var status: Int32
 do {
-    let command = try CommandTree.parse(words, environment: environment)
-    status = try Runner(output: output, clock: try CommandTree.clock(environment), machine: MachineTools(environment: environment))
-        .run(command)
+    let (command, store) = try CommandTree.parse(words, environment: environment)
+    let runner = Runner(
+        output: output, clock: try CommandTree.clock(environment), machine: MachineTools(environment: environment), store: store)
+    status = try runner.run(command)
 } catch let error as UsageError {
     output.message("Error: \(error.message)\n" + CommandTree.parser.usage(for: error.path))
     status = ExitCode.usage

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ParserTests {
     func parse(_ words: [String], environment: [String: String] = [:]) throws -> any Command {
-        try CommandTree.parse(words, environment: environment)
+        try CommandTree.parse(words, environment: environment).command
     }
 
     /// The command a line parses to, as the type expected; nil for another type.
@@ -20,7 +20,7 @@ import Testing
     }
 
     func query(_ sql: String, _ format: OutputFormat = .table, _ limits: QueryLimits = defaultLimits) -> StoreCommands.Query {
-        StoreCommands.Query(store: "evidence.sqlite", sql: sql, format: format, limits: limits)
+        StoreCommands.Query(sql: sql, format: format, limits: limits)
     }
 
     @Test func rootHelpMatchesTheGoldenFile() throws {
@@ -99,16 +99,15 @@ import Testing
     }
 
     @Test func theStorePathComesFromTheOptionThenTheEnvironmentThenTheDefault() throws {
-        typealias Initialize = StoreCommands.Initialize
-        #expect(try parse(["init"], as: Initialize.self) == Initialize(store: "evidence.sqlite"))
-        #expect(
-            try parse(["init"], environment: ["EVIDENCE_STORE": "/x/e.sqlite"], as: Initialize.self)
-                == Initialize(store: "/x/e.sqlite"))
-        #expect(
-            try parse(["init", "--store", "a.sqlite"], environment: ["EVIDENCE_STORE": "/x/e.sqlite"], as: Initialize.self)
-                == Initialize(store: "a.sqlite"))
-        #expect(try parse(["--store=b.sqlite", "init"], as: Initialize.self) == Initialize(store: "b.sqlite"))
-        #expect(try parse(["init", "--store=file:c.sqlite"], as: Initialize.self) == Initialize(store: "file:c.sqlite"))
+        func store(_ words: [String], _ environment: [String: String] = [:]) throws -> String {
+            try CommandTree.parse(words, environment: environment).store
+        }
+        #expect(try store(["init"]) == "evidence.sqlite")
+        #expect(try store(["init"], ["EVIDENCE_STORE": "/x/e.sqlite"]) == "/x/e.sqlite")
+        #expect(try store(["init", "--store", "a.sqlite"], ["EVIDENCE_STORE": "/x/e.sqlite"]) == "a.sqlite")
+        #expect(try store(["--store=b.sqlite", "init"]) == "b.sqlite")
+        #expect(try store(["init", "--store=file:c.sqlite"]) == "file:c.sqlite")
+        #expect(try store(["status"], ["EVIDENCE_STORE": "/x/e.sqlite"]) == "/x/e.sqlite")
     }
 
     static let defaultLimits = QueryLimits(maxRows: nil, seconds: QueryLimits.defaultSeconds)

@@ -37,18 +37,10 @@ extension ClaimCommands {
                 SharedOptions.by.option,
             ])
 
-        let store: String
         let draft: ClaimDraft
         let by: String
 
-        init(store: String, draft: ClaimDraft, by: String) {
-            self.store = store
-            self.draft = draft
-            self.by = by
-        }
-
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             draft = ClaimDraft(
                 key: try values[Self.key], statement: try values[Self.statement], document: try values[Self.document],
                 area: try values[Self.area], label: try values[Self.label], asOf: try values[Self.asOf],
@@ -59,7 +51,7 @@ extension ClaimCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let claim = try runner.with(store: store) { try $0.addClaim(draft, by: by) }
+            let claim = try runner.with { try $0.addClaim(draft, by: by) }
             runner.output.message("Added claim \(claim.key) (\(claim.label.rawValue)).")
             return ExitCode.ok
         }
@@ -78,12 +70,10 @@ extension ClaimCommands {
             name: "list", abstract: "List claims with their label and derived state.",
             options: [document.option, area.option, label.option, state.option, owner.option, CommandTree.format.option])
 
-        let store: String
         let filter: ClaimFilter
         let format: OutputFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             filter = ClaimFilter(
                 document: try values[Self.document], area: try values[Self.area], label: try values[Self.label],
                 state: try values[Self.state], owner: try values[Self.owner].map(Validate.owner))
@@ -91,7 +81,7 @@ extension ClaimCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.listing(store: store, format: format) { Tabular(try $0.reader.claimList(filter)) }
+            try runner.listing(format: format) { Tabular(try $0.reader.claimList(filter)) }
         }
     }
 
@@ -102,19 +92,16 @@ extension ClaimCommands {
             abstract: "Show a claim: its sources, every result with its environment and measurements, its label history and its state.",
             arguments: [ClaimCommands.key.argument], options: [CommandTree.detailFormat.option])
 
-        let store: String
         let key: String
         let format: DetailFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             key = try values[ClaimCommands.key]
             format = try values[CommandTree.detailFormat]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.show(
-                store: store, format: format, { try $0.reader.claimDetail(key: key) }, text: DetailRenderer.text,
+            try runner.show(format: format, { try $0.reader.claimDetail(key: key) }, text: DetailRenderer.text,
                 json: DetailRenderer.json)
         }
     }
@@ -143,7 +130,6 @@ extension ClaimCommands {
                 owner.option, noOwner.option, newDocument.option, SharedOptions.newModel.option, SharedOptions.by.option,
             ])
 
-        let store: String
         let key: String
         let changes: ClaimChanges
         let by: String
@@ -163,14 +149,13 @@ extension ClaimCommands {
                 removeModels: try values[Self.removeModel], newDocument: try values[newDocument],
                 newModel: try values[SharedOptions.newModel])
             changes.owner = try values[Self.noOwner] ? "" : values[owner]
-            store = try CommandTree.storePath(values)
             key = try values[ClaimCommands.key]
             self.changes = changes
             by = try SharedOptions.author(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let edit = try runner.with(store: store) { try $0.editClaim(key: key, changes, by: by) }
+            let edit = try runner.with { try $0.editClaim(key: key, changes, by: by) }
             runner.output.message("Edited claim \(key).")
             if !edit.earlierProof.isEmpty {
                 let runs = edit.earlierProof.map { "run \($0)" }.joined(separator: ", ")
@@ -190,14 +175,12 @@ extension ClaimCommands {
             abstract: "Change a claim's label, recording who, when and why in its history.",
             arguments: [ClaimCommands.key.argument, label.argument], options: [reason.option, SharedOptions.by.option])
 
-        let store: String
         let key: String
         let label: Label
         let reason: String
         let by: String
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             key = try values[ClaimCommands.key]
             label = try values[Self.label]
             reason = try values[Self.reason]
@@ -205,7 +188,7 @@ extension ClaimCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.with(store: store) { try $0.relabelClaim(key: key, to: label, reason: reason, by: by) }
+            try runner.with { try $0.relabelClaim(key: key, to: label, reason: reason, by: by) }
             runner.output.message("Relabelled claim \(key) as \(label.rawValue).")
             return ExitCode.ok
         }
@@ -230,13 +213,11 @@ extension ClaimCommands {
             case remove(name: String)
         }
 
-        let store: String
         let key: String
         let change: Change
         let by: String
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             key = try values[ClaimCommands.key]
             let value = try values[Self.value]
             change = try values[Self.remove] ? .remove(name: value) : .expect(try ExpectedValue(parsing: value))
@@ -246,10 +227,10 @@ extension ClaimCommands {
         func run(_ runner: Runner) throws -> Int32 {
             switch change {
             case .expect(let expected):
-                try runner.with(store: store) { try $0.expect(expected, ofClaim: key, by: by) }
+                try runner.with { try $0.expect(expected, ofClaim: key, by: by) }
                 runner.output.message("\(key) expects \(expected.name) = \(expected.summary).")
             case .remove(let name):
-                try runner.with(store: store) { try $0.removeExpectation(named: name, ofClaim: key, by: by) }
+                try runner.with { try $0.removeExpectation(named: name, ofClaim: key, by: by) }
                 runner.output.message("\(key) no longer expects a value of \(name).")
             }
             return ExitCode.ok

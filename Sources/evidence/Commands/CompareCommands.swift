@@ -52,7 +52,6 @@ extension CompareCommands {
                 + "passes where the environment lacks a capability it needs count for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
             options: [from.option, to.option, model.option, kind.option, format.option, failOn.option])
 
-        let store: String
         let from: ComparisonSide
         let to: ComparisonSide
         let output: Output
@@ -69,7 +68,6 @@ extension CompareCommands {
                 guard let model else { return .run(value) }
                 return .build(model: model, kind: kind, version: value)
             }
-            store = try CommandTree.storePath(values)
             from = try side(Self.from)
             to = try side(Self.to)
             output = try values[Self.format]
@@ -77,7 +75,7 @@ extension CompareCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let comparison = try runner.with(store: store, access: .reading) { try $0.compare(from: from, to: to) }
+            let comparison = try runner.with(access: .reading) { try $0.compare(from: from, to: to) }
             switch output {
             case .markdown:
                 try ComparisonDocument(comparison).write(to: MarkdownWriter(into: runner.output.standardOutput))
@@ -104,18 +102,16 @@ extension CompareCommands {
                 + "the order they were recorded in when any has only a date. Retracted results are listed and marked.",
             arguments: [claim.argument], options: [CommandTree.format.option])
 
-        let store: String
         let claim: String
         let format: OutputFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             claim = try values[Self.claim]
             format = try values[CommandTree.format]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.listing(store: store, format: format) { Tabular(try $0.reader.history(ofClaim: claim)) }
+            try runner.listing(format: format) { Tabular(try $0.reader.history(ofClaim: claim)) }
         }
     }
 
@@ -141,18 +137,16 @@ extension CompareCommands {
                 + "\(FlakyListing.defaultWindow) results).",
             options: [window.option, CommandTree.format.option])
 
-        let store: String
         let window: Int
         let format: OutputFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             window = try values[Self.window]
             format = try values[CommandTree.format]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.listing(store: store, format: format) { Tabular(try $0.reader.flakyList(window: window)) }
+            try runner.listing(format: format) { Tabular(try $0.reader.flakyList(window: window)) }
         }
     }
 }

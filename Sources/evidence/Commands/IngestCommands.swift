@@ -42,7 +42,6 @@ extension IngestCommands {
                 xcodeVersionFile.option, SharedOptions.tester.option, SharedOptions.date.option, SharedOptions.timezone.option, verbose.option, maxSize.option,
             ])
 
-        let store: String
         let files: [String]
         let options: IngestOptions
         let verbose: Bool
@@ -66,7 +65,6 @@ extension IngestCommands {
             options.newModel = try values[SharedOptions.newModel]
             options.timeZone = try SharedOptions.timeZone(values)
             if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
-            store = try CommandTree.storePath(values)
             files = try values[Self.file]
             self.options = options
             verbose = try values[Self.verbose]
@@ -84,7 +82,7 @@ extension IngestCommands {
                 options.xcodeBuild = build
                 runner.output.message(note + " on this machine; give --xcode or --no-detect for files made elsewhere.")
             }
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             for file in files {
                 var fileOptions = options
@@ -155,18 +153,16 @@ extension IngestCommands {
             discussion: "A pattern is a test identifier such as LiveActivityTests/testCompactTrailingFitsCircle(), with * and ? as wildcards. It also matches the identifier without its module and with or without \"()\".",
             arguments: [pattern.argument, claim.argument])
 
-        let store: String
         let pattern: String
         let claim: String
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             pattern = try values[Self.pattern]
             claim = try values[Self.claim]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.with(store: store) { try $0.addMapping(pattern: pattern, claimKey: claim) }
+            try runner.with { try $0.addMapping(pattern: pattern, claimKey: claim) }
             runner.output.message("Mapped tests matching \(pattern) to \(claim).")
             return ExitCode.ok
         }
@@ -176,7 +172,6 @@ extension IngestCommands {
     struct MapList: ListingCommand {
         static let spec = CommandSpec(name: "list", abstract: "List the mapping rules.", options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.mappingList()) }
@@ -190,18 +185,16 @@ extension IngestCommands {
             name: "remove", abstract: "Remove a mapping rule (every rule of the pattern when no claim is given).",
             arguments: [pattern.argument, claim.argument])
 
-        let store: String
         let pattern: String
         let claim: String?
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             pattern = try values[Self.pattern]
             claim = try values[Self.claim]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.with(store: store) { try $0.removeMapping(pattern: pattern, claimKey: claim) }
+            try runner.with { try $0.removeMapping(pattern: pattern, claimKey: claim) }
             runner.output.message("Removed the mapping of \(pattern)\(claim.map { " to " + $0 } ?? "").")
             return ExitCode.ok
         }

@@ -37,7 +37,6 @@ extension LintCommands {
             options: [document.option, format.option, strict.option, write.option, SharedOptions.breakHardLinks.option, sync.option, dryRun.option,
                       SharedOptions.by.option])
 
-        let store: String
         let files: [String]
         let document: String?
         let format: LintOutput.Format
@@ -57,7 +56,6 @@ extension LintCommands {
             if try dryRun && !values[Self.sync] {
                 throw UsageError(message: "--dry-run goes with --sync.", path: values.path)
             }
-            store = try CommandTree.storePath(values)
             files = try values[Self.file]
             document = try values[Self.document]
             format = try values[Self.format]
@@ -70,7 +68,7 @@ extension LintCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: mode == .sync(dryRun: false) ? .readWrite : .reading)
+            let opened = try runner.open(access: mode == .sync(dryRun: false) ? .readWrite : .reading)
             defer { opened.close() }
             var findings: [LintFinding] = []
             for file in files {
@@ -109,20 +107,18 @@ extension LintCommands {
                 + "Running it again changes nothing.",
             arguments: [file.argument], options: [document.option, SharedOptions.breakHardLinks.option])
 
-        let store: String
         let file: String
         let document: String
         let breakHardLinks: Bool
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             file = try values[Self.file]
             document = try values[Self.document]
             breakHardLinks = try values[SharedOptions.breakHardLinks]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .reading)
+            let opened = try runner.open(access: .reading)
             defer { opened.close() }
             let (changes, unplaced) = try DocumentLint.annotate(file: file, store: opened, document: document, breakingHardLinks: breakHardLinks)
             for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }

@@ -38,7 +38,6 @@ extension ReportCommands {
         static let options: [OptionSpec] = [document.option, output.option, format.option, stamp.option]
 
         let kind: Reports.Kind
-        let store: String
         let output: String?
         let options: Reports.Options
         /// The generation time is printed, read when the command runs.
@@ -61,15 +60,14 @@ extension ReportCommands {
                 }
             }
             self.kind = kind
-            store = try CommandTree.storePath(values)
             output = try values[Self.output]
             self.options = options
             stamp = try values[Self.stamp]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            if let output { try Store.refuseAsOutput(output, store: store) }
-            let opened = try runner.open(store, access: .reading)
+            if let output { try Store.refuseAsOutput(output, store: runner.store) }
+            let opened = try runner.open(access: .reading)
             defer { opened.close() }
             var options = options
             // The time of writing, read now rather than when the command was parsed.
@@ -144,7 +142,6 @@ extension ReportCommands {
             discussion: "A mark never hides a failure: an item marked untested still shows its failing claims first. --checked ticks only an item no claim is linked to; where claims are linked, their evidence decides.",
             arguments: [item.argument], options: [untested.option, checked.option, reason.option, clear.option, SharedOptions.by.option])
 
-        let store: String
         let item: String
         /// The mark to set; nil clears it.
         let mark: TextFormat.ChecklistMark.Kind?
@@ -165,7 +162,6 @@ extension ReportCommands {
             if mark == nil && reason != nil {
                 throw UsageError(message: "--reason goes with --untested or --checked, not --clear.", path: values.path)
             }
-            store = try CommandTree.storePath(values)
             item = try values[Self.item]
             self.mark = mark
             self.reason = reason
@@ -173,7 +169,7 @@ extension ReportCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             try opened.markChecklistItem(key: item, as: mark, reason: reason, by: by)
             switch mark {
@@ -198,7 +194,6 @@ extension ReportCommands {
             discussion: "Not-published claims record what the vendor has not said; they are not QA work, and are listed only with --all.",
             options: [needsDevice.option, all.option, failing.option, ReportCommands.owner.option, ReportCommands.document.option, CommandTree.format.option])
 
-        let store: String
         let needsDevice: Bool
         let document: String?
         let all: Bool
@@ -212,7 +207,6 @@ extension ReportCommands {
             if needsDevice && failing {
                 throw UsageError(message: "Give either --needs-device or --failing, not both.", path: values.path)
             }
-            store = try CommandTree.storePath(values)
             document = try values[ReportCommands.document]
             all = try values[Self.all]
             owner = try values[ReportCommands.owner]
@@ -220,7 +214,7 @@ extension ReportCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.listing(store: store, format: format) {
+            try runner.listing(format: format) {
                 let document = try $0.reader.resolveDocument(document)
                 return Tabular(
                     try $0.reader.untestedList(
@@ -239,14 +233,12 @@ extension ReportCommands {
             abstract: "Count claims by document (or owner), label and state, with the issues known to track failing ones.",
             options: [by.option, ReportCommands.owner.option, ReportCommands.document.option, CommandTree.format.option])
 
-        let store: String
         let document: String?
         let byOwner: Bool
         let owner: String?
         let format: OutputFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             document = try values[ReportCommands.document]
             byOwner = try values[Self.by]
             owner = try values[ReportCommands.owner]
@@ -254,7 +246,7 @@ extension ReportCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.listing(store: store, format: format) {
+            try runner.listing(format: format) {
                 let document = try $0.reader.resolveDocument(document)
                 let counts = try $0.reader.stateCounts(document: document, byOwner: byOwner, owner: try $0.reader.resolveOwner(owner))
                 return StateCount.table(counts, by: byOwner ? "owner" : "document")
@@ -270,16 +262,14 @@ extension ReportCommands {
             discussion: "Such as: Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no",
             options: [ReportCommands.document.option])
 
-        let store: String
         let document: String?
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             document = try values[ReportCommands.document]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .reading)
+            let opened = try runner.open(access: .reading)
             defer { opened.close() }
             let document = try opened.reader.resolveDocument(document)
             runner.output.write(try opened.verifiedLine(document: document) + "\n")

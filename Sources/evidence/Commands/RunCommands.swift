@@ -28,13 +28,11 @@ extension RunCommands {
             name: "start", abstract: "Start a run and print its id.",
             options: SharedOptions.environment + [SharedOptions.tester.option, SharedOptions.date.option, note.option], environment: .required)
 
-        let store: String
         let draft: RunDraft
         /// What the options leave out of the environment is read from Xcode on this machine.
         let detect: Bool
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             draft = RunDraft(
                 environment: try SharedOptions.requireEnvironment(values), tester: try SharedOptions.tester(values),
                 startedAt: try values[SharedOptions.date], note: try values[note] ?? "",
@@ -45,7 +43,7 @@ extension RunCommands {
         func run(_ runner: Runner) throws -> Int32 {
             var draft = draft
             draft.environment = try runner.complete(draft.environment, detect: detect)
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             let run = try opened.startRun(draft)
             runner.output.write("\(run.uuid)\n")
@@ -59,7 +57,6 @@ extension RunCommands {
         static let spec = CommandSpec(
             name: "list", abstract: "List runs with their environment and number of results.", options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.runList()) }
@@ -72,19 +69,16 @@ extension RunCommands {
         static let spec = CommandSpec(
             name: "show", abstract: "Show a run and every result in it.", arguments: [id.argument], options: [CommandTree.detailFormat.option])
 
-        let store: String
         let reference: String
         let format: DetailFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             reference = try values[Self.id]
             format = try values[CommandTree.detailFormat]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.show(
-                store: store, format: format, { try $0.reader.runDetail(reference: reference) }, text: DetailRenderer.text,
+            try runner.show(format: format, { try $0.reader.runDetail(reference: reference) }, text: DetailRenderer.text,
                 json: DetailRenderer.json)
         }
     }
@@ -104,21 +98,19 @@ extension RunCommands {
         }
 
         let target: RetractTarget
-        let store: String
         let reference: String
         let reason: String
         let by: String
 
         init(_ target: RetractTarget, _ values: ParsedValues) throws {
             self.target = target
-            store = try CommandTree.storePath(values)
             reference = try values[Self.id]
             reason = try values[Self.reason]
             by = try SharedOptions.author(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             let summary =
                 switch target {
@@ -174,20 +166,18 @@ extension RunCommands {
                 + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.",
             arguments: [result.argument, url.argument], options: [SharedOptions.by.option])
 
-        let store: String
         let reference: String
         let url: String
         let by: String
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             reference = try values[Self.result]
             url = try values[Self.url]
             by = try SharedOptions.author(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let (result, added) = try runner.with(store: store) { try $0.linkResult(reference, to: url, by: by) }
+            let (result, added) = try runner.with { try $0.linkResult(reference, to: url, by: by) }
             runner.output.message(added ? "Linked \(result) to \(url)." : "\(result) is linked to \(url) already; nothing changed.")
             return ExitCode.ok
         }
@@ -198,7 +188,6 @@ extension RunCommands {
         static let spec = CommandSpec(
             name: "list", abstract: "List attachments with their size and SHA-256.", options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.attachmentList()) }
@@ -210,16 +199,14 @@ extension RunCommands {
             name: "verify", abstract: "List attachments whose files changed or vanished; exit 1 when there are any.",
             options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             format = try values[CommandTree.format]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .reading)
+            let opened = try runner.open(access: .reading)
             defer { opened.close() }
             let (checked, problems) = try opened.verifyAttachments()
             let table = Tabular(
@@ -268,7 +255,6 @@ extension RunCommands {
             ],
             environment: .orRun)
 
-        let store: String
         let observation: Observation
         /// The run it goes to: one named, or the run of its environment, tester and day.
         let choice: RunChoice
@@ -300,7 +286,6 @@ extension RunCommands {
             observation.issues = try values[Self.issue]
             observation.outcomeGiven = outcome != nil
             self.observation = observation
-            store = try CommandTree.storePath(values)
             json = try values[Self.format]
             detect = try SharedOptions.detect(values)
         }
@@ -310,7 +295,7 @@ extension RunCommands {
             if case .matching(let environment, let tester, let newModel) = choice {
                 choice = .matching(try runner.complete(environment, detect: detect), tester: tester, newModel: newModel)
             }
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             let logged = try opened.log(observation, run: choice)
             for note in logged.notes { runner.output.message("Warning: \(note).") }
@@ -346,18 +331,16 @@ extension RunCommands {
             name: "measurements", abstract: "List measurements with their baseline and delta.",
             options: [name.option, claim.option, model.option, CommandTree.format.option])
 
-        let store: String
         let filter: MeasurementFilter
         let format: OutputFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             filter = MeasurementFilter(name: try values[Self.name], claimKey: try values[Self.claim], model: try values[Self.model])
             format = try values[CommandTree.format]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.listing(store: store, format: format) { Tabular(try $0.reader.measurementList(filter)) }
+            try runner.listing(format: format) { Tabular(try $0.reader.measurementList(filter)) }
         }
     }
 }

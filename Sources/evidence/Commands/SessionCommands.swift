@@ -45,7 +45,6 @@ extension SessionCommands {
             ],
             environment: .required)
 
-        let store: String
         let environment: EnvironmentSpec
         let tester: String
         let newModel: Bool
@@ -59,7 +58,6 @@ extension SessionCommands {
             if try values[Self.needsDevice] { states.insert(.needsDevice) }
             if try values[Self.untested] { states.insert(.untested) }
             if try values[Self.stale] { states.insert(.stale) }
-            store = try CommandTree.storePath(values)
             tester = try SharedOptions.tester(values)
             newModel = try values[SharedOptions.newModel]
             selection = SessionSelection(
@@ -76,7 +74,7 @@ extension SessionCommands {
                     reason: "'evidence session' asks its questions on a terminal, and standard input is not one; "
                         + "give the answers in a file with --answers FILE (its format: 'evidence help session')")
             }
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             let session = try GuidedSession(
                 store: opened, environment: environment, tester: tester, newModel: newModel, selection: selection)

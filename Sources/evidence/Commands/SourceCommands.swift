@@ -29,12 +29,10 @@ extension SourceCommands {
             name: "add", abstract: "Add a source: a URL with its title, publisher, kind and dates.",
             arguments: [url.argument], options: [title.option, publisher.option, kind.option, published.option, updated.option, retrieved.option, SharedOptions.by.option])
 
-        let store: String
         let draft: SourceDraft
         let by: String
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             draft = SourceDraft(
                 url: try values[Self.url], title: try values[Self.title], publisher: try values[Self.publisher],
                 kind: try values[Self.kind], published: try values[Self.published], updated: try values[Self.updated],
@@ -43,7 +41,7 @@ extension SourceCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             try opened.addSource(draft, by: by)
             runner.output.message("Added source \(draft.url).")
@@ -56,7 +54,6 @@ extension SourceCommands {
         static let spec = CommandSpec(
             name: "list", abstract: "List sources with how many claims cite each.", options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.sourceList()) }
@@ -69,19 +66,16 @@ extension SourceCommands {
             name: "show", abstract: "Show a source and the claims that cite it.", arguments: [url.argument],
             options: [CommandTree.detailFormat.option])
 
-        let store: String
         let url: String
         let format: DetailFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             url = try values[Self.url]
             format = try values[CommandTree.detailFormat]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.show(
-                store: store, format: format, { try $0.reader.sourceDetail(url: url) }, text: DetailRenderer.text,
+            try runner.show(format: format, { try $0.reader.sourceDetail(url: url) }, text: DetailRenderer.text,
                 json: DetailRenderer.json)
         }
     }
@@ -94,20 +88,18 @@ extension SourceCommands {
             name: "add", abstract: "Add a capability, such as standby or app-extension.", arguments: [name.argument],
             options: [description.option, SharedOptions.by.option])
 
-        let store: String
         let name: String
         let description: String
         let by: String
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             name = try values[Self.name]
             description = try values[Self.description]
             by = try SharedOptions.author(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             try opened.addCapability(name: name, description: description, by: by)
             runner.output.message("Added capability \(name).")
@@ -121,7 +113,6 @@ extension SourceCommands {
             name: "list", abstract: "List capabilities, how many claims need each, and which environments lack it.",
             options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.capabilityList()) }
@@ -162,7 +153,6 @@ extension SourceCommands {
                 ])
         }
 
-        let store: String
         let draft: LackDraft
         let by: String
 
@@ -182,7 +172,6 @@ extension SourceCommands {
                 throw UsageError(message: "Give exactly one of --source or --reported-in.", path: values.path)
             }
             let kind: EnvironmentKind = allModels ? try values[Self.kind] ?? .simulator : simulator != nil ? .simulator : .device
-            store = try CommandTree.storePath(values)
             draft = LackDraft(
                 kind: kind, model: simulator ?? device ?? LackDraft.everyModel, toolBuild: try values[Self.xcodeBuild] ?? "",
                 capability: try values[Self.capability], evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
@@ -191,7 +180,7 @@ extension SourceCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             try opened.addLack(draft, by: by)
             let scope = draft.toolBuild.isEmpty ? "from the first Xcode build" : "from Xcode build \(draft.toolBuild) on"
@@ -222,7 +211,6 @@ extension SourceCommands {
             name: "list", abstract: "List environments, whether each is current, what each lacks and which record decides.",
             options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.environmentList()) }
@@ -240,14 +228,12 @@ extension SourceCommands {
                 + "Claims already added keep their own models ('claim edit --model').",
             arguments: [document.argument], options: [model.option, removeModel.option, SharedOptions.newModel.option])
 
-        let store: String
         let document: String
         let add: [String]
         let remove: [String]
         let newModel: Bool
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             document = try values[Self.document]
             add = try values[Self.model]
             remove = try values[Self.removeModel]
@@ -255,7 +241,7 @@ extension SourceCommands {
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: add.isEmpty && remove.isEmpty ? .reading : .readWrite)
+            let opened = try runner.open(access: add.isEmpty && remove.isEmpty ? .reading : .readWrite)
             defer { opened.close() }
             let models =
                 add.isEmpty && remove.isEmpty
@@ -274,7 +260,6 @@ extension SourceCommands {
         static let spec = CommandSpec(
             name: "list", abstract: "List documents with their claims and default models.", options: [CommandTree.format.option])
 
-        let store: String
         let format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.documentList()) }

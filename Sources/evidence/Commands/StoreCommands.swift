@@ -20,12 +20,14 @@ extension StoreCommands {
             abstract: "Create the store, or upgrade it to this version's schema.",
             discussion: "Running it again changes nothing. It also restores WAL mode if someone switched it off.")
 
-        let store: String
 
-        init(store: String) { self.store = store }
-        init(_ values: ParsedValues) throws { store = try CommandTree.storePath(values, searchingUp: false) }
+        /// It creates the store in the current folder, never one found above.
+        var findsTheStoreAbove: Bool { false }
 
-        func run(_ runner: Runner) throws -> Int32 { try runner.initialize(store: store) }
+        init() {}
+        init(_ values: ParsedValues) throws {}
+
+        func run(_ runner: Runner) throws -> Int32 { try runner.initialize() }
     }
 
     /// `migrate`
@@ -34,19 +36,17 @@ extension StoreCommands {
         static let spec = CommandSpec(
             name: "migrate", abstract: "Apply pending migrations, or list them.", options: [list.option, CommandTree.format.option])
 
-        let store: String
         let list: Bool
         let format: OutputFormat
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             list = try values[Self.list]
             format = try values[CommandTree.format]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            guard list else { return try runner.initialize(store: store) }
-            let opened = try runner.open(store, access: .inspect)
+            guard list else { return try runner.initialize() }
+            let opened = try runner.open(access: .inspect)
             defer { opened.close() }
             runner.output.write(Tabular(try opened.migrationStatus()).render(format))
             return ExitCode.ok
@@ -60,12 +60,11 @@ extension StoreCommands {
             abstract: "Check the store: SQLite's integrity and foreign keys, the schema version, and attachments.",
             discussion: "Exits with 1 when anything is wrong.")
 
-        let store: String
 
-        init(_ values: ParsedValues) throws { store = try CommandTree.storePath(values) }
+        init(_ values: ParsedValues) throws {}
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .inspect)
+            let opened = try runner.open(access: .inspect)
             defer { opened.close() }
             let result = try StoreCheck.run(opened)
             let width = result.items.map(\.name.count).max() ?? 0
@@ -111,13 +110,11 @@ extension StoreCommands {
             arguments: [sql.argument],
             options: [CommandTree.format.option, maxRows.option, timeLimit.option])
 
-        let store: String
         let sql: String
         let format: OutputFormat
         let limits: QueryLimits
 
-        init(store: String, sql: String, format: OutputFormat, limits: QueryLimits) {
-            self.store = store
+        init(sql: String, format: OutputFormat, limits: QueryLimits) {
             self.sql = sql
             self.format = format
             self.limits = limits
@@ -126,11 +123,11 @@ extension StoreCommands {
         init(_ values: ParsedValues) throws {
             var limits = QueryLimits(maxRows: try values[Self.maxRows], seconds: QueryLimits.defaultSeconds)
             if let seconds = try values[Self.timeLimit] { limits.seconds = seconds }
-            self.init(store: try CommandTree.storePath(values), sql: try values[Self.sql], format: try values[CommandTree.format], limits: limits)
+            self.init(sql: try values[Self.sql], format: try values[CommandTree.format], limits: limits)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .inspect)
+            let opened = try runner.open(access: .inspect)
             defer { opened.close() }
             let stream = TabularStream(format: format) { runner.output.write($0) }
             let outcome: QueryOutcome
@@ -162,18 +159,16 @@ extension StoreCommands {
                 + "the copy is checked with quick_check before it takes its name, so the destination is never half a copy.",
             arguments: [destination.argument], options: [force.option])
 
-        let store: String
         let destination: String
         let force: Bool
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             destination = try values[Self.destination]
             force = try values[Self.force]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store, access: .reading)
+            let opened = try runner.open(access: .reading)
             defer { opened.close() }
             try opened.backup(to: destination, replacing: force)
             runner.output.message("Backed up \(opened.path) to \(destination).")
@@ -222,8 +217,8 @@ extension StoreCommands {
 
 extension Runner {
     /// `init`, and `migrate` without --list: creates or upgrades the store at `path`.
-    func initialize(store path: String) throws -> Int32 {
-        let (store, outcome) = try Store.initialize(at: path, clock: clock)
+    func initialize() throws -> Int32 {
+        let (store, outcome) = try Store.initialize(at: self.store, clock: clock)
         defer { store.close() }
         switch outcome {
         case .created(let version):

@@ -34,18 +34,16 @@ extension TransferCommands {
             discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Only the format's own files are written or removed: .git, a README or anything else in the folder stays, even when the export is killed (the next export, import or sync finishes a killed one). Records in the folder this store has not imported (a teammate's run, their edit) stop the export: run 'evidence sync' to merge them, or give --replace. The format (version 3) is described in docs/text-format.md.",
             arguments: [folder.argument], options: [replace.option])
 
-        let store: String
         let folder: String
         let replace: Bool
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             folder = try values[Self.folder]
             replace = try values[Self.replace]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             let summary = try StoreExporter.export(opened, to: URL(fileURLWithPath: Store.absolutePath(folder)), replace: replace)
             runner.output.message("Exported \(summary.total) records to \(folder).")
@@ -64,19 +62,17 @@ extension TransferCommands {
             discussion: "Records the store already holds are skipped, so importing twice changes nothing. A record someone edited is merged field by field with this store's version, against the version both last shared (a claim's label: the later change wins); what was changed both ways is a conflict. Every conflict is reported and nothing is written, unless --replace. Reads format versions 1 and 2.",
             arguments: [folder.argument], options: [replace.option])
 
-        let store: String
         let folder: String
         let replace: Bool
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             folder = try values[Self.folder]
             replace = try values[Self.replace]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
             let files = try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath(folder)))
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             let progress = ProgressLine(runner.output)
             let summary = try StoreImporter(store: opened, replace: replace).run(files) { progress.show("\(folder): \($0) results read") }
@@ -96,20 +92,18 @@ extension TransferCommands {
             discussion: "A folder with no export yet is simply written. In a clone with no store yet, the store is created first (./evidence.sqlite, or where --store says). Nothing is exported when the import finds a conflict.",
             arguments: [folder.argument])
 
-        let store: String
         let folder: String
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             folder = try values[Self.folder]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
             let url = URL(fileURLWithPath: Store.absolutePath(folder))
-            if !FileManager.default.fileExists(atPath: Store.absolutePath(store)) {
-                _ = try runner.initialize(store: store)
+            if !FileManager.default.fileExists(atPath: Store.absolutePath(runner.store)) {
+                _ = try runner.initialize()
             }
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             var imported = false
             if FileManager.default.fileExists(atPath: url.appendingPathComponent(TextFormat.manifest).path) {
@@ -182,17 +176,15 @@ extension TransferCommands {
             arguments: [folder.argument])
 
         let folder: String
-        let store: String
 
         init(_ values: ParsedValues) throws {
             folder = try values[Self.folder]
-            store = try CommandTree.storePath(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
             let executable = ThisProcess.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
             let outcome = try EvidenceStore.GitSetup.run(
-                folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable, store: Store.absolutePath(store))
+                folder: URL(fileURLWithPath: Store.absolutePath(folder)), executable: executable, store: Store.absolutePath(runner.store))
             runner.output.message(
                 (outcome.wroteAttributes ? "Wrote \(outcome.attributesFile); commit it." : "\(outcome.attributesFile) already sends the folder's files to evidence.")
                     + "\nSet merge.evidence.driver in \(outcome.repository): \(outcome.driver)")
@@ -209,18 +201,16 @@ extension TransferCommands {
             discussion: "Running it twice changes nothing.",
             arguments: [folder.argument])
 
-        let store: String
         let folder: String?
 
         init(_ values: ParsedValues) throws {
-            store = try CommandTree.storePath(values)
             folder = try values[Self.folder]
         }
 
         func run(_ runner: Runner) throws -> Int32 {
             let files: RecordFiles = try folder.map { try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath($0))) }
                 ?? BundledSeed()
-            let opened = try runner.open(store)
+            let opened = try runner.open()
             defer { opened.close() }
             let summary = try StoreImporter(store: opened).run(files)
             runner.output.message("Seeded \(folder ?? "the iPhone Duo data set"): \(summary).")
