@@ -184,6 +184,24 @@ import Testing
         #expect(rows.filter { $0.contains("| fail |") }.count == 1, "\(rows)")
     }
 
+    /// A measurement shared by many claims draws a bounded number of lines,
+    /// every line with a failed point among them, and says how many it left.
+    @Test func aCrowdedChartDrawsTheFailuresFirstAndSaysWhatItLeft() throws {
+        let series = (0..<40).map { index in
+            MeasurementTrend.Series(
+                claim: String(format: "claim.%02d", index), model: "iPhone Duo", kind: .simulator, posture: .closed,
+                points: [MeasurementTrend.Point(
+                    build: "24B85", value: Double(index), baseline: nil, run: "2cee86e8",
+                    checkedAt: "2026-11-01", failed: index % 10 == 7)])
+        }
+        let html = TrendChart(trend: MeasurementTrend(name: "y", unit: .pt, builds: ["24B85"], series: series)).html
+        let tree = try HTMLTree("<body>" + html + "</body>")
+        let drawn = tree.all("//*[starts-with(@class, 'series ')]").compactMap { $0.attribute("data-claim") }
+        #expect(drawn.count == TrendChart.drawnLimit)
+        #expect(Set(["claim.07", "claim.17", "claim.27", "claim.37"]).isSubset(of: drawn), "\(drawn)")
+        #expect(html.contains("12 of 40 lines drawn, the 4 lines with a failed result among them"))
+    }
+
     // MARK: - In a browser
 
     @Test(.enabled(if: Chromium.shouldRun)) func aBrowserShowsTheMatrixCountsAndTrendsWithAndWithoutJavaScript() throws {

@@ -210,6 +210,48 @@ import Testing
         }
     }
 
+    /// A filtered link says so at the top of the first screen, with what it
+    /// keeps; At a glance counts what it keeps; tables with no match are gone;
+    /// the banner jumps to the first match and clears the filter.
+    @Test(.enabled(if: WebDriver.shouldRun)) func aFilteredLinkSaysSoInTheFirstScreen() throws {
+        let driver = try browser()
+        let total = try driver.string("return document.querySelector('#filters output').value")
+        try driver.open(page, fragment: "filter?document=duo-system-surfaces&state=untested")
+        let banner = "document.querySelector('.filter-banner')"
+        #expect(try driver.number("var r = \(banner).getBoundingClientRect(); return !\(banner).hidden && r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight ? 1 : 0") == 1)
+        let shown = try driver.number("return document.querySelectorAll('table.matrix tbody tr[data-claim]:not([hidden])').length / 2")
+        let claims = try driver.number("return document.querySelectorAll('table.matrix tbody tr[data-claim]').length / 2")
+        #expect(shown > 0 && shown < claims)
+        let said = try driver.string("return \(banner).querySelector('.what').textContent")
+        #expect(said == "document duo-system-surfaces, state untested: \(Int(shown)) of \(Int(claims)) claims", "\(said)")
+        // At a glance: the document's untested count is what the filter keeps (not-published claims apart); the rest are 0 or hidden.
+        let kept = try driver.number("""
+            var n = {}; document.querySelectorAll('table.matrix tbody tr[data-claim]:not([hidden])').forEach(function (r) {
+              if (r.getAttribute('data-label') !== 'not-published') { n[r.getAttribute('data-claim')] = 1; } });
+            return Object.keys(n).length
+            """)
+        let figure = "document.querySelector(\"figure.bar[data-document='duo-system-surfaces']\")"
+        #expect(try driver.number("return Number(\(figure).querySelector(\"li[data-state='untested'] .count\").textContent)") == kept)
+        #expect(try driver.number("return Number(\(figure).querySelector(\"li[data-state='needs-device'] .count\").textContent)") == 0)
+        #expect(try driver.number("return document.querySelectorAll('figure.bar[data-document]:not([hidden])').length") == 1)
+        // No table of claims is left showing none.
+        #expect(try driver.number("""
+            return Array.prototype.filter.call(document.querySelectorAll('div.table'), function (box) {
+              return box.querySelector("tr[id^='claim-']") && !box.hidden && !box.querySelector("tr[id^='claim-']:not([hidden])");
+            }).length
+            """) == 0)
+        try driver.run("document.querySelector('.filter-banner .first').click()")
+        #expect(try driver.number("""
+            var row = document.querySelector('table.matrix tbody tr[data-claim]:not([hidden])').getBoundingClientRect();
+            return row.top >= 0 && row.bottom <= window.innerHeight ? 1 : 0
+            """) == 1)
+        try driver.run("document.querySelector('.filter-banner .clear').click()")
+        #expect(try driver.number("return \(banner).hidden ? 1 : 0") == 1)
+        #expect(try driver.string("return document.querySelector('#filters output').value") == total)
+        #expect(try driver.string("return location.hash") == "")
+        #expect(try driver.consoleProblems().isEmpty)
+    }
+
     @Test(.enabled(if: WebDriver.shouldRun)) func sectionsAreLinkableAndScreenshotsCompareBuilds() throws {
         let driver = try browser()
         for id in ["summary", "matrix", "trends", "measurements", "screenshots", "claims", "claim-island.clock-offset.closed"] {

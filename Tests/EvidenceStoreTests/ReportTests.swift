@@ -114,16 +114,18 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         let all = try runLog(report)
         let headings = all.split(separator: "\n").filter { $0.hasPrefix("### Run ") }
         #expect(headings.count == 120)
-        let dates = headings.map { $0.split(separator: ",").last.map(String.init) ?? "" }
-        #expect(dates == dates.sorted(), "runs in date order")
+        // "### Run 00000000, 2026-10-28, iPhone Duo simulator, iOS 27.1 (24B85)": newest first, each naming its setup.
+        let dates = headings.map { $0.split(separator: ",").dropFirst().first.map(String.init) ?? "" }
+        #expect(dates == dates.sorted(by: >), "runs newest first")
+        #expect(headings.allSatisfy { $0.contains(" simulator, ") || $0.contains(" device, ") }, "\(headings.prefix(2))")
         #expect(all.split(separator: "\n").filter { $0.hasPrefix("| synthetic.claim-") }.count == 6_000)
         #expect(!all.contains("left out"))
 
-        // By default the newest 20, still oldest first, and a sentence says what was left out and where it is.
+        // By default the newest 20, newest first, and a sentence says what was left out and where it is.
         let newest = try runLog(try render { try Reports.markdown(.report, of: other, into: $0) })
         let shown = newest.split(separator: "\n").filter { $0.hasPrefix("### Run ") }
-        #expect(shown.map(String.init) == headings.suffix(20).map(String.init))
-        #expect(newest.contains("The newest 20 runs, oldest first; 100 older runs left out: evidence run list lists every run"))
+        #expect(shown.map(String.init) == headings.prefix(20).map(String.init))
+        #expect(newest.contains("The newest 20 runs, newest first; 100 older runs left out: evidence run list lists every run"))
         #expect(newest.split(separator: "\n").filter { $0.hasPrefix("| synthetic.claim-") }.count == 1_000)
     }
 

@@ -76,3 +76,13 @@ public struct EnvironmentSpec: Hashable, Sendable {
         return text
     }
 }
+
+extension EnvironmentSpec {
+    /// Its OS build as the reports name it: "iOS 27.1 (23B85)", and where no
+    /// build was recorded "iOS 27.1, build not recorded".
+    public var buildLabel: String {
+        let os = [osName, osVersion].filter { !$0.isEmpty }.joined(separator: " ")
+        if osBuild.isEmpty { return (os.isEmpty ? "" : os + ", ") + "build not recorded" }
+        return os.isEmpty ? osBuild : os + " (" + osBuild + ")"
+    }
+}

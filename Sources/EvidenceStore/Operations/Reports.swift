@@ -114,9 +114,7 @@ public enum Reports {
         report.writeOpening(to: writer) { writer in
             if let pictures, let html = writer as? HTMLWriter { pictures.write(to: html) }
         }
-        for index in 0..<runLog.runCount {
-            try EvidenceReport.writeRun(index, of: runLog, to: writer)
-        }
+        try report.writeRuns(to: writer)
         try report.writeClosing(to: writer)
     }
 }

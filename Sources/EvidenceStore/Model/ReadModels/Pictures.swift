@@ -184,7 +184,6 @@ public struct MeasurementTrend: Sendable, Equatable {
         public var build: String
         public var value: Double
         public var baseline: Double?
-        public var claim: String
         public var run: String
         public var checkedAt: String?
         /// Whether the result it was measured in failed (judged against the
@@ -192,12 +191,11 @@ public struct MeasurementTrend: Sendable, Equatable {
         public var failed: Bool
 
         public init(
-            build: String, value: Double, baseline: Double?, claim: String, run: String, checkedAt: String?, failed: Bool
+            build: String, value: Double, baseline: Double?, run: String, checkedAt: String?, failed: Bool
         ) {
             self.build = build
             self.value = value
             self.baseline = baseline
-            self.claim = claim
             self.run = run
             self.checkedAt = checkedAt
             self.failed = failed

@@ -40,10 +40,15 @@ public struct EvidenceReport {
 
     public func write(to writer: DocumentWriter) throws {
         writeOpening(to: writer)
-        for index in 0..<runLog.runCount {
+        try writeRuns(to: writer)
+        try writeClosing(to: writer)
+    }
+
+    /// The runs of the run log, newest first: what a lead opens the log for.
+    public func writeRuns(to writer: DocumentWriter) throws {
+        for index in (0..<runLog.runCount).reversed() {
             try Self.writeRun(index, of: runLog, to: writer)
         }
-        try writeClosing(to: writer)
     }
 
     /// Everything before the runs of the run log: the legends, the summary,
@@ -70,7 +75,7 @@ public struct EvidenceReport {
         if runLog.runCount == 0 && runsLeftOut == 0 { writer.paragraph("No runs yet.") }
         if runsLeftOut > 0 {
             writer.paragraph(
-                "The newest \(NumberText.counted(runLog.runCount, "run")), oldest first; \(NumberText.counted(runsLeftOut, "older run")) "
+                "The newest \(NumberText.counted(runLog.runCount, "run")), newest first; \(NumberText.counted(runsLeftOut, "older run")) "
                     + "left out: evidence run list lists every run, and evidence report --runs all writes them all.")
         }
     }
@@ -261,7 +266,11 @@ public struct EvidenceReport {
 
     private static func writeRunHeader(_ run: RunLogRun, to writer: DocumentWriter) {
         let environment = run.environment
-        writer.heading(3, "Run " + String(run.uuid.prefix(8)) + ", " + (run.startedAt ?? "date not recorded"), anchor: "run-" + run.uuid)
+        writer.heading(
+            3,
+            "Run " + String(run.uuid.prefix(8)) + ", " + (run.startedAt ?? "date not recorded") + ", " + environment.model + " "
+                + environment.kind.rawValue + ", " + environment.buildLabel,
+            anchor: "run-" + run.uuid)
         var facts: [(String, String)] = [
             ("Environment", "\(environment.model), \(environment.kind.rawValue)"),
             ("OS", version(environment.osName, environment.osVersion, environment.osBuild)),

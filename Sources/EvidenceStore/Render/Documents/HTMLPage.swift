@@ -47,6 +47,11 @@ public enum HTMLPage {
         .filter-help { flex-basis: 100%; margin: 0; font-size: 0.85em; color: var(--muted); }
         .filter-notice { flex-basis: 100%; margin: 0; color: var(--fail); font-weight: 600; }
         .filter-notice[hidden] { display: none; }
+        .filter-banner { position: fixed; top: 0; left: 0; right: 0; z-index: 10; padding: 6px 12px; background: var(--head);
+          border-bottom: 1px solid var(--line); box-shadow: 0 1px 4px color-mix(in srgb, var(--fg) 20%, transparent); }
+        .filter-banner[hidden] { display: none; }
+        .filter-banner .what { font-weight: 600; margin-right: 8px; }
+        body.filtered { padding-top: 3em; }
         .matrix-box { overflow: auto; max-width: 100%; max-height: 85vh; margin: 0.5em 0 1em;
           border: 1px solid var(--line); }
         .matrix { border-collapse: separate; border-spacing: 0; }
@@ -108,7 +113,8 @@ public enum HTMLPage {
           .matrix th.env { min-width: 5em; white-space: normal; } }
         @media print {
           :root { --bg: #ffffff; --fg: #000000; }
-          .filters { display: none; }
+          .filters, .filter-banner { display: none; }
+          body.filtered { padding-top: 0; }
           .table, .matrix-box { overflow: visible; max-height: none; }
           .matrix thead th, .matrix tbody th[scope="row"] { position: static; }
           /* Nothing runs past the page: tables take its width and break long words; the matrix of the current
@@ -145,6 +151,12 @@ public enum HTMLPage {
           var rows = Array.prototype.slice.call(document.querySelectorAll("tr[data-claim]"));
           var groups = Array.prototype.slice.call(document.querySelectorAll("tr.group"));
           var notice = form.querySelector(".filter-notice");
+          var banner = document.querySelector(".filter-banner");
+          var glance = Array.prototype.slice.call(document.querySelectorAll("figure.bar[data-document]"));
+          // The claims' tables, each under its area's heading under its document's.
+          var claimTables = Array.prototype.slice.call(document.querySelectorAll("div.table")).filter(function (box) {
+            return box.querySelector("tr[id^='claim-']");
+          });
           // Maps without a prototype: a name from the address ("__proto__") is only a name.
           var aliases = Object.create(null);
           aliases.doc = "document";
@@ -213,10 +225,67 @@ public enum HTMLPage {
               }
               group.hidden = !any;
             });
-            field("shown").value = Object.keys(shown).length + " of " + Object.keys(all).length + " claims shown";
+            var counted = Object.keys(shown).length + " of " + Object.keys(all).length + " claims";
+            field("shown").value = counted + " shown";
+            // At a glance counts what the filter keeps: a document's bar, its counts and its caption's total.
+            glance.forEach(function (figure) {
+              // Each claim once, though both matrices have a row of it.
+              var name = figure.getAttribute("data-document"), counts = Object.create(null), seen = Object.create(null), total = 0;
+              rows.forEach(function (row) {
+                var claim = row.getAttribute("data-claim");
+                if (row.hidden || seen[claim] || row.getAttribute("data-document") !== name
+                    || row.getAttribute("data-label") === "not-published") { return; }
+                seen[claim] = true;
+                var state = row.getAttribute("data-state");
+                counts[state] = (counts[state] || 0) + 1;
+                total += 1;
+              });
+              Array.prototype.forEach.call(figure.querySelectorAll("li[data-state] .count"), function (count) {
+                count.textContent = String(counts[count.parentNode.getAttribute("data-state")] || 0);
+              });
+              var x = 0;
+              Array.prototype.forEach.call(figure.querySelectorAll("rect[class^='st-']"), function (rect) {
+                var width = total ? 1000 * (counts[rect.getAttribute("class").slice(3)] || 0) / total : 0;
+                rect.setAttribute("x", String(x));
+                rect.setAttribute("width", String(width));
+                x += width;
+              });
+              figure.hidden = wanted.document !== "" && wanted.document !== name;
+            });
+            // A table, area or document of claims with no match is hidden whole, its heading with it.
+            claimTables.forEach(function (box) {
+              box.hidden = !Array.prototype.some.call(box.querySelectorAll("tr[id^='claim-']"), function (row) { return !row.hidden; });
+              var heading = box.previousElementSibling;
+              if (heading && heading.tagName === "H4") { heading.hidden = box.hidden; }
+            });
+            Array.prototype.forEach.call(document.querySelectorAll("h3"), function (heading) {
+              var next = heading.nextElementSibling, any = false, claims = false;
+              while (next && next.tagName !== "H3" && next.tagName !== "H2") {
+                if (claimTables.indexOf(next) >= 0) { claims = true; if (!next.hidden) { any = true; } }
+                next = next.nextElementSibling;
+              }
+              if (claims) { heading.hidden = !any; }
+            });
+            var active = names.filter(function (name) { return wanted[name] !== ""; });
+            banner.hidden = active.length === 0;
+            document.body.classList.toggle("filtered", active.length > 0);
+            banner.querySelector(".what").textContent = active.map(function (name) { return name + " " + wanted[name]; }).join(", ")
+              + ": " + counted;
+            banner.querySelector(".first").disabled = Object.keys(shown).length === 0;
+          }
+          function firstMatch() {
+            var row = rows.filter(function (row) { return !row.hidden; })[0];
+            if (row) { row.scrollIntoView({ block: "center" }); }
           }
           form.hidden = false;
           form.addEventListener("change", function () { notice.hidden = true; apply(); toAddress(); });
+          banner.querySelector(".first").addEventListener("click", firstMatch);
+          banner.querySelector(".clear").addEventListener("click", function () {
+            names.forEach(function (name) { field(name).value = ""; });
+            notice.hidden = true;
+            apply();
+            toAddress();
+          });
           window.addEventListener("hashchange", function () { fromAddress(); apply(); });
           fromAddress();
           apply();

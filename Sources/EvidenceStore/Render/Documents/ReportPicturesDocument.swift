@@ -111,7 +111,11 @@ public struct ReportPicturesDocument {
                 + "<p class=\"filter-help\">A filtered view is a link: <code>#filter?document=NAME&amp;state=STATE&amp;"
                 + "label=LABEL&amp;needs=CAPABILITY&amp;model=MODEL&amp;owner=NAME</code> (<code>doc</code> for document; "
                 + "any of them, in any order).</p>\n"
-                + "<p class=\"filter-notice\" role=\"status\" hidden></p>\n</form>\n")
+                + "<p class=\"filter-notice\" role=\"status\" hidden></p>\n</form>\n"
+                // Shown at the top of the window while a filter is active: what it keeps, a jump, a way back.
+                + "<div class=\"filter-banner\" role=\"status\" hidden><span class=\"what\"></span> "
+                + "<button type=\"button\" class=\"first\">First match</button> "
+                + "<button type=\"button\" class=\"clear\">Show every claim</button></div>\n")
     }
 
     // MARK: - Coverage
@@ -254,10 +258,12 @@ public struct ReportPicturesDocument {
         writer.heading(2, "Measurements", anchor: "measurements")
         guard !pictures.trends.isEmpty else { return writer.paragraph("No measurements yet.") }
         writer.paragraph(
-            "Each measurement by OS build, in the order Apple numbers builds: one series per model, kind and posture "
-                + "(\"no posture\" for results logged without one); each point is the latest such measurement of the latest "
-                + "pass or fail of a claim on an environment. The dashed line is the baseline each value was measured from; "
-                + "a shaded band is a value the claims expect, with its tolerance.")
+            "Each measurement by OS build, in the order Apple numbers builds: one line per claim, model, kind and posture "
+                + "(\"no posture\" for results logged without one); each point is the latest such measurement of the claim's "
+                + "latest pass or fail on an environment, crossed out when that result failed. The dashed line is the baseline "
+                + "each value was measured from; a shaded band is the value the line's claim expects, with its tolerance. "
+                + "A chart draws at most \(TrendChart.drawnLimit) lines, those with a failed result first; every claim's "
+                + "measurements are also under Claims.")
         for trend in pictures.trends { writer.block(TrendChart(trend: trend).html) }
     }
 

@@ -54,11 +54,11 @@ extension StoreReader {
                 series: TrendRow.Series(
                     claim: key, model: spec.model, kind: spec.kind,
                     posture: row.vocabulary("measured_posture") ?? row.vocabulary("posture")),
-                build: spec.osBuild.isEmpty ? Self.unnumberedBuild(osName: spec.osName, osVersion: spec.osVersion) : spec.osBuild,
+                build: spec.osBuild.isEmpty ? spec.buildLabel : spec.osBuild,
                 buildOrder: place.order,
                 when: (row.optionalText("checked_at") ?? "", row.text("recorded_at"), row.int64("id")),
                 point: MeasurementTrend.Point(
-                    build: "", value: row.double("value"), baseline: row.optionalDouble("baseline"), claim: key, run: row.text("uuid"),
+                    build: "", value: row.double("value"), baseline: row.optionalDouble("baseline"), run: row.text("uuid"),
                     checkedAt: row.optionalText("checked_at"), failed: row.textEquals("result", Outcome.fail.rawValue))))
         }
         try database.cached(
@@ -137,13 +137,6 @@ extension StoreReader {
         return (coverage, drawn)
     }
 
-    /// An OS build as the report names it: "iOS 27.1 (23B85)", "iOS 27.1, build not recorded".
-    static func buildLabel(_ spec: EnvironmentSpec) -> String {
-        let os = [spec.osName, spec.osVersion].filter { !$0.isEmpty }.joined(separator: " ")
-        if spec.osBuild.isEmpty { return unnumberedBuild(osName: spec.osName, osVersion: spec.osVersion) }
-        return os.isEmpty ? spec.osBuild : os + " (" + spec.osBuild + ")"
-    }
-
     /// The capabilities each claim (of `document`, or all) needs, and the models it speaks about.
     public func claimNeedsAndModels(document: String?) throws -> (needs: [String: [String]], models: [String: [String]]) {
         var needs: [String: [String]] = [:]
@@ -200,7 +193,7 @@ extension StoreReader {
             """
         ).forEachRow([SQLValue(document)]) { row in
             let spec = EnvironmentSpec(kind: .simulator, model: "", osName: row.text("os_name"), osVersion: row.text("os_version"), osBuild: row.text("os_build"))
-            let label = Self.buildLabel(spec)
+            let label = spec.buildLabel
             builds[label] = (label, row.text("build_order"))
             let key = Key(document: row.text("document"), build: label)
             let when = row.text("recorded")
@@ -237,12 +230,6 @@ extension StoreReader {
         return found
     }
 
-    /// The x-axis label of results whose OS build nobody recorded.
-    static func unnumberedBuild(osName: String, osVersion: String) -> String {
-        let os = [osName, osVersion].filter { !$0.isEmpty }.joined(separator: " ")
-        return (os.isEmpty ? "" : os + ", ") + "build not recorded"
-    }
-
     /// Every file attached to a result of a claim (of `document`, or all), in
     /// the order of the claims, then of the results.
     public func resultAttachments(document: String?) throws -> [ResultAttachment] {
@@ -269,7 +256,7 @@ extension StoreReader {
                 claim: row.text("key"), result: outcome, retracted: row.int("retracted") != 0, run: row.text("uuid"),
                 environment: environment.description, checkedAt: row.optionalText("checked_at"),
                 path: row.text("path"), sha256: row.text("sha256"), size: row.int64("size"), mediaType: row.text("media_type"))
-            attachment.build = Self.buildLabel(environment)
+            attachment.build = environment.buildLabel
             attachment.buildOrder = row.text("build_order")
             attachments.append(attachment)
         }
@@ -309,13 +296,19 @@ private struct TrendRow {
 }
 
 /// The trends as the rows come: only the latest row of each name and unit,
-/// series and build is kept, so a store of many measurements holds few.
+/// series and build is kept, so a store of many measurements holds few; and
+/// of each only what a point needs (its trend, series and build are its keys).
 private struct TrendGathering {
+    private struct Latest {
+        var when: (String, String, Int64)
+        var point: MeasurementTrend.Point
+    }
+
     private struct Trend {
         var name: String
         var unit: MeasurementUnit
         var order: [String: String] = [:]
-        var latest: [TrendRow.Series: [String: TrendRow]] = [:]
+        var latest: [TrendRow.Series: [String: Latest]] = [:]
     }
 
     private var byName: [String: Trend] = [:]
@@ -323,9 +316,9 @@ private struct TrendGathering {
     mutating func add(_ row: TrendRow) {
         let key = row.name + "\u{0}" + row.unit.rawValue
         var trend = byName.removeValue(forKey: key) ?? Trend(name: row.name, unit: row.unit)
-        trend.order[row.build] = row.buildOrder
+        if trend.order[row.build] == nil { trend.order[row.build] = row.buildOrder }
         if trend.latest[row.series]?[row.build].map({ $0.when < row.when }) ?? true {
-            trend.latest[row.series, default: [:]][row.build] = row
+            trend.latest[row.series, default: [:]][row.build] = Latest(when: row.when, point: row.point)
         }
         byName[key] = trend
     }
@@ -346,10 +339,10 @@ private struct TrendGathering {
                 series: series.map { key in
                     MeasurementTrend.Series(
                         claim: key.claim, model: key.model, kind: key.kind, posture: key.posture,
-                        points: (trend.latest[key] ?? [:]).values.sorted { (position[$0.build] ?? 0) < (position[$1.build] ?? 0) }
-                            .map { row in
-                                var point = row.point
-                                point.build = row.build
+                        points: (trend.latest[key] ?? [:]).sorted { (position[$0.key] ?? 0) < (position[$1.key] ?? 0) }
+                            .map { build, latest in
+                                var point = latest.point
+                                point.build = build
                                 return point
                             })
                 })
