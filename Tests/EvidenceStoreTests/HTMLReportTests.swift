@@ -187,19 +187,22 @@ import Testing
     /// A measurement shared by many claims draws a bounded number of lines,
     /// every line with a failed point among them, and says how many it left.
     @Test func aCrowdedChartDrawsTheFailuresFirstAndSaysWhatItLeft() throws {
-        let series = (0..<40).map { index in
-            MeasurementTrend.Series(
-                claim: String(format: "claim.%02d", index), model: "iPhone Duo", kind: .simulator, posture: .closed,
-                points: [MeasurementTrend.Point(
-                    build: "24B85", value: Double(index), baseline: nil, run: "2cee86e8",
-                    checkedAt: "2026-11-01", failed: index % 10 == 7)])
+        let keys = (0..<14).map { String(format: "crowd.%02d", $0) }
+        for key in keys {
+            try run(["claim", "add", key, "--document", "crowd-guide", "--area", "Crowd", "--label", "measured",
+                     "--statement", "The value of \(key) is 10 pt."])
+            try run(["claim", "expect", key, "crowd y=10pt ±1pt"])
+            // The last two claims' values are outside their bands: judged fails.
+            let value = key >= "crowd.12" ? 20 : 10
+            try run(["log", key, "--measure", "crowd y=\(value)pt", "--simulator", "iPhone Duo", "--os", "iOS 27.1",
+                     "--os-build", "24B85", "--xcode", "27.1", "--xcode-build", "27A9275", "--no-detect", "--date", "2026-11-02"])
         }
-        let html = TrendChart(trend: MeasurementTrend(name: "y", unit: .pt, builds: ["24B85"], series: series)).html
-        let tree = try HTMLTree("<body>" + html + "</body>")
-        let drawn = tree.all("//*[starts-with(@class, 'series ')]").compactMap { $0.attribute("data-claim") }
-        #expect(drawn.count == TrendChart.drawnLimit)
-        #expect(Set(["claim.07", "claim.17", "claim.27", "claim.37"]).isSubset(of: drawn), "\(drawn)")
-        #expect(html.contains("12 of 40 lines drawn, the 4 lines with a failed result among them"))
+        let html = try run(["report", "--format", "html"]).stdout
+        let tree = try HTMLTree(html)
+        let drawn = tree.all("//figure[@data-measurement='crowd y']//*[starts-with(@class, 'series ')]").compactMap { $0.attribute("data-claim") }
+        #expect(drawn == Array(keys.prefix(10)) + ["crowd.12", "crowd.13"], "\(drawn)")
+        #expect(drawn.count == MeasurementTrend.drawnLines)
+        #expect(html.contains("12 of 14 lines drawn, the 2 lines with a failed result among them"))
     }
 
     // MARK: - In a browser

@@ -232,13 +232,21 @@ public struct MeasurementTrend: Sendable, Equatable {
     /// The builds of the x axis, as Apple numbers them (oldest first); an
     /// empty string, for results with no build recorded, comes first.
     public var builds: [String]
+    /// The lines it draws: at most `drawnLines`, every line with a failed
+    /// point among them first, then by claim, model, kind and posture.
     public var series: [Series]
+    /// How many lines the store holds for it, drawn or not.
+    public var lineCount: Int
 
-    public init(name: String, unit: MeasurementUnit, builds: [String], series: [Series]) {
+    /// As many lines as colour and marker shape tell apart (6 colours, 4 shapes).
+    public static let drawnLines = 12
+
+    public init(name: String, unit: MeasurementUnit, builds: [String], series: [Series], lineCount: Int? = nil) {
         self.name = name
         self.unit = unit
         self.builds = builds
         self.series = series
+        self.lineCount = lineCount ?? series.count
     }
 }
 

@@ -262,7 +262,7 @@ public struct ReportPicturesDocument {
                 + "(\"no posture\" for results logged without one); each point is the latest such measurement of the claim's "
                 + "latest pass or fail on an environment, crossed out when that result failed. The dashed line is the baseline "
                 + "each value was measured from; a shaded band is the value the line's claim expects, with its tolerance. "
-                + "A chart draws at most \(TrendChart.drawnLimit) lines, those with a failed result first; every claim's "
+                + "A chart draws at most \(MeasurementTrend.drawnLines) lines, those with a failed result first; every claim's "
                 + "measurements are also under Claims.")
         for trend in pictures.trends { writer.block(TrendChart(trend: trend).html) }
     }

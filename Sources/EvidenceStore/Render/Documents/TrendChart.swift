@@ -11,25 +11,7 @@
 /// result's point crossed out, every point titled with its build, values,
 /// outcome, claim, run and date, followed by the same points as a table.
 struct TrendChart {
-    /// The trend with the lines it draws: at most `drawnLimit`, those with a
-    /// failed point first, then in the trend's order; how many there were.
     var trend: MeasurementTrend
-    private let lines: Int
-
-    /// As many lines as colour and marker shape tell apart (6 colours, 4 shapes).
-    static let drawnLimit = 12
-
-    init(trend: MeasurementTrend) {
-        lines = trend.series.count
-        var trend = trend
-        if trend.series.count > Self.drawnLimit {
-            let failing = trend.series.indices.filter { trend.series[$0].points.contains(where: \.failed) }
-            let rest = trend.series.indices.filter { !trend.series[$0].points.contains(where: \.failed) }
-            let kept = Set((failing + rest).prefix(Self.drawnLimit))
-            trend.series = trend.series.indices.filter(kept.contains).map { trend.series[$0] }
-        }
-        self.trend = trend
-    }
 
     static let width = 640.0
     private static let height = 260.0
@@ -67,9 +49,9 @@ struct TrendChart {
             html += "</svg> a failed result</li>"
         }
         html += "</ul>\n"
-        if lines > trend.series.count {
+        if trend.lineCount > trend.series.count {
             let failing = trend.series.count { $0.points.contains(where: \.failed) }
-            html += "<p class=\"note\">\(trend.series.count) of \(NumberText.counted(lines, "line")) drawn"
+            html += "<p class=\"note\">\(trend.series.count) of \(NumberText.counted(trend.lineCount, "line")) drawn"
             html += failing > 0 ? ", the \(NumberText.counted(failing, "line")) with a failed result among them" : ""
             html += "; every claim's measurements are under Claims.</p>\n"
         }

@@ -297,8 +297,13 @@ private struct TrendRow {
 
 /// The trends as the rows come: only the latest row of each name and unit,
 /// series and build is kept, so a store of many measurements holds few; and
-/// of each only what a point needs (its trend, series and build are its keys).
+/// of each only what a point needs (its trend, series and build are its key).
 private struct TrendGathering {
+    private struct Place: Hashable {
+        var series: TrendRow.Series
+        var build: String
+    }
+
     private struct Latest {
         var when: (String, String, Int64)
         var point: MeasurementTrend.Point
@@ -308,7 +313,8 @@ private struct TrendGathering {
         var name: String
         var unit: MeasurementUnit
         var order: [String: String] = [:]
-        var latest: [TrendRow.Series: [String: Latest]] = [:]
+        var series: Set<TrendRow.Series> = []
+        var latest: [Place: Latest] = [:]
     }
 
     private var byName: [String: Trend] = [:]
@@ -317,35 +323,40 @@ private struct TrendGathering {
         let key = row.name + "\u{0}" + row.unit.rawValue
         var trend = byName.removeValue(forKey: key) ?? Trend(name: row.name, unit: row.unit)
         if trend.order[row.build] == nil { trend.order[row.build] = row.buildOrder }
-        if trend.latest[row.series]?[row.build].map({ $0.when < row.when }) ?? true {
-            trend.latest[row.series, default: [:]][row.build] = Latest(when: row.when, point: row.point)
+        trend.series.insert(row.series)
+        let place = Place(series: row.series, build: row.build)
+        if trend.latest[place].map({ $0.when < row.when }) ?? true {
+            trend.latest[place] = Latest(when: row.when, point: row.point)
         }
         byName[key] = trend
     }
 
-    /// One trend per name and unit (by name), one series per claim, model,
-    /// kind and posture (in that order), one point per build in build order.
+    /// One trend per name and unit (by name), one point per build in build
+    /// order, and the lines it draws (`MeasurementTrend.drawnLines` at most):
+    /// every series with a failed point first, then by claim, model, kind and
+    /// posture; only the drawn ones are made.
     func trends() -> [MeasurementTrend] {
         byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key in
             guard let trend = byName[key] else { return nil }
             let builds = trend.order.keys.sorted { (trend.order[$0] ?? "", $0) < (trend.order[$1] ?? "", $1) }
-            let position = Dictionary(uniqueKeysWithValues: builds.enumerated().map { ($1, $0) })
-            let series = trend.latest.keys.sorted {
-                ($0.claim, $0.model, $0.kind.rawValue, $0.posture?.rawValue ?? "")
-                    < ($1.claim, $1.model, $1.kind.rawValue, $1.posture?.rawValue ?? "")
+            let failing = Set(trend.latest.filter(\.value.point.failed).map(\.key.series))
+            func precedes(_ a: TrendRow.Series, _ b: TrendRow.Series) -> Bool {
+                (a.claim, a.model, a.kind.rawValue, a.posture?.rawValue ?? "") < (b.claim, b.model, b.kind.rawValue, b.posture?.rawValue ?? "")
             }
+            let drawn = (failing.sorted(by: precedes) + trend.series.subtracting(failing).sorted(by: precedes))
+                .prefix(MeasurementTrend.drawnLines).sorted(by: precedes)
             return MeasurementTrend(
                 name: trend.name, unit: trend.unit, builds: builds,
-                series: series.map { key in
+                series: drawn.map { series in
                     MeasurementTrend.Series(
-                        claim: key.claim, model: key.model, kind: key.kind, posture: key.posture,
-                        points: (trend.latest[key] ?? [:]).sorted { (position[$0.key] ?? 0) < (position[$1.key] ?? 0) }
-                            .map { build, latest in
-                                var point = latest.point
-                                point.build = build
-                                return point
-                            })
-                })
+                        claim: series.claim, model: series.model, kind: series.kind, posture: series.posture,
+                        points: builds.compactMap { build in
+                            guard var point = trend.latest[Place(series: series, build: build)]?.point else { return nil }
+                            point.build = build
+                            return point
+                        })
+                },
+                lineCount: trend.series.count)
         }
     }
 }
