@@ -41,6 +41,18 @@ import Testing
         }
     }
 
+    /// A number out of range, cut anywhere, is named whole (a fuzzer found
+    /// it named as far as the piece it ended in reached).
+    @Test func aNumberOutOfRangeIsNamedWholeInAnyPieces() throws {
+        let data = Data(#"{"devices": [], "testNodes": [{"duration": 777777e77777777777777}]}"#.utf8)
+        let whole = ResultReading.outcome(data, path: "fuzz.json")
+        #expect(whole.contains("777777e77777777777777"), "\(whole)")
+        for size in 1...40 {
+            #expect(ResultReading.outcome(data, sizes: [size], path: "fuzz.json") == whole, "pieces of \(size)")
+        }
+        #expect(ResultReading.outcome(data, sizes: [16, 21, 14, 13], path: "fuzz.json") == whole)
+    }
+
     @Test(arguments: [
         "junit-fastlane-trainer-1.xml", "junit-fastlane-trainer-3.xml", "junit-xcbeautify-1.xml", "junit-xcbeautify-4.xml",
         "junit-xcresultparser-1.xml", "junit-swiftpm-1.xml", "xcresult-summary-1.json", "xcresult-legacy-1.json",

@@ -152,7 +152,7 @@ public struct JSONReader {
             return .integer(integer)
         }
         guard let double = Double(text), double.isFinite else {
-            index = start
+            // Said at the number's end: a reader of pieces then knows the number may go on in the next one.
             throw failure("the number \(text) is out of range")
         }
         return .number(double)
