@@ -234,6 +234,9 @@ final class Statement {
     private func column(named name: String) -> Int32 {
         let matches = (0..<Int32(columnCount)).filter { String(cString: sqlite3_column_name(handle, $0)) == name }
         guard matches.count == 1 else {
+            // Justified stop: the name is a literal in our code, never input; every query runs in the tests, so
+            // a misspelt or ambiguous name fails there, as an index out of range would. Throwing instead would put
+            // `try` on every column read of every reader for a case no user's data can cause.
             fatalError("the query has \(matches.count) columns named '\(name)' (columns: \(columnNames.joined(separator: ", "))): \(sql)")
         }
         return matches[0]
