@@ -240,12 +240,12 @@ import Testing
               return box.querySelector("tr[id^='claim-']") && !box.hidden && !box.querySelector("tr[id^='claim-']:not([hidden])");
             }).length
             """) == 0)
-        try driver.run("document.querySelector('.filter-banner .first').click()")
+        _ = try driver.run("document.querySelector('.filter-banner .first').click()")
         #expect(try driver.number("""
             var row = document.querySelector('table.matrix tbody tr[data-claim]:not([hidden])').getBoundingClientRect();
             return row.top >= 0 && row.bottom <= window.innerHeight ? 1 : 0
             """) == 1)
-        try driver.run("document.querySelector('.filter-banner .clear').click()")
+        _ = try driver.run("document.querySelector('.filter-banner .clear').click()")
         #expect(try driver.number("return \(banner).hidden ? 1 : 0") == 1)
         #expect(try driver.string("return document.querySelector('#filters output').value") == total)
         #expect(try driver.string("return location.hash") == "")
