@@ -105,10 +105,10 @@ import Testing
         try FileManager.default.removeItem(atPath: shots + "/missing.png")
 
         let tree = try HTMLTree(try run(["report", "--format", "html"]).stdout)
-        let images = tree.all("//table[@class='shots']//img")
+        let images = tree.all("//div[@class='shots']//img")
         #expect(images.count == 1)
         #expect(images.first?.attribute("src") == "data:image/png;base64," + Self.png.base64EncodedString())
-        let cells = tree.all("//table[@class='shots']/tbody/tr/td[3]").map(\.text)
+        let cells = tree.all("//div[@class='shots']/figure").map(\.text)
         #expect(cells.count == 5)
         #expect(cells.contains { $0.contains("shots/open.heic") && $0.contains("HEIC, which browsers do not all show") })
         #expect(cells.contains { $0.contains("shots/console.log") && $0.contains("not an image") })
@@ -117,7 +117,7 @@ import Testing
 
         let bare = try HTMLTree(try run(["report", "--format", "html", "--no-images"]).stdout)
         #expect(bare.count("//img") == 0)
-        #expect(bare.all("//table[@class='shots']/tbody/tr/td[3]").filter { $0.text.contains("left out (--no-images)") }.count == 5)
+        #expect(bare.all("//div[@class='shots']/figure").filter { $0.text.contains("left out (--no-images)") }.count == 5)
     }
 
     /// A stale pass, a failure, a skipped-only and a retracted-only cell, and
@@ -136,7 +136,8 @@ import Testing
         func cell(_ claim: String, column: Int) -> HTMLTree.Node? {
             tree.all("\(matrix)/tbody/tr[@data-claim='\(claim)']/td[\(column)]").first
         }
-        let columns = tree.all("\(matrix)/thead/tr/th[contains(concat(' ', @class, ' '), ' env ')]").map(\.text)
+        // Each column's build, whole in its header's title.
+        let columns = tree.all("\(matrix)/thead/tr/th[contains(concat(' ', @class, ' '), ' env ')]").map { $0.attribute("title") ?? "" }
         let newest = try #require(columns.firstIndex { $0.contains("iOS 27.2") }) + 1
         let older = try #require(columns.firstIndex { $0.contains("iOS 27.1") && $0.contains("27A9275") }) + 1
         #expect(newest < older, "newest environments first")

@@ -94,12 +94,38 @@ import Testing
             """
             var b = \(box), box = b.getBoundingClientRect();
             var row = b.querySelector('tbody tr[data-claim] th').getBoundingClientRect();
+            var groups = b.querySelector('thead tr.groups th:not(.corner)').getBoundingClientRect();
             var head = b.querySelector('thead th.env').getBoundingClientRect();
-            return [row.left - box.left, head.top - box.top, b.scrollLeft];
+            return [row.left - box.left, groups.top - box.top, head.top - groups.bottom, b.scrollLeft];
             """) as? [NSNumber])
         #expect(abs(offsets[0].doubleValue) <= 2, "claim column left of the box: \(offsets)")
-        #expect(abs(offsets[1].doubleValue) <= 2, "header row at the top of the box: \(offsets)")
-        #expect(offsets[2].doubleValue > 0)
+        #expect(abs(offsets[1].doubleValue) <= 2, "group row at the top of the box: \(offsets)")
+        #expect(abs(offsets[2].doubleValue) <= 2, "build row under the group row: \(offsets)")
+        #expect(offsets[3].doubleValue > 0)
+    }
+
+    /// A column is as wide as what it shows (issue 43: 30 columns of ~165 px
+    /// for one symbol each), its build whole in the header's title, and the
+    /// page takes the window's width.
+    @Test(.enabled(if: WebDriver.shouldRun)) func matrixColumnsAreAsWideAsTheirBuilds() throws {
+        let driver = try browser()
+        _ = try driver.run("document.querySelector('details.older').open = true")
+        let widths = try #require(try driver.run(
+            """
+            return Array.prototype.map.call(document.querySelectorAll('details.older table.matrix thead th.env'), function (th) {
+              return th.getBoundingClientRect().width;
+            });
+            """) as? [NSNumber])
+        #expect(widths.count == 35)
+        #expect(widths.map(\.doubleValue).max() ?? 0 <= 75, "column widths: \(widths)")
+        let title = try driver.string("return document.querySelector('details.older thead th.env').getAttribute('title')")
+        #expect(title.contains("build ") && title.contains("Xcode"), "the whole build in the title: \(title)")
+        // Each group named once, over its columns: 6 groups of 5 builds, and the seed's.
+        let spans = try #require(try driver.run(
+            "return Array.prototype.map.call(document.querySelectorAll('details.older thead tr.groups th:not(.corner)'), function (th) { return th.colSpan; });")
+            as? [NSNumber])
+        #expect(spans.map(\.intValue).reduce(0, +) == 35 && spans.count == 6, "\(spans)")
+        #expect(try driver.number("return document.querySelector('main').getBoundingClientRect().width") >= 1350)
     }
 
     /// On a phone (390 px) the claim column takes at most a third of the
@@ -261,6 +287,16 @@ import Testing
             "return Array.prototype.map.call(document.querySelectorAll('.across-builds figure.shot figcaption strong'), function (e) { return e.textContent; })")
             as? [String])
         #expect(builds == ["iOS 27.2 (24C60)", "iOS 27.2 (24C5050a)"], "\(builds)")
+        // Side by side, each figure as wide as its picture or its shortest caption width (issue 43: one a row).
+        let figures = try #require(try driver.run(
+            """
+            return Array.prototype.map.call(document.querySelectorAll('.across-builds figure.shot'), function (f) {
+              var r = f.getBoundingClientRect(), img = f.querySelector('img').getBoundingClientRect();
+              return [r.top, r.width, Math.max(img.width, parseFloat(getComputedStyle(f).minWidth))];
+            });
+            """) as? [[NSNumber]])
+        #expect(figures.count == 2 && Set(figures.map { $0[0].intValue }).count == 1, "\(figures)")
+        #expect(figures.allSatisfy { $0[1].doubleValue <= $0[2].doubleValue + 1 }, "\(figures)")
         // Each document's claims by build, oldest first, with its numbers in a table.
         let rows = try driver.number("return document.querySelectorAll('figure.state-trend table tbody tr').length")
         #expect(rows >= 5)

@@ -16,7 +16,9 @@ public enum HTMLPage {
         * { box-sizing: border-box; }
         body { margin: 0; background: var(--bg); color: var(--fg);
           font: 15px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", system-ui, sans-serif; }
-        main { max-width: 1200px; margin: 0 auto; padding: 16px; }
+        main { padding: 16px 24px; }
+        /* The page takes the window's width; prose keeps a line a reader can follow. */
+        main > p, main > ul:not(.counts):not(.legend), main > ol { max-width: 80ch; }
         a { color: var(--link); }
         h1, h2, h3, h4 { line-height: 1.25; margin: 1.4em 0 0.5em; }
         code { font: 0.92em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--head);
@@ -58,12 +60,16 @@ public enum HTMLPage {
         .matrix th, .matrix td { border-width: 0 1px 1px 0; }
         .matrix td { text-align: center; white-space: nowrap; font-size: 1.1em; }
         .matrix td a { text-decoration: none; color: inherit; }
-        .matrix thead th { position: sticky; top: 0; z-index: 2; background: var(--head); }
-        .matrix th.env { font-weight: normal; font-size: 0.85em; min-width: 9em; white-space: nowrap; }
-        .matrix th .group { font-weight: 600; }
+        /* The header rows stay in view together; each column is as wide as its build (the whole in its title). */
+        .matrix thead { position: sticky; top: 0; z-index: 2; }
+        .matrix thead th { position: static; background: var(--head); }
+        .matrix tr.groups th { text-align: left; font-size: 0.85em; min-width: 4.5em; }
+        .matrix th.env { font-weight: normal; font-size: 0.8em; white-space: nowrap; padding: 2px 4px; text-align: center; }
+        .matrix th.env.older { color: var(--muted); font-style: italic; }
+        .matrix td { padding: 2px 6px; }
         .matrix .group-start { border-left: 2px solid var(--muted); }
         .matrix tbody th[scope="row"] { position: sticky; left: 0; z-index: 1; background: var(--bg); white-space: nowrap; }
-        .matrix thead th.corner { left: 0; z-index: 3; }
+        .matrix thead th.corner { position: sticky; left: 0; z-index: 3; vertical-align: bottom; }
         .matrix tr.group th { background: var(--head); text-align: left; }
         .matrix tr.group th span { position: sticky; left: 8px; }
         details.older > summary { cursor: pointer; margin: 0.5em 0; }
@@ -100,23 +106,23 @@ public enum HTMLPage {
         .key.expected.series-2 { background: var(--s2); } .key.expected.series-3 { background: var(--s3); }
         .key.expected.series-4 { background: var(--s4); } .key.expected.series-5 { background: var(--s5); }
         .chart .fail-mark { stroke: var(--fail); stroke-width: 2.5; fill: none; }
-        .across-builds .builds { display: flex; flex-wrap: wrap; gap: 12px; }
-        .across-builds figcaption { font-size: 0.85em; max-width: 240px; }
-        figure.shot .name { display: block; font-size: 0.85em; overflow-wrap: anywhere; }
-        figure.shot { margin: 0; }
-        figure.shot img { display: block; max-width: 240px; max-height: 320px; height: auto; border: 1px solid var(--line); }
+        /* Screenshots in a grid, each figure as wide as its picture, its words wrapping under it. */
+        .across-builds .builds, .shots { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; margin: 0.5em 0 1em; }
+        figure.shot { margin: 0; width: min-content; min-width: 10em; }
+        figure.shot figcaption, figure.shot .name { display: block; font-size: 0.85em; overflow-wrap: anywhere; }
+        figure.shot img { display: block; max-width: 320px; max-height: 360px; width: auto; height: auto;
+          border: 1px solid var(--line); }
         @media (max-width: 600px) { main { padding: 8px; } body { font-size: 14px; } th, td { padding: 3px 5px; }
           /* On a phone the claim column takes at most a third of the box, the key cut with "…" (whole in its title),
              so results show beside it; the build headers wrap instead of widening every column. */
           .matrix tbody th[scope="row"] { max-width: 30vw; overflow: hidden; text-overflow: ellipsis; }
-          .matrix tbody th[scope="row"] .state { display: none; }
-          .matrix th.env { min-width: 5em; white-space: normal; } }
+          .matrix tbody th[scope="row"] .state { display: none; } }
         @media print {
           :root { --bg: #ffffff; --fg: #000000; }
           .filters, .filter-banner { display: none; }
           body.filtered { padding-top: 0; }
           .table, .matrix-box { overflow: visible; max-height: none; }
-          .matrix thead th, .matrix tbody th[scope="row"] { position: static; }
+          .matrix thead, .matrix thead th, .matrix tbody th[scope="row"] { position: static; }
           /* Nothing runs past the page: tables take its width and break long words; the matrix of the current
              builds shares the width among its columns; the every-build matrix, a screen's scrolling view, is left out. */
           main { max-width: none; padding: 0; }
@@ -124,8 +130,8 @@ public enum HTMLPage {
           table { max-width: 100%; }
           th, td { overflow-wrap: anywhere; }
           .matrix { width: 100%; table-layout: fixed; }
-          .matrix th.env { min-width: 0; white-space: normal; font-size: 7pt; }
-          .matrix tbody th[scope="row"] { white-space: normal; width: 30%; }
+          .matrix th.env, .matrix tr.groups th { min-width: 0; white-space: normal; font-size: 7pt; }
+          .matrix th.corner, .matrix tbody th[scope="row"] { white-space: normal; width: 30%; }
           .matrix td { font-size: 8pt; padding: 1px; }
           details.older { display: none; }
           thead th { position: static; }

@@ -177,16 +177,29 @@ public struct ReportPicturesDocument {
         let order = groups.flatMap(\.columns)
         var html = "<div class=\"matrix-box\"><table class=\"matrix\">\n<colgroup><col class=\"claims\">"
         for group in groups { html += "<colgroup span=\"\(group.columns.count)\" class=\"environments\"></colgroup>" }
-        html += "</colgroup>\n<thead><tr><th scope=\"col\" class=\"corner\">claim</th>"
+        // Two header rows: each group's name once over its columns, then each column's build, short (the OS
+        // version and build; the tool's version only where a group holds one OS build twice), whole in its title.
+        html += "</colgroup>\n<thead><tr class=\"groups\"><th scope=\"col\" rowspan=\"2\" class=\"corner\">claim</th>"
         for group in groups {
+            html += "<th scope=\"colgroup\" colspan=\"\(group.columns.count)\" class=\"group-start\">\(Self.e(group.name))</th>"
+        }
+        html += "</tr>\n<tr class=\"builds\">"
+        for group in groups {
+            var builds: [String: Int] = [:]
+            for index in group.columns { builds[matrix.columns[index].environment.osBuild, default: 0] += 1 }
             for (position, index) in group.columns.enumerated() {
                 let column = matrix.columns[index]
                 let environment = column.environment
-                html += "<th scope=\"col\" class=\"env\(position == 0 ? " group-start" : "")\">"
-                html += "<span class=\"group\">\(Self.e(group.name))</span>"
-                html += "<br>" + Self.e(EvidenceReport.version(environment.osName, environment.osVersion, environment.osBuild))
-                html += "<br>" + Self.e(EvidenceReport.version(environment.toolName, environment.toolVersion, environment.toolBuild))
-                if !column.isCurrent { html += "<br><em>newer builds recorded</em>" }
+                let os = EvidenceReport.version(environment.osName, environment.osVersion, environment.osBuild)
+                let tool = EvidenceReport.version(environment.toolName, environment.toolVersion, environment.toolBuild)
+                var title = group.name + ", " + os + ", " + tool
+                if !column.isCurrent { title += ", newer builds recorded" }
+                html += "<th scope=\"col\" class=\"env\(position == 0 ? " group-start" : "")\(column.isCurrent ? "" : " older")\""
+                html += " title=\"\(Self.e(title))\">" + Self.e(environment.osVersion.isEmpty ? "?" : environment.osVersion)
+                html += "<br>" + Self.e(environment.osBuild.isEmpty ? "?" : environment.osBuild)
+                if builds[environment.osBuild, default: 0] > 1 {
+                    html += "<br>" + Self.e(environment.toolVersion.isEmpty ? "?" : environment.toolVersion)
+                }
                 html += "</th>"
             }
         }
@@ -294,17 +307,16 @@ public struct ReportPicturesDocument {
         }
         let rest = pictures.images.filter { !compared.contains($0.attachment.claim) }
         guard !rest.isEmpty else { return }
-        writer.block("<div class=\"table\"><table class=\"shots\">\n<thead><tr><th scope=\"col\">claim</th>"
-            + "<th scope=\"col\">result</th><th scope=\"col\">attachment</th></tr></thead>\n<tbody>\n")
+        // The others in a grid: each picture at its own size, what it shows under it.
+        writer.block("<div class=\"shots\">\n")
         for image in rest {
             let file = image.attachment
-            var html = "<tr><td><a href=\"#claim-\(HTML.anchor(file.claim))\">\(Self.e(file.claim))</a></td><td>"
-            html += Self.e(file.result.rawValue + (file.retracted ? " (retracted)" : "")) + " on " + Self.e(file.environment)
-            html += "<br>" + runLink(file.run) + ", " + Self.e(file.checkedAt ?? "date not recorded") + "</td><td>"
-            html += "<figure class=\"shot\">" + picture(image) + "</figure>"
-            writer.block(html + "</td></tr>\n")
+            var html = "<figure class=\"shot\">" + picture(image) + "<figcaption><a href=\"#claim-\(HTML.anchor(file.claim))\">"
+            html += Self.e(file.claim) + "</a><br>" + Self.e(file.result.rawValue + (file.retracted ? " (retracted)" : ""))
+            html += " on " + Self.e(file.environment) + ", " + Self.e(file.checkedAt ?? "date not recorded") + "<br>"
+            writer.block(html + runLink(file.run) + "</figcaption></figure>\n")
         }
-        writer.block("</tbody>\n</table></div>\n")
+        writer.block("</div>\n")
     }
 
     /// An image embedded with its name under it, or its name and why it is not shown.
