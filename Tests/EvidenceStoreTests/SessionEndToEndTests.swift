@@ -237,6 +237,30 @@ import Testing
         #expect(next.stdout.contains("Skipped standby.background-tint: run ") && next.stdout.contains("holds its answer already"), "\(next.stdout)")
     }
 
+    /// A claim whose words changed since its answer today is checked again,
+    /// in the same run, as `log` can (issue 46); the earlier answer stays
+    /// with the earlier words.
+    @Test func aClaimWithNewWordsIsCheckedAgainTheSameDay() throws {
+        try folder.write("answers.txt", "claim: standby.background-tint\nresult: pass\n")
+        try run(["session", "standby.background-tint"] + Self.device + ["--tester", "qa", "--answers", "answers.txt"])
+        let same = try run(["session", "standby.background-tint"] + Self.device + ["--tester", "qa", "--answers", "answers.txt"])
+        #expect(same.stdout.contains("Skipped standby.background-tint"), "\(same.stdout)")
+        try run(["claim", "edit", "standby.background-tint", "--statement", "StandBy tints the background of a widget red at night."])
+        try folder.write("answers.txt", "claim: standby.background-tint\nresult: fail\n")
+        let again = try run(["session", "standby.background-tint"] + Self.device + ["--tester", "qa", "--answers", "answers.txt"])
+        #expect(again.stdout.contains("logged: standby.background-tint fail"), "\(again.stdout)")
+        let rows = try csv(
+            """
+            SELECT r.result, s.statement = c.statement AS current_words, count(DISTINCT r.run_id) AS runs
+            FROM results AS r JOIN claims AS c ON c.id = r.claim_id JOIN claim_statements AS s ON s.id = r.claim_statement_id
+            WHERE c.key = 'standby.background-tint' GROUP BY r.result ORDER BY r.result
+            """)
+        #expect(rows == "result,current_words,runs\nfail,1,1\npass,0,1\n", "\(rows)")
+        // Answered for the new words, it is skipped again.
+        let third = try run(["session", "standby.background-tint"] + Self.device + ["--tester", "qa", "--answers", "answers.txt"])
+        #expect(third.stdout.contains("Skipped standby.background-tint"), "\(third.stdout)")
+    }
+
     /// An answers file run again after it stopped part way (a crash, a
     /// quit) resumes: the blocks today's run holds are skipped, the rest
     /// logged, and no claim is answered twice (issue 45, point 10).

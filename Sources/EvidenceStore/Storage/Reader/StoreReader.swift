@@ -333,13 +333,17 @@ extension StoreReader {
         return try run(id: id)
     }
 
-    /// The claims with a result in the run that is not retracted.
+    /// The claims with a result in the run that is not retracted, for the
+    /// claim's words as they are now: a claim whose words changed since its
+    /// answer is checked again (issue 46), as `log` can.
     public func claimsAnswered(inRun id: Int64) throws -> Set<String> {
         var keys: Set<String> = []
         try database.cached(
             """
             SELECT DISTINCT c.key FROM results AS r JOIN claims AS c ON c.id = r.claim_id
-            WHERE r.run_id = ? AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id)
+            JOIN claim_statements AS s ON s.id = r.claim_statement_id
+            WHERE r.run_id = ? AND s.statement = c.statement
+              AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id)
             """
         ).forEachRow([.integer(id)]) { keys.insert($0.text("key")) }
         return keys
