@@ -16,6 +16,14 @@ final class Output {
         standardOutput.write(text)
     }
 
+    /// Writes rows in `format`: a table on a terminal fits its width.
+    func write(_ tabular: Tabular, _ format: OutputFormat) {
+        write(tabular.render(format, width: tableWidth))
+    }
+
+    /// The width a table fits: the terminal's, when standard output is one.
+    var tableWidth: Int? { ThisProcess.terminalColumns(ThisProcess.standardOutput) }
+
     /// Writes a line to standard error, after what standard output holds so far.
     /// A control character a value brought in (from a result file, say) is
     /// shown escaped, never sent to the terminal.

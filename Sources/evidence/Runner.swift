@@ -28,7 +28,7 @@ struct Runner {
 
     /// Prints a listing the store computes.
     func listing(format: OutputFormat, _ make: (Store) throws -> Tabular) throws -> Int32 {
-        output.write(try with(access: .reading) { try make($0) }.render(format))
+        output.write(try with(access: .reading) { try make($0) }, format)
         return ExitCode.ok
     }
 

@@ -63,6 +63,21 @@ func rendered(_ folder: TemporaryFolder, _ body: (TextSink) throws -> Void) thro
         try Golden.check(try Tabular(store.reader.stateCounts()).render(.csv), against: "status-seed.csv")
     }
 
+    /// A table fits a terminal's width: the widest columns cut first, the
+    /// first kept whole while the others can make the room, no column under
+    /// 8 characters; each cut cell ends in "…".
+    @Test func aTableFitsTheWidthItIsGiven() throws {
+        #expect(TableRenderer.fitted([10, 12], into: 80) == [10, 12])
+        let wide = TableRenderer.fitted([40, 12, 22, 20, 20, 200], into: 160)
+        #expect(wide[0] == 40 && wide.reduce(0, +) + 10 <= 160 && wide[5] < 200 && wide[1] == 12, "\(wide)")
+        let narrow = TableRenderer.fitted([40, 12, 22, 20, 20, 200], into: 80)
+        #expect(narrow.allSatisfy { $0 >= 8 } && narrow.reduce(0, +) + 10 <= 80, "\(narrow)")
+        let table = Tabular(columns: ["key", "statement"], rows: [[.text("a.key"), .text(String(repeating: "word ", count: 30))]])
+        let lines = table.render(.table, width: 40).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 40 } && lines[2].hasPrefix("a.key") && lines[2].hasSuffix("…"), "\(lines)")
+        #expect(table.render(.csv, width: 40).contains(String(repeating: "word ", count: 30)))
+    }
+
     @Test func theVerifiedLinesMatchTheDocuments() throws {
         // The line duo-system-surfaces carries in its front matter.
         #expect(try store.verifiedLine(document: "duo-system-surfaces") == "Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no")

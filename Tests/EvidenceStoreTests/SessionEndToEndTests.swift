@@ -146,6 +146,19 @@ import Testing
         [EvidenceBinary.url.path, "session"] + Self.device + extra
     }
 
+    /// A listing on a terminal fits its width: long cells are cut with "…";
+    /// CSV keeps every value whole (issue 46: tables ran past the screen).
+    @Test(.enabled(if: ExternalTool.tmux.shouldRun)) func aListingFitsTheTerminal() throws {
+        let terminal = try Tmux(folder: folder, command: [EvidenceBinary.url.path, "claim", "list"], width: 80)
+        defer { terminal.close() }
+        let lines = try terminal.waitForExit().split(separator: "\n").filter { !$0.hasPrefix("Pane is dead") }
+        #expect(lines.count > 10)
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+        #expect(lines.contains { $0.contains("…") }, "\(lines)")
+        let whole = try run(["claim", "list", "--format", "csv"]).stdout
+        #expect(!whole.contains("…") && whole.split(separator: "\n").contains { $0.count > 80 })
+    }
+
     // MARK: Through an answers file
 
     @Test func theSameSittingThroughAnAnswersFile() throws {
@@ -351,7 +364,7 @@ final class Tmux {
     private let folder: TemporaryFolder
     private let executable: String
 
-    init(folder: TemporaryFolder, command: [String], environment: [String: String] = [:]) throws {
+    init(folder: TemporaryFolder, command: [String], environment: [String: String] = [:], width: Int = 220) throws {
         guard let executable = ExternalTool.tmux.path else {
             throw CocoaError(.executableNotLoadable, userInfo: [NSLocalizedDescriptionKey: "tmux is missing; .ci/run installs it"])
         }
@@ -371,7 +384,7 @@ final class Tmux {
         // dash cannot name a descriptor above 9).
         let start = try EvidenceBinary.run(
             ["-c", "for fd in /dev/fd/*; do n=${fd##*/}; [ \"$n\" -gt 2 ] && eval \"exec $n>&-\"; done 2>/dev/null; "
-                + "exec \"$2\" -S \"$0\" -f /dev/null new-session -d -x 220 -y 60 \"$1\" \\; "
+                + "exec \"$2\" -S \"$0\" -f /dev/null new-session -d -x \(width) -y 60 \"$1\" \\; "
                 + "set-option remain-on-exit on </dev/null >/dev/null 2>&1", socket, line, executable],
             executable: URL(fileURLWithPath: "/bin/bash"))
         guard start.status == 0 else {

@@ -1,7 +1,10 @@
 /// Writes rows in one of the output formats as they come, holding none of
 /// them: CSV and JSON row by row; the aligned table pads its columns to the
 /// widest cell of the first `alignmentWindow` rows (all of them, for the
-/// listings people read) and writes later rows against those widths.
+/// listings people read) and writes later rows against those widths. Given
+/// a terminal's width, the table fits it: the widest columns are narrowed
+/// and a cell longer than its column is cut with "…" (CSV and JSON keep
+/// every value whole).
 public final class TabularStream {
     public static let alignmentWindow = 1000
 
@@ -13,9 +16,12 @@ public final class TabularStream {
     /// The table's rows, flattened, until the widths are known.
     private var pending: [[String]] = []
     private var widths: [Int]?
+    /// The terminal's width the table fits, when it has one.
+    private let fit: Int?
 
-    public init(format: OutputFormat, emit: @escaping (String) -> Void) {
+    public init(format: OutputFormat, width: Int? = nil, emit: @escaping (String) -> Void) {
         self.format = format
+        self.fit = width
         self.emit = emit
     }
 
@@ -37,7 +43,7 @@ public final class TabularStream {
                 pending.append(flat)
                 if pending.count == Self.alignmentWindow { settleWidths() }
             } else {
-                emit(TableRenderer.line(flat, widths: widths ?? []))
+                emit(TableRenderer.line(flat, widths: widths ?? [], cut: fit != nil))
             }
         }
     }
@@ -59,19 +65,21 @@ public final class TabularStream {
                 widths[index] = max(widths[index], cell.count)
             }
         }
+        if let fit { widths = TableRenderer.fitted(widths, into: fit) }
         self.widths = widths
-        emit(TableRenderer.line(header, widths: widths))
+        let cut = fit != nil
+        emit(TableRenderer.line(header, widths: widths, cut: cut))
         emit(TableRenderer.line(widths.map { String(repeating: "-", count: $0) }, widths: widths))
-        for row in pending { emit(TableRenderer.line(row, widths: widths)) }
+        for row in pending { emit(TableRenderer.line(row, widths: widths, cut: cut)) }
         pending = []
     }
 }
 
 extension Tabular {
-    /// Writes the rows in `format`.
-    public func render(_ format: OutputFormat) -> String {
+    /// Writes the rows in `format`; a table fits `width` columns when given.
+    public func render(_ format: OutputFormat, width: Int? = nil) -> String {
         var out = ""
-        let stream = TabularStream(format: format) { out += $0 }
+        let stream = TabularStream(format: format, width: width) { out += $0 }
         stream.begin(columns: columns)
         for row in rows { stream.row(row) }
         stream.end()

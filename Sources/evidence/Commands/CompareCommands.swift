@@ -80,7 +80,7 @@ extension CompareCommands {
             case .markdown:
                 try ComparisonDocument(comparison).write(to: MarkdownWriter(into: runner.output.standardOutput))
             case .listing(let format):
-                runner.output.write(Tabular(comparison.rows).render(format))
+                runner.output.write(Tabular(comparison.rows), format)
             }
             let failing = ComparisonChange.allCases.filter { failOn.contains($0) && comparison.count($0) > 0 }
             guard failing.isEmpty else {

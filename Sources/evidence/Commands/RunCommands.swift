@@ -214,7 +214,7 @@ extension RunCommands {
                 rows: problems.map {
                     [.text($0.path), .text($0.kind.rawValue), TableValue($0.claimKey), .text(String($0.runUUID.prefix(8)))]
                 })
-            runner.output.write(table.render(format))
+            runner.output.write(table, format)
             runner.output.message("Checked \(NumberText.counted(checked, "attachment file")): \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed, vanished or outside the folder").")
             return problems.isEmpty ? ExitCode.ok : ExitCode.failure
         }

@@ -48,7 +48,7 @@ extension StoreCommands {
             guard list else { return try runner.initialize() }
             let opened = try runner.open(access: .inspect)
             defer { opened.close() }
-            runner.output.write(Tabular(try opened.migrationStatus()).render(format))
+            runner.output.write(Tabular(try opened.migrationStatus()), format)
             return ExitCode.ok
         }
     }
@@ -129,7 +129,7 @@ extension StoreCommands {
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: .inspect)
             defer { opened.close() }
-            let stream = TabularStream(format: format) { runner.output.write($0) }
+            let stream = TabularStream(format: format, width: runner.output.tableWidth) { runner.output.write($0) }
             let outcome: QueryOutcome
             do {
                 outcome = try opened.reader.streamQuery(sql, limits: limits, columns: stream.begin) { stream.row($0) }
