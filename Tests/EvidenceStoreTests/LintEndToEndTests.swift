@@ -254,6 +254,32 @@ import Testing
         #expect(!after.contains("[words]") && after.contains("[unsupported-label]"), "\(after)")
     }
 
+    /// A new marker's claim states the sentence the marker ends (a list item
+    /// counts as one), in the area its section's claims have; with --write in
+    /// the same step the next lint finds nothing to say about it (issue 46:
+    /// three sentences became one statement and the heading a new area).
+    @Test func syncAddsTheSentenceAMarkerEndsAndTheNextLintIsClean() throws {
+        try edit("duo-system-surfaces.md") {
+            $0.replacingOccurrences(
+                of: "Rank items so the important ones stay:",
+                with: "Rank items so the important ones stay. The overflow menu keeps the rest in order. <!-- evidence: bars.overflow-order (unverified) -->")
+                .replacingOccurrences(
+                    of: "so it reads well in the overflow menu.",
+                    with: "so it reads well in the overflow menu. It stays readable. <!-- evidence: bars.item-titles (unverified) -->")
+        }
+        let synced = try run(["lint", "--sync", "--write", "duo-system-surfaces.md"])
+        #expect(synced.stdout.contains("added bars.overflow-order (unverified, area Bars): The overflow menu keeps the rest in order."), "\(synced.stdout)")
+        let rows = try run(["query", "--format", "csv", "SELECT key, area, statement FROM claims WHERE key IN ('bars.overflow-order', 'bars.item-titles') ORDER BY key"]).stdout
+        #expect(rows == """
+            key,area,statement
+            bars.item-titles,Bars,"Give every item a symbol and a title, so it reads well in the overflow menu. It stays readable."
+            bars.overflow-order,Bars,The overflow menu keeps the rest in order.
+
+            """, "\(rows)")
+        let after = try run(["lint", "duo-system-surfaces.md"])
+        #expect(!after.stdout.contains("bars.overflow-order") && !after.stdout.contains("bars.item-titles") && !after.stdout.contains("out of date"), "\(after.stdout)")
+    }
+
     @Test func aMovedLabelIsALabelErrorAndSyncRelabels() throws {
         try edit("duo-system-surfaces.md") {
             $0.replacingOccurrences(of: "live-activity.request-active (measured)", with: "live-activity.request-active (unverified)")
@@ -343,7 +369,7 @@ import Testing
     }
 
     @Test func badUsageAndFilesAreRefused() throws {
-        try run(["lint", "--write", "--sync", "duo-system-surfaces.md"], expect: 64)
+        try run(["lint", "--write", "--sync", "--dry-run", "duo-system-surfaces.md"], expect: 64)
         try run(["lint", "--dry-run", "duo-system-surfaces.md"], expect: 64)
         try run(["lint", "missing.md"], expect: 66)
         try run(["lint", "duo-system-surfaces.md", "--document", "duo-sytem-surfaces"], expect: 65)

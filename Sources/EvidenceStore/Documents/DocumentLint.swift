@@ -356,6 +356,7 @@ extension DocumentLint {
         var changes: [DocumentChange] = []
         var actions: [() throws -> Void] = []
         var seen: Set<String> = []
+        let areas = sectionAreas(parsed, facts: facts)
         for marker in parsed.markers where seen.insert(marker.key).inserted {
             guard let label = marker.label else {
                 throw EvidenceError.invalidValue(field: "label", value: marker.labelText, expected: "one of \(Label.names.joined(separator: ", ")) (\(file):\(marker.line))")
@@ -366,10 +367,14 @@ extension DocumentLint {
                 if let other = facts.documents[marker.key] {
                     throw EvidenceError.invalidValue(field: "claim", value: marker.key, expected: "a claim of \(facts.document), not of \(other) (\(place))")
                 }
-                let draft = ClaimDraft(
-                    key: marker.key, statement: words, document: facts.document,
-                    area: marker.section.isEmpty ? facts.document : MarkedDocument.normalized(marker.section), label: label)
-                changes.append(DocumentChange(file: file, line: marker.line, description: "added \(marker.key) (\(label.rawValue)): \(words)"))
+                // A new claim states the sentence its marker ends (a table cell or list item is one), in the area
+                // the section's other claims have, so that the next lint finds the document and the store agree.
+                let sentence = marker.inTable || marker.inListItem
+                    ? words : MarkedDocument.normalized(String(MarkedDocument.lastSentence(of: marker.text)))
+                let area = areas[marker.section] ?? (marker.section.isEmpty ? facts.document : MarkedDocument.normalized(marker.section))
+                let draft = ClaimDraft(key: marker.key, statement: sentence, document: facts.document, area: area, label: label)
+                changes.append(DocumentChange(
+                    file: file, line: marker.line, description: "added \(marker.key) (\(label.rawValue), area \(area)): \(sentence)"))
                 actions.append { _ = try store.addClaim(draft, by: author) }
                 continue
             }
@@ -389,6 +394,21 @@ extension DocumentLint {
             }
         }
         return changes
+    }
+
+    /// The area of each section's claims the store holds already (the one most
+    /// of them have; the first met on a tie), by the section's heading.
+    private static func sectionAreas(_ parsed: MarkedDocument, facts: Facts) -> [String: String] {
+        var counts: [String: [(area: String, count: Int)]] = [:]
+        for marker in parsed.markers {
+            guard let area = facts.claims[marker.key]?.area else { continue }
+            var tally = counts[marker.section] ?? []
+            if let at = tally.firstIndex(where: { $0.area == area }) { tally[at].count += 1 } else { tally.append((area, 1)) }
+            counts[marker.section] = tally
+        }
+        return counts.mapValues { tally in
+            tally.enumerated().max { ($0.element.count, -$0.offset) < ($1.element.count, -$1.offset) }?.element.area ?? ""
+        }
     }
 
     /// Places a marker after each claim of the document whose words the

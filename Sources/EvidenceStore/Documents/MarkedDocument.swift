@@ -26,6 +26,8 @@ public struct MarkedDocument: Sendable {
         public var context: String
         /// Whether it ends a table row (and marks the row's first cell).
         public var inTable: Bool
+        /// Whether its words are a list item's (which counts as one sentence).
+        public var inListItem = false
         /// The markers that end the same text, this one included (by index).
         public var group: [Int]
         /// The heading the marker sits under.
@@ -112,9 +114,11 @@ public struct MarkedDocument: Sendable {
         // The block of text being read: its words so far.
         var words = ""
         var tableRow = false
+        var listItem = false
         func endBlock() {
             words = ""
             tableRow = false
+            listItem = false
         }
         while index < lines.count {
             let line = lines[index]
@@ -159,14 +163,15 @@ public struct MarkedDocument: Sendable {
             } else if let item = line.prefixMatch(of: Self.listItem) {
                 let range = item.range
                 endBlock()
+                listItem = true
                 body = String(line[range.upperBound...])
                 bodyOffset = line[..<range.upperBound].utf8.count
             } else if !words.isEmpty {
                 words += " "
             }
             readMarkers(
-                in: body, offset: bodyOffset, line: number, section: section, tableRow: tableRow, fullLine: line,
-                words: &words)
+                in: body, offset: bodyOffset, line: number, section: section, tableRow: tableRow, listItem: listItem,
+                fullLine: line, words: &words)
             if tableRow { endBlock() }
         }
         if let block = open {
@@ -213,7 +218,8 @@ public struct MarkedDocument: Sendable {
 
     /// Reads the markers of one line of a block, adding its words to the block's.
     private mutating func readMarkers(
-        in body: String, offset: Int, line: Int, section: String, tableRow: Bool, fullLine: String, words: inout String
+        in body: String, offset: Int, line: Int, section: String, tableRow: Bool, listItem: Bool, fullLine: String,
+        words: inout String
     ) {
         let code = Self.codeSpans(in: body)
         func outsideCode(_ range: Range<String.Index>) -> Bool {
@@ -246,7 +252,8 @@ public struct MarkedDocument: Sendable {
                 key: String(key), labelText: labelText,
                 label: Label(rawValue: labelText.lowercased().replacingEvery(" ", with: "-")),
                 line: line, column: offset + body[..<whole.lowerBound].utf8.count + 1, text: groupText ?? "",
-                context: tableRow ? fullLine : groupText ?? "", inTable: tableRow, group: [], section: section))
+                context: tableRow ? fullLine : groupText ?? "", inTable: tableRow, inListItem: listItem, group: [],
+                section: section))
             for member in group { markers[member].group = group }
             cursor = whole.upperBound
         }
@@ -320,6 +327,12 @@ public struct MarkedDocument: Sendable {
             return text[start...]
         }
         return nil
+    }
+
+    /// The last sentence of `text` (all of it when it has one).
+    public static func lastSentence(of text: String) -> Substring {
+        guard let start = sentenceBoundaries(text[...]).starts.last else { return text[...] }
+        return text[start...]
     }
 
     /// Where sentences start in `text` (its first non-blank character, and

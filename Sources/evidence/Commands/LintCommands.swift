@@ -21,7 +21,9 @@ extension LintCommands {
         static let write = Option.flag(
             "write", help: "Rewrite the generated blocks and the verified: field in place; print what changed.")
         static let sync = Option.flag(
-            "sync", help: "The document leads: carry changed words and labels, and new claims, into the store.")
+            "sync",
+            help: "The document leads: carry changed words and labels, and new claims (the sentence a marker ends, in its "
+                + "section's area), into the store; with --write, then rewrite the document's blocks.")
         static let dryRun = Option.flag("dry-run", help: "With --sync, print the changes and write nothing.")
         static let spec = CommandSpec(
             name: "lint",
@@ -48,9 +50,9 @@ extension LintCommands {
         init(_ values: ParsedValues) throws {
             let dryRun = try values[Self.dryRun]
             switch (try values[Self.write], try values[Self.sync]) {
-            case (true, true): throw UsageError(message: "Give --write or --sync, not both.", path: values.path)
+            case (true, true) where dryRun: throw UsageError(message: "--dry-run writes nothing; leave out --write.", path: values.path)
+            case (let write, true): mode = .sync(dryRun: dryRun, write: write)
             case (true, false): mode = .write
-            case (false, true): mode = .sync(dryRun: dryRun)
             case (false, false): mode = .check
             }
             if try dryRun && !values[Self.sync] {
@@ -61,14 +63,14 @@ extension LintCommands {
             format = try values[Self.format]
             strict = try values[Self.strict]
             breakHardLinks = try values[SharedOptions.breakHardLinks]
-            if breakHardLinks && mode != .write {
+            if breakHardLinks && !mode.writesTheDocument {
                 throw UsageError(message: "--break-hard-links goes with --write.", path: values.path)
             }
             by = try SharedOptions.author(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open(access: mode == .sync(dryRun: false) ? .readWrite : .reading)
+            let opened = try runner.open(access: mode.writesTheStore ? .readWrite : .reading)
             defer { opened.close() }
             var findings: [LintFinding] = []
             for file in files {
@@ -76,13 +78,12 @@ extension LintCommands {
                 case .check:
                     findings += try DocumentLint.lint(file: file, text: try DocumentLint.readDocument(file), store: opened, document: document)
                 case .write:
-                    let changes = try DocumentLint.write(file: file, store: opened, document: document, breakingHardLinks: breakHardLinks)
-                    for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
-                    if changes.isEmpty { runner.output.message("\(file): up to date.") }
-                case .sync(let dryRun):
+                    try rewrite(file, opened, runner)
+                case .sync(let dryRun, let write):
                     let changes = try DocumentLint.sync(file: file, store: opened, document: document, dryRun: dryRun, by: by)
                     for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
                     runner.output.message(changes.isEmpty ? "\(file): the store already agrees." : dryRun ? "Nothing written (--dry-run)." : "Synced \(file).")
+                    if write { try rewrite(file, opened, runner) }
                 }
             }
             guard mode == .check else { return ExitCode.ok }
@@ -91,6 +92,13 @@ extension LintCommands {
             let warnings = findings.count - errors
             runner.output.message("\(NumberText.counted(errors, "error")), \(NumberText.counted(warnings, "warning")) in \(NumberText.counted(files.count, "file")).")
             return errors > 0 || (strict && warnings > 0) ? ExitCode.failure : ExitCode.ok
+        }
+
+        /// Rewrites the document's generated blocks and verified line, printing what changed.
+        private func rewrite(_ file: String, _ store: Store, _ runner: Runner) throws {
+            let changes = try DocumentLint.write(file: file, store: store, document: document, breakingHardLinks: breakHardLinks)
+            for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
+            if changes.isEmpty { runner.output.message("\(file): up to date.") }
         }
     }
 
@@ -131,5 +139,16 @@ extension LintCommands {
 
 enum LintMode: Equatable, Sendable {
     case check, write
-    case sync(dryRun: Bool)
+    /// The store follows the document; with `write`, the document's blocks are rewritten after.
+    case sync(dryRun: Bool, write: Bool)
+
+    var writesTheStore: Bool {
+        if case .sync(false, _) = self { return true }
+        return false
+    }
+
+    var writesTheDocument: Bool {
+        if case .sync(_, true) = self { return true }
+        return self == .write
+    }
 }
