@@ -26,7 +26,7 @@ enum CommandTree {
         ] + TransferCommands.specs + ReportCommands.specs + [
             CompareCommands.Compare.declaration, CompareCommands.History.declaration, CompareCommands.Flaky.declaration,
             IngestCommands.Ingest.declaration, IngestCommands.map, LintCommands.Lint.declaration,
-            LintCommands.Annotate.declaration,
+            LintCommands.Annotate.declaration, Completions.Command.declaration,
         ]
     )
 

@@ -450,6 +450,13 @@ final class Tmux {
         while try screen() == before, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }
 
+    /// Types `text` (as it is, no Enter), then presses each of `keys` (tmux's names: Tab, Enter).
+    func type(_ text: String, then keys: [String] = []) throws {
+        // "--" ends tmux's options, so text may start with a dash.
+        if !text.isEmpty { try tmux(["send-keys", "-l", "--", text]) }
+        for key in keys { try tmux(["send-keys", key]) }
+    }
+
     /// Appends every byte the pane's program writes to `file`, overwritten
     /// lines (a progress line) included.
     func record(to file: String) throws {

@@ -37,6 +37,8 @@ struct ExternalTool: Sendable {
 
     static let cmark = ExternalTool(name: "cmark-gfm", installed: "Debian's cmark-gfm; on a Mac, brew install cmark-gfm")
     static let tmux = ExternalTool(name: "tmux", installed: "Debian's tmux; on a Mac, brew install tmux")
+    static let zsh = ExternalTool(name: "zsh", installed: "Debian's zsh; a Mac has it")
+    static let fish = ExternalTool(name: "fish", installed: "Debian's fish; on a Mac, brew install fish")
 
     /// Set by .ci/run: every tool is there, and a test never skips.
     static var required: Bool { ProcessInfo.processInfo.environment["EVIDENCE_REQUIRE_TOOLS"] == "1" }
