@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 18, as a fresh store holds it:
+-- The schema of an evidence store at version 19, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -74,7 +74,8 @@ CREATE TABLE "claim_expectations" (
     unit      TEXT NOT NULL
               CHECK (unit = 'pt' OR unit = 'px' OR unit = 'mm' OR unit = 'ms' OR unit = 's' OR unit = '%'
                      OR unit = 'count' OR unit = 'fps' OR unit = 'B' OR unit = 'KB' OR unit = 'MB' OR unit = 'x'),
-    tolerance REAL NOT NULL CHECK (tolerance >= 0),
+    tolerance REAL NOT NULL CHECK (tolerance >= 0), bound TEXT NOT NULL DEFAULT 'within'
+    CHECK (bound = 'within' OR (bound IN ('at-most', 'at-least') AND tolerance = 0)),
     UNIQUE (claim_id, name)
 ) STRICT;
 

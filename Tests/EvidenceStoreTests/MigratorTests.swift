@@ -188,6 +188,7 @@ final class ConcurrentResults: @unchecked Sendable {
         16: "1242f5363bad9757e79e0560379be99097cb38f4e5ba2220096baad8a887c0de",
         17: "1a0b0a0f8a08a66cf602ac716077b79e9728043c309fdd5d11b3f1ffd3b4d939",
         18: "e257e59476bb72c7bd36dc3aae26eda4b8bf137c16344920b67bf4c8f0f8c59b",
+        19: "f794936d86f2c53aaabd52113d93434d331236f7773e23c14ffa52c6dccd77bf",
     ]
 
     @Test func landedMigrationsAreFrozen() {

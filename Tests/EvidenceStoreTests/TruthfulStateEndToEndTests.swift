@@ -414,6 +414,38 @@ import Testing
     /// (issue 44, point 12): a clone that re-judged a result after its
     /// expectation changed exports it, and the other clone imports without a
     /// conflict and judges it the same way.
+    /// A metric with a polarity is expected on one side (issue 47): "at most
+    /// 0.4 s" passes 0.35 s and 0.4 s and fails 0.41 s; "at least 60 fps"
+    /// fails 59 fps. The bound travels through export and import, and a
+    /// one-sided value with a tolerance is refused, naming it.
+    @Test func oneSidedExpectationsJudgeEachSide() throws {
+        let key = "island.clock-offset.closed"
+        try run(["claim", "expect", key, "launch time<=0.4s"])
+        try run(["claim", "expect", key, "scroll frame rate>=60fps"])
+        let refused = try run(["claim", "expect", key, "launch time<=0.4s ±0.1s"], expect: 64)
+        #expect(refused.stderr.contains("launch time<=0.4s ±0.1s") && refused.stderr.contains("takes no tolerance"), "\(refused.stderr)")
+        func verdict(_ measures: [String], date: String) throws -> String {
+            try run(["log", key, "--date", date] + measures.flatMap { ["--measure", $0] } + Self.duo)
+            return try run(["query", "--format", "csv", "SELECT result, note FROM results ORDER BY id DESC LIMIT 1"]).stdout
+        }
+        #expect(try verdict(["launch time=0.35s", "scroll frame rate=120fps"], date: "2026-11-02").hasPrefix("result,note\npass"))
+        #expect(try verdict(["launch time=0.4s", "scroll frame rate=60fps"], date: "2026-11-03").hasPrefix("result,note\npass"))
+        let late = try verdict(["launch time=0.41s", "scroll frame rate=60fps"], date: "2026-11-04")
+        #expect(late.hasPrefix("result,note\nfail") && late.contains("expected at most 0.4 s"), "\(late)")
+        let slow = try verdict(["launch time=0.3s", "scroll frame rate=59fps"], date: "2026-11-05")
+        #expect(slow.hasPrefix("result,note\nfail") && slow.contains("expected at least 60 fps"), "\(slow)")
+        #expect(try run(["claim", "show", key]).stdout.contains("at most 0.4 s"))
+        // Exported and imported, the other store judges the same.
+        try run(["export", "team"])
+        try run(["init", "--store", "other.sqlite"])
+        try run(["import", "team", "--store", "other.sqlite"])
+        let bounds = "SELECT name, value, bound FROM claim_expectations ORDER BY name"
+        #expect(try run(["query", "--format", "csv", "--store", "other.sqlite", bounds]).stdout
+            == "name,value,bound\nlaunch time,0.4,at-most\nscroll frame rate,60,at-least\n")
+        let verdicts = "SELECT result FROM results WHERE judged ORDER BY checked_at"
+        #expect(try run(["query", "--format", "csv", "--store", "other.sqlite", verdicts]).stdout == "result\npass\npass\nfail\nfail\n")
+    }
+
     @Test func aReJudgedResultImportsWithoutAConflict() throws {
         let key = "island.clock-offset.closed"
         try run(["claim", "expect", key, "status-bar clock y=171pt ±2pt"])

@@ -55,6 +55,8 @@ extension TextFormat.Claim {
                 item.add("value", expected.value)
                 item.add("unit", expected.unit.rawValue)
                 item.add("tolerance", expected.tolerance)
+                // Only a one-sided value says so: a file of two-sided values reads as before.
+                if expected.bound != .within { item.add("bound", expected.bound.rawValue) }
                 return item
             })
         }

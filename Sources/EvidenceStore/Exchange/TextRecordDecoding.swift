@@ -63,8 +63,11 @@ extension FieldReader {
             let value = ExpectedValue(
                 name: try expected.nonEmpty("name"), value: try expected.number("value"),
                 unit: try MeasurementUnit(parsing: try expected.vocabulary("unit", MeasurementUnit.self)),
-                tolerance: try expected.number("tolerance"))
+                tolerance: try expected.number("tolerance"),
+                bound: try ExpectedValue.Bound(
+                    parsing: try expected.optionalString("bound") == nil ? "within" : expected.vocabulary("bound", ExpectedValue.Bound.self)))
             if value.tolerance < 0 { throw expected.error("tolerance", "expected 0 or more") }
+            if value.bound != .within && value.tolerance != 0 { throw expected.error("tolerance", "expected 0 for a one-sided value") }
             if record.expectations.contains(where: { $0.name == value.name }) {
                 throw expected.error("name", "'\(value.name)' is expected twice")
             }

@@ -51,7 +51,7 @@ public enum DetailRenderer {
             ("expected_values", .array(detail.expectations.map { expected in
                 .object([
                     ("name", .string(expected.name)), ("value", .number(expected.value)), ("unit", .string(expected.unit.rawValue)),
-                    ("tolerance", .number(expected.tolerance)),
+                    ("tolerance", .number(expected.tolerance)), ("bound", .string(expected.bound.rawValue)),
                 ])
             })),
             ("sources", .array(detail.sources.map { source in

@@ -196,13 +196,15 @@ extension ClaimCommands {
 
     /// `claim expect`
     struct Expect: DeclaredCommand {
-        static let value = Argument.required("value", help: "NAME=VALUE UNIT [±TOLERANCE]; with --remove, the measurement's name.")
+        static let value = Argument.required(
+            "value", help: "NAME=VALUE UNIT [±TOLERANCE], NAME<=VALUE UNIT or NAME>=VALUE UNIT; with --remove, the measurement's name.")
         static let remove = Option.flag("remove", help: "Drop the expected value of the measurement named instead.")
         static let spec = CommandSpec(
             name: "expect",
-            abstract: "Record what a claim's measurement must be, within a tolerance.",
-            discussion: "Such as 'status-bar clock y=171pt ±2pt' (or +-2). A result logged without --result is judged by "
-                + "its measurements against these: pass when each is within its tolerance, fail when one is outside, "
+            abstract: "Record what a claim's measurement must be: within a tolerance, at most or at least a value.",
+            discussion: "Such as 'status-bar clock y=171pt ±2pt' (or +-2), 'launch time<=0.4s' (at most) or "
+                + "'scroll frame rate>=60fps' (at least; ≤ and ≥ also read). A result logged without --result is judged by "
+                + "its measurements against these: pass when each is within what is expected, fail when one is outside, "
                 + "which the note then names; a tester's --result stands, and the note says when the values disagree. "
                 + "The reports show what was expected beside what was measured.",
             arguments: [ClaimCommands.key.argument, value.argument], options: [remove.option, SharedOptions.by.option])
@@ -228,7 +230,7 @@ extension ClaimCommands {
             switch change {
             case .expect(let expected):
                 try runner.with { try $0.expect(expected, ofClaim: key, by: by) }
-                runner.output.message("\(key) expects \(expected.name) = \(expected.summary).")
+                runner.output.message("\(key) expects \(expected.name)\(expected.bound == .within ? " =" : "") \(expected.summary).")
             case .remove(let name):
                 try runner.with { try $0.removeExpectation(named: name, ofClaim: key, by: by) }
                 runner.output.message("\(key) no longer expects a value of \(name).")

@@ -74,7 +74,7 @@ struct TrendChart {
         init(trend: MeasurementTrend) {
             let values = trend.series.flatMap { $0.points.flatMap { [$0.value] + ($0.baseline.map { [$0] } ?? []) } }
             // The expected values' bands are drawn whole.
-            let bands = trend.series.flatMap(\.expected).flatMap { [$0.value - $0.tolerance, $0.value + $0.tolerance] }
+            let bands = trend.series.flatMap(\.expected).flatMap { [$0.range.low, $0.range.high].compactMap { $0 } }
             self.init(values: (values + bands).filter(\.isFinite))
             left = max(40, (ticks.map { TrendChart.textWidth(NumberText.format($0)) }.max() ?? 0) + 10)
             let plot = TrendChart.width - left - TrendChart.right
@@ -146,12 +146,13 @@ struct TrendChart {
 
     /// Each value a series' claim expects, with its tolerance, as a band across
     /// the plot in the series' colour: a band belongs to its own claim's line.
+    /// An "at most" band runs down to the plot's bottom, an "at least" one up to its top.
     private func bands(_ scale: Scale) -> String {
         var svg = ""
         for (index, series) in trend.series.enumerated() {
             for expected in series.expected where expected.value.isFinite && expected.tolerance.isFinite {
-                let top = scale.y(expected.value + expected.tolerance)
-                let bottom = scale.y(expected.value - expected.tolerance)
+                let top = scale.y(expected.range.high ?? scale.high)
+                let bottom = scale.y(expected.range.low ?? scale.low)
                 let middle = Self.number(scale.y(expected.value))
                 svg += "<g class=\"expected series-\(index % 6)\" data-claim=\"\(HTML.escape(series.claim))\">"
                 svg += "<rect x=\"\(Self.number(scale.left))\" y=\"\(Self.number(top))\""

@@ -260,20 +260,21 @@ extension StoreReader {
     public func expectations(ofClaim id: Int64) throws -> [ExpectedValue] {
         var values: [ExpectedValue] = []
         try database.cached(
-            "SELECT name, value, unit, tolerance FROM claim_expectations WHERE claim_id = ? ORDER BY name"
-        ).forEachRow([.integer(id)]) {
-            values.append(ExpectedValue(
-                name: $0.text("name"), value: $0.double("value"), unit: try MeasurementUnit(parsing: $0.text("unit")), tolerance: $0.double("tolerance")))
-        }
+            "SELECT name, value, unit, tolerance, bound FROM claim_expectations WHERE claim_id = ? ORDER BY name"
+        ).forEachRow([.integer(id)]) { values.append(try Self.expectedValue($0)) }
         return values
+    }
+
+    /// An expected value from a row of `claim_expectations`' columns.
+    static func expectedValue(_ row: Statement) throws -> ExpectedValue {
+        ExpectedValue(
+            name: row.text("name"), value: row.double("value"), unit: try MeasurementUnit(parsing: row.text("unit")),
+            tolerance: row.double("tolerance"), bound: try ExpectedValue.Bound(parsing: row.text("bound")))
     }
 
     /// Every expected value with its claim's id: a store holds few.
     func forEachExpectation(_ body: (Int64, ExpectedValue) throws -> Void) throws {
-        try database.cached("SELECT claim_id, name, value, unit, tolerance FROM claim_expectations ORDER BY claim_id, name")
-            .forEachRow {
-                try body($0.int64("claim_id"), ExpectedValue(
-                    name: $0.text("name"), value: $0.double("value"), unit: try MeasurementUnit(parsing: $0.text("unit")), tolerance: $0.double("tolerance")))
-            }
+        try database.cached("SELECT claim_id, name, value, unit, tolerance, bound FROM claim_expectations ORDER BY claim_id, name")
+            .forEachRow { try body($0.int64("claim_id"), try Self.expectedValue($0)) }
     }
 }

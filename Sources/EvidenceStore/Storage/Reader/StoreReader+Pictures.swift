@@ -218,14 +218,13 @@ extension StoreReader {
         var found: [String: [ExpectedValue]] = [:]
         try database.cached(
             """
-            SELECT c.key, x.name, x.value, x.unit, x.tolerance FROM claim_expectations AS x
+            SELECT c.key, x.name, x.value, x.unit, x.tolerance, x.bound FROM claim_expectations AS x
             JOIN claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1
             ORDER BY c.key, x.name, x.value, x.tolerance
             """
         ).forEachRow([SQLValue(document)]) { row in
-            guard let unit = row.vocabulary("unit", MeasurementUnit.self) else { return }
-            found[row.text("key") + "\u{0}" + row.text("name") + "\u{0}" + unit.rawValue, default: []].append(
-                ExpectedValue(name: row.text("name"), value: row.double("value"), unit: unit, tolerance: row.double("tolerance")))
+            let expected = try Self.expectedValue(row)
+            found[row.text("key") + "\u{0}" + expected.name + "\u{0}" + expected.unit.rawValue, default: []].append(expected)
         }
         return found
     }

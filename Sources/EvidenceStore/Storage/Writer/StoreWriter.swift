@@ -166,11 +166,14 @@ public struct StoreWriter {
     func upsertExpectation(claimID: Int64, _ expected: ExpectedValue) throws {
         try database.execute(
             cached: """
-                INSERT INTO claim_expectations (claim_id, name, value, unit, tolerance) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO claim_expectations (claim_id, name, value, unit, tolerance, bound) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (claim_id, name) DO UPDATE SET value = excluded.value, unit = excluded.unit,
-                                                        tolerance = excluded.tolerance
+                                                        tolerance = excluded.tolerance, bound = excluded.bound
                 """,
-            [.integer(claimID), .text(expected.name), .real(expected.value), .text(expected.unit.rawValue), .real(expected.tolerance)])
+            [
+                .integer(claimID), .text(expected.name), .real(expected.value), .text(expected.unit.rawValue),
+                .real(expected.tolerance), .text(expected.bound.rawValue),
+            ])
     }
 
     /// Drops a claim's expected values (one name, or all); how many went.
