@@ -25,9 +25,10 @@ extension StoreReader {
         }
         var cells: [String: [Int64: CoverageCell]] = [:]
         var trends = TrendGathering()
+        var claimKeys: [Int64: String] = [:]
         try database.cached(
             """
-            SELECT c.key, l.environment_id, r.result, u.uuid, r.checked_at,
+            SELECT c.id AS claim_id, c.key, l.environment_id, r.result, u.uuid, r.checked_at,
                    coalesce((SELECT s.statement FROM claim_statements AS s WHERE s.id = r.claim_statement_id)
                             = c.statement, 0) AS of_current_words,
                    r.recorded_at, r.id, r.posture, m.name, m.unit, m.value, m.baseline, m.posture AS measured_posture
@@ -49,17 +50,19 @@ extension StoreReader {
             guard !row.isNull("name"), let unit = row.vocabulary("unit", MeasurementUnit.self), let place = environments[environment]
             else { return }
             let spec = place.spec
+            let claim = row.int64("claim_id")
+            if claimKeys[claim] == nil { claimKeys[claim] = key }
             trends.add(TrendRow(
                 name: row.text("name"), unit: unit,
                 series: TrendRow.Series(
-                    claim: key, model: spec.model, kind: spec.kind,
+                    claim: claim, model: spec.model, kind: spec.kind,
                     posture: row.vocabulary("measured_posture") ?? row.vocabulary("posture")),
                 build: spec.osBuild.isEmpty ? spec.buildLabel : spec.osBuild,
                 buildOrder: place.order,
-                when: (row.optionalText("checked_at") ?? "", row.text("recorded_at"), row.int64("id")),
-                point: MeasurementTrend.Point(
-                    build: "", value: row.double("value"), baseline: row.optionalDouble("baseline"), run: row.text("uuid"),
-                    checkedAt: row.optionalText("checked_at"), failed: row.textEquals("result", Outcome.fail.rawValue))))
+                latest: TrendRow.Latest(
+                    checkedAt: row.optionalText("checked_at"), recordedAt: row.text("recorded_at"), resultID: row.int64("id"),
+                    value: row.double("value"), baseline: row.optionalDouble("baseline"),
+                    failed: row.textEquals("result", Outcome.fail.rawValue))))
         }
         try database.cached(
             """
@@ -126,7 +129,7 @@ extension StoreReader {
             },
             cells: rows)
         let expected = try expectedValues(document: document)
-        let drawn = trends.trends().map { trend in
+        let drawn = try trends.trends(claimKeys: claimKeys, runs: runsOfResults).map { trend in
             var trend = trend
             for index in trend.series.indices {
                 let series = trend.series[index]
@@ -277,11 +280,28 @@ extension StoreReader {
 
 /// A measurement of a latest decisive result, on its way into a trend.
 private struct TrendRow {
+    /// A line: one claim's (by id), on one model and kind, in one posture.
     struct Series: Hashable {
-        var claim: String
+        var claim: Int64
         var model: String
         var kind: EnvironmentKind
         var posture: Posture?
+    }
+
+    /// What a point needs while the lines are chosen: its value, whether it
+    /// failed, and what orders it (when it was checked and recorded, its
+    /// result's id). Its run is read only for the points drawn.
+    struct Latest {
+        var checkedAt: String?
+        var recordedAt: String
+        var resultID: Int64
+        var value: Double
+        var baseline: Double?
+        var failed: Bool
+
+        func isNewer(than other: Latest) -> Bool {
+            (checkedAt ?? "", recordedAt, resultID) > (other.checkedAt ?? "", other.recordedAt, other.resultID)
+        }
     }
 
     var name: String
@@ -289,23 +309,17 @@ private struct TrendRow {
     var series: Series
     var build: String
     var buildOrder: String
-    /// When its result was checked and recorded, and its id: the latest wins.
-    var when: (String, String, Int64)
-    var point: MeasurementTrend.Point
+    var latest: Latest
 }
 
 /// The trends as the rows come: only the latest row of each name and unit,
 /// series and build is kept, so a store of many measurements holds few; and
-/// of each only what a point needs (its trend, series and build are its key).
+/// of each only what choosing the lines needs (its trend, series and build
+/// are its key; its run is read for the points drawn).
 private struct TrendGathering {
     private struct Place: Hashable {
         var series: TrendRow.Series
         var build: String
-    }
-
-    private struct Latest {
-        var when: (String, String, Int64)
-        var point: MeasurementTrend.Point
     }
 
     private struct Trend {
@@ -313,7 +327,7 @@ private struct TrendGathering {
         var unit: MeasurementUnit
         var order: [String: String] = [:]
         var series: Set<TrendRow.Series> = []
-        var latest: [Place: Latest] = [:]
+        var latest: [Place: TrendRow.Latest] = [:]
     }
 
     private var byName: [String: Trend] = [:]
@@ -324,8 +338,8 @@ private struct TrendGathering {
         if trend.order[row.build] == nil { trend.order[row.build] = row.buildOrder }
         trend.series.insert(row.series)
         let place = Place(series: row.series, build: row.build)
-        if trend.latest[place].map({ $0.when < row.when }) ?? true {
-            trend.latest[place] = Latest(when: row.when, point: row.point)
+        if trend.latest[place].map({ row.latest.isNewer(than: $0) }) ?? true {
+            trend.latest[place] = row.latest
         }
         byName[key] = trend
     }
@@ -333,30 +347,63 @@ private struct TrendGathering {
     /// One trend per name and unit (by name), one point per build in build
     /// order, and the lines it draws (`MeasurementTrend.drawnLines` at most):
     /// every series with a failed point first, then by claim, model, kind and
-    /// posture; only the drawn ones are made.
-    func trends() -> [MeasurementTrend] {
-        byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key in
+    /// posture; only the drawn ones are made, their points' runs read by
+    /// `runs` in one call (result id to run UUID and checked time).
+    func trends(
+        claimKeys: [Int64: String], runs: ([Int64]) throws -> [Int64: (run: String, checkedAt: String?)]
+    ) throws -> [MeasurementTrend] {
+        func claim(_ series: TrendRow.Series) -> String { claimKeys[series.claim] ?? "" }
+        func precedes(_ a: TrendRow.Series, _ b: TrendRow.Series) -> Bool {
+            (claim(a), a.model, a.kind.rawValue, a.posture?.rawValue ?? "") < (claim(b), b.model, b.kind.rawValue, b.posture?.rawValue ?? "")
+        }
+        let chosen = byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key -> (Trend, [String], [TrendRow.Series])? in
             guard let trend = byName[key] else { return nil }
             let builds = trend.order.keys.sorted { (trend.order[$0] ?? "", $0) < (trend.order[$1] ?? "", $1) }
-            let failing = Set(trend.latest.filter(\.value.point.failed).map(\.key.series))
-            func precedes(_ a: TrendRow.Series, _ b: TrendRow.Series) -> Bool {
-                (a.claim, a.model, a.kind.rawValue, a.posture?.rawValue ?? "") < (b.claim, b.model, b.kind.rawValue, b.posture?.rawValue ?? "")
-            }
+            let failing = Set(trend.latest.filter(\.value.failed).map(\.key.series))
             let drawn = (failing.sorted(by: precedes) + trend.series.subtracting(failing).sorted(by: precedes))
                 .prefix(MeasurementTrend.drawnLines).sorted(by: precedes)
-            return MeasurementTrend(
+            return (trend, builds, drawn)
+        }
+        var drawnResults: [Int64] = []
+        for (trend, builds, drawn) in chosen {
+            for series in drawn {
+                for build in builds { if let point = trend.latest[Place(series: series, build: build)] { drawnResults.append(point.resultID) } }
+            }
+        }
+        let found = try runs(drawnResults)
+        return chosen.map { trend, builds, drawn in
+            MeasurementTrend(
                 name: trend.name, unit: trend.unit, builds: builds,
                 series: drawn.map { series in
                     MeasurementTrend.Series(
-                        claim: series.claim, model: series.model, kind: series.kind, posture: series.posture,
+                        claim: claim(series), model: series.model, kind: series.kind, posture: series.posture,
                         points: builds.compactMap { build in
-                            guard var point = trend.latest[Place(series: series, build: build)]?.point else { return nil }
-                            point.build = build
-                            return point
+                            guard let point = trend.latest[Place(series: series, build: build)] else { return nil }
+                            let run = found[point.resultID]
+                            return MeasurementTrend.Point(
+                                build: build, value: point.value, baseline: point.baseline, run: run?.run ?? "",
+                                checkedAt: run?.checkedAt, failed: point.failed)
                         })
                 },
                 lineCount: trend.series.count)
         }
+    }
+}
+
+extension StoreReader {
+    /// The run UUID and checked time of each result, by id, read in one query.
+    fileprivate func runsOfResults(_ ids: [Int64]) throws -> [Int64: (run: String, checkedAt: String?)] {
+        guard !ids.isEmpty else { return [:] }
+        var found: [Int64: (run: String, checkedAt: String?)] = [:]
+        try database.cached(
+            """
+            SELECT r.id, u.uuid, r.checked_at FROM results AS r JOIN runs AS u ON u.id = r.run_id
+            WHERE r.id IN (SELECT value FROM json_each(?1))
+            """
+        ).forEachRow([.text("[" + ids.map(String.init).joined(separator: ",") + "]")]) {
+            found[$0.int64("id")] = ($0.text("uuid"), $0.optionalText("checked_at"))
+        }
+        return found
     }
 }
 
