@@ -51,7 +51,10 @@ public enum InterruptedExport {
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { name in
             guard name.hasPrefix(prefix) else { return false }
             let staging = folder.appendingPathComponent(name)
-            guard let made = try? String(contentsOf: staging.appendingPathComponent(madeFor), encoding: .utf8) else {
+            // The name is whole once its line ends: one killed while it wrote it (an empty or cut file) is ours.
+            guard let made = try? String(contentsOf: staging.appendingPathComponent(madeFor), encoding: .utf8),
+                made.hasSuffix("\n")
+            else {
                 // Killed before it named its folder, it holds no ready list and is dropped.
                 return FileManager.default.fileExists(atPath: staging.appendingPathComponent(readyList).path)
             }
