@@ -414,6 +414,33 @@ import Testing
     /// (issue 44, point 12): a clone that re-judged a result after its
     /// expectation changed exports it, and the other clone imports without a
     /// conflict and judges it the same way.
+    /// Words that return to an earlier text import on every clone (issue 44,
+    /// #12): one clone edits a claim's words and back, in turn with
+    /// exports; the export is not refused for leaving out the words that are
+    /// current again, and the other clone imports each without a conflict,
+    /// ending with the same words and state.
+    @Test func wordsThatReturnToAnEarlierTextImportOnEveryClone() throws {
+        let key = "island.clock-offset.closed"
+        try run(["export", "team"])
+        try run(["init", "--store", "other.sqlite"])
+        try run(["import", "team", "--store", "other.sqlite"])
+        let original = try run(["query", "--format", "csv", "SELECT statement FROM claims WHERE key = '\(key)'"]).stdout
+        let words = String(original.dropFirst("statement\n".count).dropLast())
+        for (index, text) in ["The clock moves down by 84 pt.", words, "The clock moves down by 84 pt."].enumerated() {
+            try run(["claim", "edit", key, "--statement", text])
+            try run(["log", key, "--result", "pass", "--date", "2026-11-0\(index + 2)"] + Self.duo)
+            try run(["export", "team"])
+            let imported = try run(["import", "team", "--store", "other.sqlite"])
+            #expect(!imported.stderr.contains("conflict"), "step \(index): \(imported.stderr)")
+        }
+        let history = "SELECT s.statement FROM claim_statements AS s JOIN claims AS c ON c.id = s.claim_id WHERE c.key = '\(key)' ORDER BY s.id"
+        let here = try run(["query", "--format", "csv", history]).stdout
+        #expect(try run(["query", "--format", "csv", "--store", "other.sqlite", history]).stdout == here, "\(here)")
+        let state = "SELECT c.statement, s.state FROM claim_state AS s JOIN claims AS c ON c.key = s.key WHERE s.key = '\(key)'"
+        #expect(try run(["query", "--format", "csv", "--store", "other.sqlite", state]).stdout
+            == (try run(["query", "--format", "csv", state]).stdout))
+    }
+
     /// A metric with a polarity is expected on one side (issue 47): "at most
     /// 0.4 s" passes 0.35 s and 0.4 s and fails 0.41 s; "at least 60 fps"
     /// fails 59 fps. The bound travels through export and import, and a

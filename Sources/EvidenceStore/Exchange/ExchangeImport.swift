@@ -273,8 +273,10 @@ final class ImportSession {
         }
         switch outcome {
         case .merged(let merged):
-            // Never back to words the claim had before: that is for a person to decide.
-            if let words = merged["statement"]?.stringValue, words != ours["statement"]?.stringValue,
+            // Never back to words the claim had before over words changed here since the last exchange: that
+            // is for a person to decide. Words the folder alone changed back are that person's decision.
+            let changedHere = base.map { ours["statement"]?.stringValue != $0["statement"]?.stringValue } ?? true
+            if changedHere, let words = merged["statement"]?.stringValue, words != ours["statement"]?.stringValue,
                 earlierWords.contains(words)
             {
                 conflict(

@@ -103,7 +103,8 @@ public enum StoreExporter {
             manifest.add("version", Int64(TextFormat.version))
             try output.file(TextFormat.manifest) { emit in emit(manifest) }
             let bases = try reader.exchangedLines()
-            try output.commit { bases.contains($0) }
+            let held = try reader.heldStatements()
+            try output.commit(seen: { bases.contains($0) }, holdsStatement: { held.contains($0 + "\n" + $1) })
             for (kind, key, line) in exchanged {
                 try writer.setExchangedLine(kind: kind.rawValue, key: key, line: line)
             }
@@ -242,13 +243,14 @@ final class ExportFolder {
 
     /// Puts the export in place, once the folder holds nothing the store has
     /// not seen (`seen` says whether a line of an editable record is the one
-    /// the store last exported or imported): the list of moves and removals
-    /// is written, then carried out.
-    func commit(seen: (String) -> Bool) throws {
+    /// the store last exported or imported; `holdsStatement` whether the
+    /// store has a claim's words, by claim key and SHA-256): the list of
+    /// moves and removals is written, then carried out.
+    func commit(seen: (String) -> Bool, holdsStatement: (String, String) -> Bool) throws {
         FaultPoint.reached("export.staged")
         let existing = formatEntries(in: target)
         if !replace {
-            let unseen = try unseenRecords(existing, seen: seen)
+            let unseen = try unseenRecords(existing, seen: seen, holdsStatement: holdsStatement)
             if !unseen.isEmpty {
                 let shown = unseen.prefix(5).joined(separator: "; ") + (unseen.count > 5 ? "; and \(unseen.count - 5) more" : "")
                 throw EvidenceError.refused(
@@ -294,7 +296,11 @@ final class ExportFolder {
     /// changes, and the store has not seen: a record only ever added that
     /// the store lacks, or an edited record whose line is neither the new one
     /// nor the one the store last shared.
-    private func unseenRecords(_ existing: [String], seen: (String) -> Bool) throws -> [String] {
+    /// Earlier words the export leaves out because they are a claim's words
+    /// again are held, not lost (issue 44, #12).
+    private func unseenRecords(
+        _ existing: [String], seen: (String) -> Bool, holdsStatement: (String, String) -> Bool
+    ) throws -> [String] {
         var unseen: [String] = []
         for relative in existing where relative != TextFormat.manifest {
             let old = target.appendingPathComponent(relative)
@@ -311,12 +317,20 @@ final class ExportFolder {
                 if let now = newRecords[key] {
                     if !editable || now.line == record.line || seen(record.line) { continue }
                     unseen.append("\(record.description) as changed in \(relative)")
-                } else if !(editable && seen(record.line)) {
+                } else if !(editable && seen(record.line)) && !Self.isHeldStatement(record.line, in: relative, holdsStatement) {
                     unseen.append("\(record.description) in \(relative)")
                 }
             }
         }
         return unseen
+    }
+
+    /// Whether a line of a statements file names words the store holds.
+    private static func isHeldStatement(_ line: String, in relative: String, _ holds: (String, String) -> Bool) -> Bool {
+        guard relative.hasPrefix(TextFormat.Part.statements.name + "/"), let value = try? JSONReader.parse(Data(line.utf8)),
+            let claim = value["claim"]?.stringValue, let sha256 = value["sha256"]?.stringValue
+        else { return false }
+        return holds(claim, sha256)
     }
 
     /// The records of a file by key, or nil when a line is not one.

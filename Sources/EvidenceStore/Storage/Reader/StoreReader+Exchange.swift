@@ -170,6 +170,14 @@ extension StoreReader {
         return rows
     }
 
+    /// Every claim's words the store holds, earlier and current, as "KEY\nSHA256".
+    func heldStatements() throws -> Set<String> {
+        var held: Set<String> = []
+        try database.cached("SELECT c.key, s.statement FROM claim_statements AS s JOIN claims AS c ON c.id = s.claim_id")
+            .forEachRow { held.insert($0.text("key") + "\n" + SHA256.hex(Data($0.text("statement").utf8))) }
+        return held
+    }
+
     /// Earlier words of claims that results proved: for each of the statement
     /// rows `ids` that no longer says what its claim says, the claim's
     /// document and key, and the words.
