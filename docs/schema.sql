@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 19, as a fresh store holds it:
+-- The schema of an evidence store at version 20, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -567,7 +567,7 @@ decisions AS (
                             OR EXISTS (SELECT 1 FROM claim_subjects AS m
                                        WHERE m.claim_id = d.claim_id AND m.model = env.model))
                      ORDER BY env.os_version_order DESC, env.os_build_order DESC, env.tool_version_order DESC,
-                              env.tool_build_order DESC, substr(coalesce(r.checked_at, ''), 1, 10) DESC,
+                              env.tool_build_order DESC, substr(coalesce(r.checked_at, r.recorded_at), 1, 10) DESC,
                               r.recorded_at DESC, r.id DESC
                      LIMIT 1)) AS decisive_id
     FROM current_evidence AS d
