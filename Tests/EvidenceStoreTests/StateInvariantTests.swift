@@ -89,6 +89,10 @@ import Testing
         case expect(claim: String, Expectation?)
         /// A result with no date, as an import or the seed brings one.
         case undated(claim: String, outcome: Outcome, environment: EnvironmentSpec, index: Int)
+        /// An xcresulttool file of two devices whose names share a prefix
+        /// ("iPhone Duo" and "iPhone Duo Max"): the test ran on one of them,
+        /// named by its "Device" node alone.
+        case ingested(claim: String, outcome: Outcome, onMax: Bool, date: String, index: Int)
     }
 
     // MARK: - The rules, in Swift
@@ -290,6 +294,21 @@ import Testing
         ModelRecord(kind: .simulator, model: "iPhone Duo", toolBuild: "27A9275", capability: "app-extension", lacks: true),
     ]
 
+    /// The JSON of `xcrun xcresulttool get test-results tests` for one test
+    /// that maps to `claim` and ran on `device`, one of two devices whose
+    /// names share a prefix; its "Device" node names it, with no identifier.
+    static func xcresultFile(claim: String, outcome: Outcome, device: String, test: Int) -> String {
+        """
+        {"devices": [
+          {"deviceId": "A1", "deviceName": "iPhone Duo", "modelName": "iPhone Duo", "osVersion": "27.1", "osBuildNumber": "24B85", "platform": "iOS Simulator"},
+          {"deviceId": "B2", "deviceName": "iPhone Duo Max", "modelName": "iPhone Duo Max", "osVersion": "27.1", "osBuildNumber": "24B85", "platform": "iOS Simulator"}],
+         "testNodes": [{"name": "Checks", "nodeType": "Test Suite", "result": "\(outcome == .pass ? "Passed" : "Failed")", "children": [
+           {"name": "test\(test)()", "nodeIdentifier": "Checks/test\(test)()", "nodeType": "Test Case", "tags": ["claim:\(claim)"],
+            "result": "\(outcome == .pass ? "Passed" : "Failed")", "children": [
+             {"name": "\(device)", "nodeType": "Device", "result": "\(outcome == .pass ? "Passed" : "Failed")"}]}]}]}
+        """
+    }
+
     /// A store with the claims and records the model knows.
     static func makeStore() throws -> (StoreFixture, [ModelClaim]) {
         let fixture = try StoreFixture()
@@ -427,6 +446,26 @@ import Testing
             record(logged, claim, outcome, environment, "")
             model.logged[model.logged.count - 1].recordedAt =
                 try store.database.scalar("SELECT recorded_at FROM results WHERE id = ?", [.integer(logged.resultID)]).string ?? ""
+        case .ingested(let claim, let outcome, let onMax, let date, let index):
+            let environment = EnvironmentSpec(
+                kind: .simulator, model: onMax ? "iPhone Duo Max" : "iPhone Duo", osName: "iOS", osVersion: "27.1",
+                osBuild: "24B85", toolName: "Xcode", toolVersion: "27.1", toolBuild: "27A9275")
+            let file = store.folder.appendingPathComponent("ingested-\(index).json").path
+            try Data(xcresultFile(claim: claim, outcome: outcome, device: environment.model, test: index).utf8)
+                .write(to: URL(fileURLWithPath: file))
+            var options = IngestOptions(xcodeVersion: "27.1", xcodeBuild: "27A9275", tester: "ci", date: date)
+            options.format = .xcresult
+            let summary = try store.ingest(file: file, options: options)
+            let run = try #require(summary.runs.first?.run)
+            let named = summary.runs.map { $0.environment }
+            #expect(named == [environment.description], "the device named: \(named)")
+            let id = try #require(try store.database.scalar("SELECT max(id) FROM results WHERE run_id = ?", [.integer(run.id)]).int64)
+            let uuid = try store.database.scalar("SELECT uuid FROM results WHERE id = ?", [.integer(id)]).string ?? ""
+            sequence += 1
+            model.environments.insert(environment)
+            model.logged.append(Logged(
+                id: id, uuid: uuid, run: run.id, runUUID: run.uuid, claim: claim, environment: environment, outcome: outcome,
+                checkedAt: date, sequence: sequence, words: model.claims.first { $0.key == claim }?.words ?? ""))
         case .edit(let claim, let words):
             try store.editClaim(key: claim, ClaimChanges(statement: words))
             if let index = model.claims.firstIndex(where: { $0.key == claim }) { model.claims[index].words = words }
@@ -522,7 +561,13 @@ import Testing
                         claim: claim, environment: Self.randomEnvironment(&generator), date: Self.randomDate(&generator),
                         value: Double(Int.random(in: 80...90, using: &generator)), index: model.logged.count)
                     counts["judged results", default: 0] += 1
-                } else if roll < 50 {
+                } else if roll < 53 {
+                    step = .ingested(
+                        claim: claims[Int.random(in: 0..<claims.count, using: &generator)].key,
+                        outcome: Bool.random(using: &generator) ? .pass : .fail, onMax: Bool.random(using: &generator),
+                        date: Self.randomDate(&generator), index: model.logged.count)
+                    counts["ingested on prefix-named devices", default: 0] += 1
+                } else if roll < 57 {
                     step = .undated(
                         claim: claims[Int.random(in: 0..<claims.count, using: &generator)].key,
                         outcome: Bool.random(using: &generator) ? .pass : .fail, environment: Self.randomEnvironment(&generator),
@@ -660,6 +705,8 @@ import Testing
             case .judged(_, _, _, _, let index) where !model.counts(model.logged[index]):
                 continue
             case .undated(_, _, _, let index) where !model.counts(model.logged[index]):
+                continue
+            case .ingested(_, _, _, _, let index) where !model.counts(model.logged[index]):
                 continue
             case .pair(let claim, let environment, let date, _, let index)
             where !model.counts(model.logged[index]) || !model.counts(model.logged[index + 1]):
