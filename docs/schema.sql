@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 20, as a fresh store holds it:
+-- The schema of an evidence store at version 21, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -278,6 +278,22 @@ CREATE TABLE result_links (
     UNIQUE (result_id, url)
 ) STRICT;
 
+CREATE TABLE result_unlinks (
+    id          INTEGER PRIMARY KEY,
+    uuid        TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'),
+    -- The link removed, as it was.
+    link_uuid   TEXT NOT NULL UNIQUE CHECK (length(link_uuid) = 36 AND link_uuid NOT GLOB '*[^0-9a-f-]*'),
+    result_id   INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+    url         TEXT NOT NULL,
+    linked_by   TEXT NOT NULL,
+    linked_at   TEXT NOT NULL,
+    unlinked_by TEXT NOT NULL CHECK (length(trim(unlinked_by)) > 0),
+    unlinked_at TEXT NOT NULL
+                CHECK (unlinked_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+                       AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(unlinked_at)) = unlinked_at),
+    reason      TEXT NOT NULL CHECK (length(trim(reason)) > 0)
+) STRICT;
+
 CREATE TABLE "results" (
     id                 INTEGER PRIMARY KEY,
     uuid               TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36),
@@ -416,6 +432,8 @@ CREATE INDEX measurements_by_name ON measurements (name);
 CREATE INDEX measurements_by_result ON measurements (result_id);
 
 CREATE INDEX result_links_by_result ON result_links (result_id);
+
+CREATE INDEX result_unlinks_by_result ON result_unlinks (result_id);
 
 CREATE INDEX results_by_claim ON results (claim_id, recorded_at) WHERE claim_id IS NOT NULL;
 
@@ -1045,6 +1063,11 @@ BEGIN
     WHERE ((claim_id = OLD.claim_id AND environment_id = OLD.environment_id)
         OR (claim_id = NEW.claim_id AND environment_id = NEW.environment_id))
       AND result_id IS NOT NULL;
+END;
+
+CREATE TRIGGER result_unlinks_no_update BEFORE UPDATE ON result_unlinks
+BEGIN
+    SELECT RAISE(ABORT, 'an unlink is never changed');
 END;
 
 CREATE TRIGGER retractions_no_delete BEFORE DELETE ON retractions

@@ -190,6 +190,7 @@ final class ConcurrentResults: @unchecked Sendable {
         18: "e257e59476bb72c7bd36dc3aae26eda4b8bf137c16344920b67bf4c8f0f8c59b",
         19: "f794936d86f2c53aaabd52113d93434d331236f7773e23c14ffa52c6dccd77bf",
         20: "6983c421b4254e11609a6024fdf93a1fd037672ad5c2ca8ea11066fe624ec6a9",
+        21: "46b82c86ed859e10f5dc55726b485f2dd939d65d348c4599288c98274af9e961",
     ]
 
     @Test func landedMigrationsAreFrozen() {

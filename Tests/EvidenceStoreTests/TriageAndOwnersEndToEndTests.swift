@@ -79,6 +79,50 @@ import Testing
         #expect(moved.contains(",https://github.com/example/duo/issues/20\n") && !moved.contains(Self.issue), "\(moved)")
     }
 
+    /// A link made by mistake is removed (issue 46): the claim's reason and
+    /// the listings stop naming it, the removal keeps who, when and why, and
+    /// it travels: a clone that had the link drops it on import, a new store
+    /// never shows it, and importing again changes nothing.
+    @Test func aWrongLinkIsRemovedAndTheRemovalTravels() throws {
+        let wrong = "https://github.com/example/duo/issues/99"
+        let logged = try run(
+            ["log", "bars.other-app-activity", "--result", "fail", "--issue", Self.issue, "--issue", wrong,
+             "--date", "2026-11-01T10:00:00Z", "--format", "json"] + Self.duo)
+        let result = String(try #require(logged.stdout.split(separator: "\"result\": \"").dropFirst().first?.prefix(36)))
+        try run(["export", "shared"])
+        try run(["init", "--store", "other.sqlite"])
+        try run(["import", "shared", "--store", "other.sqlite"])
+        #expect(try run(["claim", "show", "bars.other-app-activity", "--store", "other.sqlite"]).stdout.contains(wrong))
+
+        let refused = try run(["result", "unlink", String(result.prefix(8)), "https://github.com/example/duo/issues/7", "--reason", "x"], expect: 64)
+        #expect(
+            refused.stderr.contains("is not linked to https://github.com/example/duo/issues/7; its links: ")
+                && refused.stderr.contains(Self.issue) && refused.stderr.contains(wrong), "\(refused.stderr)")
+        try run(["result", "unlink", String(result.prefix(8)), wrong], expect: 64)
+        let removed = try run(["result", "unlink", String(result.prefix(8)), wrong, "--reason", "the wrong bug"])
+        #expect(removed.stderr.contains("Removed the link of result \(result.prefix(8))"), "\(removed.stderr)")
+        let show = try run(["claim", "show", "bars.other-app-activity"]).stdout
+        #expect(show.contains("known: \(Self.issue)") && !show.contains(wrong), "\(show)")
+        #expect(!(try run(["untested", "--failing", "--format", "csv"]).stdout.contains(wrong)))
+        let kept = "SELECT url, unlinked_by, reason FROM result_unlinks"
+        #expect(try run(["query", "--format", "csv", kept]).stdout == "url,unlinked_by,reason\n\(wrong),qa,the wrong bug\n")
+        #expect(try run(["result", "unlink", String(result.prefix(8)), wrong, "--reason", "again"], expect: 64).stderr.contains("its links: \(Self.issue)"))
+
+        // The clone that had it drops it; a new store never shows it; again, nothing changes.
+        try run(["export", "shared"])
+        try run(["import", "shared", "--store", "other.sqlite"])
+        #expect(!(try run(["claim", "show", "bars.other-app-activity", "--store", "other.sqlite"]).stdout.contains(wrong)))
+        try run(["init", "--store", "fresh.sqlite"])
+        try run(["import", "shared", "--store", "fresh.sqlite"])
+        #expect(!(try run(["claim", "show", "bars.other-app-activity", "--store", "fresh.sqlite"]).stdout.contains(wrong)))
+        #expect(try run(["query", "--store", "fresh.sqlite", "--format", "csv", kept]).stdout == "url,unlinked_by,reason\n\(wrong),qa,the wrong bug\n")
+        let again = try run(["import", "shared", "--store", "other.sqlite"])
+        #expect(again.stderr.contains("0 records added"), "\(again.stderr)")
+        // The clone exports the same files: nothing to commit.
+        try run(["export", "shared", "--store", "other.sqlite"])
+        try run(["export", "shared"])
+    }
+
     // MARK: - Owners
 
     @Test func ownersFilterListsSessionsAndTravelThroughExportAndMerge() throws {

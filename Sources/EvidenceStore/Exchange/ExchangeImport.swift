@@ -500,6 +500,9 @@ final class ImportSession {
             case .link(let link):
                 try flushResults()
                 try applyLink(link, runID: runID, runUUID: uuid, location)
+            case .unlink(let unlink):
+                try flushResults()
+                try applyUnlink(unlink, runID: runID, runUUID: uuid, location)
             }
         }
     }
@@ -672,6 +675,31 @@ final class ImportSession {
             uuid: retraction.uuid, resultID: resultID, runID: resultID == nil ? runID : nil, by: retraction.by,
             at: retraction.at, reason: retraction.reason)
         summary.added += 1
+    }
+
+    /// Removes a link as the folder's unlink says, keeping the removal; one
+    /// that differs from the stored unlink of its UUID is a conflict.
+    private func applyUnlink(_ unlink: TextFormat.UnlinkLine, runID: Int64, runUUID: String, _ location: RecordLocation) throws {
+        if let stored = try reader.unlinkLine(uuid: unlink.uuid) {
+            if stored == unlink {
+                summary.unchanged += 1
+            } else {
+                let (field, here, there) = RecordDifference.first(stored.line, unlink.line)
+                conflict(
+                    location,
+                    "unlink \(unlink.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; unlinks are never replaced")
+            }
+            return
+        }
+        try checkDate(unlink.at, location, field: "at")
+        if try writer.unlink(uuid: unlink.uuid, linkUUID: unlink.link, runID: runID, by: unlink.by, at: unlink.at, reason: unlink.reason) {
+            summary.added += 1
+        } else if try reader.isUnlinked(linkUUID: unlink.link) {
+            // The same link removed on two clones is one removal: the first stands.
+            summary.unchanged += 1
+        } else {
+            throw location.error("link", "run \(runUUID) has no link \(unlink.link)")
+        }
     }
 
     /// Adds a link the store lacks; one that differs from the stored link of its UUID is a conflict.

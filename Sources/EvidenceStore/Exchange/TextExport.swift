@@ -70,6 +70,7 @@ public enum StoreExporter {
                             for result in run.results { emit(result.line) }
                             for retraction in run.retractions { emit(retraction.line) }
                             for link in run.links { emit(link.line) }
+                            for unlink in run.unlinks { emit(unlink.line) }
                         }
                     }
                     counts.append((part.name, output.takeCount()))

@@ -274,6 +274,18 @@ extension TextFormat.LinkLine {
     }
 }
 
+extension TextFormat.UnlinkLine {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("unlink", uuid)
+        line.add("link", link)
+        line.add("by", by)
+        line.add("at", at)
+        line.add("reason", reason)
+        return line
+    }
+}
+
 extension TextFormat.RetractionLine {
     public var line: JSONLine {
         var line = JSONLine()

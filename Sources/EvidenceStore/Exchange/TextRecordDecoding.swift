@@ -242,6 +242,7 @@ extension FieldReader {
         case result(TextFormat.ResultLine)
         case retraction(TextFormat.RetractionLine)
         case link(TextFormat.LinkLine)
+        case unlink(TextFormat.UnlinkLine)
     }
 
     mutating func runFileLine() throws -> RunFileLine {
@@ -250,7 +251,9 @@ extension FieldReader {
         case "result": return .result(try resultLine())
         case "retraction": return .retraction(try retractionLine())
         case "link": return .link(try linkLine())
-        default: throw error(firstKey ?? "", "expected a record that starts with 'run', 'result', 'retraction' or 'link'")
+        case "unlink": return .unlink(try unlinkLine())
+        default:
+            throw error(firstKey ?? "", "expected a record that starts with 'run', 'result', 'retraction', 'link' or 'unlink'")
         }
     }
 
@@ -305,6 +308,14 @@ extension FieldReader {
         let record = TextFormat.LinkLine(
             uuid: try uuid("link"), result: try uuid("result"),
             url: try checked("url") { try Validate.url(url, field: "issue URL") }, by: try nonEmpty("by"), at: try time("at"))
+        try finish()
+        return record
+    }
+
+    mutating func unlinkLine() throws -> TextFormat.UnlinkLine {
+        let record = TextFormat.UnlinkLine(
+            uuid: try uuid("unlink"), link: try uuid("link"), by: try nonEmpty("by"), at: try time("at"),
+            reason: try nonEmpty("reason"))
         try finish()
         return record
     }

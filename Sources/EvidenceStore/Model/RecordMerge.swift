@@ -165,6 +165,10 @@ public struct RecordIdentity: Equatable, Sendable {
             (key, sortKey, description) = (
                 "link " + text("link"), ["3", text("at"), text("link")], "link \(text("link")) of result \(text("result"))"
             )
+        case "unlink":
+            (key, sortKey, description) = (
+                "unlink " + text("unlink"), ["4", text("at"), text("unlink")], "unlink \(text("unlink")) of link \(text("link"))"
+            )
         case "document":
             // A checklist, or (with models, in documents.jsonl) a document's default models.
             let what = fields.contains { $0.0 == "models" } ? "document" : "checklist"

@@ -189,8 +189,17 @@ extension TextFormat {
         public var results: [ResultLine]
         /// By time, then UUID.
         public var retractions: [RetractionLine]
-        /// Issues linked to its results (version 4), by time, then UUID.
+        /// Issues linked to its results (version 4), by time, then UUID;
+        /// a link removed since among them, as it was.
         public var links: [LinkLine] = []
+        /// Links removed, by time, then UUID.
+        public var unlinks: [UnlinkLine] = []
+    }
+
+    /// A link removed (`result unlink`): who, when and why. Only ever added;
+    /// the link it removes stays in the run's file, as it was.
+    public struct UnlinkLine: Equatable, Sendable {
+        public var uuid, link, by, at, reason: String
     }
 
     /// A result tied to the issue that tracks it: only ever added, like a retraction.

@@ -65,4 +65,29 @@ extension Store {
             return (name, added)
         }
     }
+
+    /// Removes a result's link to an issue, linked by mistake: the link leaves
+    /// every reason and listing, and its removal is kept (who, when, why),
+    /// travelling as the link did. Refused, naming the result's links, where
+    /// it has none to `url`.
+    @discardableResult
+    public func unlinkResult(_ reference: String, from url: String, reason: String, by author: String) throws -> String {
+        let url = try Validate.url(url, field: "issue URL")
+        let reason = try Validate.prose(reason, field: "reason")
+        return try write { writer in
+            let reader = writer.reader
+            let id = try reader.resultID(reference: reference)
+            let name = ResultIdentity.described("result", uuid: try reader.resultUUID(id: id), local: id)
+            let links = try reader.links(ofResult: id)
+            guard let link = links.first(where: { $0.url == url }) else {
+                throw EvidenceError.refused(
+                    reason: "\(name) is not linked to \(url)"
+                        + (links.isEmpty ? "; it has no link" : "; its links: " + links.map(\.url).joined(separator: ", ")))
+            }
+            _ = try writer.unlink(
+                uuid: ResultIdentity.newUUID(), linkUUID: link.uuid, runID: try reader.runID(ofResult: id), by: Self.author(author),
+                at: clock.timestamp(), reason: reason)
+            return name
+        }
+    }
 }

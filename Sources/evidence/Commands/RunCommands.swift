@@ -7,7 +7,7 @@ enum RunCommands {
         commands: [Start.self, List.self, Show.self, RetractRun.self])
     static let result = CommandSpec(
         group: "result", abstract: "Correct a result logged by mistake, or tie it to the issue that tracks it.",
-        commands: [Link.self, RetractResult.self])
+        commands: [Link.self, Unlink.self, RetractResult.self])
     static let attachments = CommandSpec(
         group: "attachments", abstract: "List attachments, or verify that their files are unchanged.",
         commands: [AttachmentList.self, AttachmentVerify.self])
@@ -161,7 +161,7 @@ extension RunCommands {
         static let spec = CommandSpec(
             name: "link",
             abstract: "Tie a result to the issue (bug) that tracks it.",
-            discussion: "Links are only ever added, like retractions, and travel through export and import. A failing "
+            discussion: "Links travel through export and import; one made by mistake is removed with result unlink. A failing "
                 + "claim stays failing; its reason names the issues linked to its failures since its last pass "
                 + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.",
             arguments: [result.argument, url.argument], options: [SharedOptions.by.option])
@@ -179,6 +179,35 @@ extension RunCommands {
         func run(_ runner: Runner) throws -> Int32 {
             let (result, added) = try runner.with { try $0.linkResult(reference, to: url, by: by) }
             runner.output.message(added ? "Linked \(result) to \(url)." : "\(result) is linked to \(url) already; nothing changed.")
+            return ExitCode.ok
+        }
+    }
+
+    /// `result unlink`
+    struct Unlink: DeclaredCommand {
+        static let reason = Option.required("reason", "text", help: "Why the link is wrong.")
+        static let spec = CommandSpec(
+            name: "unlink",
+            abstract: "Remove a result's link to an issue made by mistake, keeping who removed it, when and why.",
+            discussion: "The issue leaves the claim's reason and every listing; the removal is only ever added, like a "
+                + "retraction, and travels through export and import, so every clone drops the link.",
+            arguments: [Link.result.argument, Link.url.argument], options: [reason.option, SharedOptions.by.option])
+
+        let reference: String
+        let url: String
+        let reason: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            reference = try values[Link.result]
+            url = try values[Link.url]
+            reason = try values[Self.reason]
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            let result = try runner.with { try $0.unlinkResult(reference, from: url, reason: reason, by: by) }
+            runner.output.message("Removed the link of \(result) to \(url).")
             return ExitCode.ok
         }
     }

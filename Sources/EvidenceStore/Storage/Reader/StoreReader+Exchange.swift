@@ -58,27 +58,70 @@ extension StoreReader {
                 uuid: row.text("uuid"), result: row.optionalText("result_uuid"), by: row.text("retracted_by"), at: row.text("retracted_at"),
                 reason: row.text("reason")))
         }
+        // The links, and those removed since as they were: the run's file only ever grows.
         try database.cached(
             """
             SELECT l.uuid, r.uuid AS result_uuid, l.url, l.linked_by, l.linked_at
-            FROM result_links AS l JOIN results AS r ON r.id = l.result_id
-            WHERE r.run_id = ? ORDER BY l.linked_at, l.uuid
+            FROM result_links AS l JOIN results AS r ON r.id = l.result_id WHERE r.run_id = ?1
+            UNION ALL
+            SELECT u.link_uuid AS uuid, r.uuid AS result_uuid, u.url, u.linked_by, u.linked_at
+            FROM result_unlinks AS u JOIN results AS r ON r.id = u.result_id WHERE r.run_id = ?1
+            ORDER BY linked_at, uuid
             """
         ).forEachRow([.integer(id)]) { row in
             file.links.append(TextFormat.LinkLine(
                 uuid: row.text("uuid"), result: row.text("result_uuid"), url: row.text("url"), by: row.text("linked_by"),
                 at: row.text("linked_at")))
         }
+        try database.cached(
+            """
+            SELECT u.uuid, u.link_uuid, u.unlinked_by, u.unlinked_at, u.reason
+            FROM result_unlinks AS u JOIN results AS r ON r.id = u.result_id WHERE r.run_id = ? ORDER BY u.unlinked_at, u.uuid
+            """
+        ).forEachRow([.integer(id)]) { row in
+            file.unlinks.append(TextFormat.UnlinkLine(
+                uuid: row.text("uuid"), link: row.text("link_uuid"), by: row.text("unlinked_by"), at: row.text("unlinked_at"),
+                reason: row.text("reason")))
+        }
         return file
     }
 
-    /// The link with this UUID, as its run's file writes it, or nil.
+    /// The unlink with this UUID, as its run's file writes it, or nil.
+    func unlinkLine(uuid: String) throws -> TextFormat.UnlinkLine? {
+        var found: TextFormat.UnlinkLine?
+        try database.cached("SELECT uuid, link_uuid, unlinked_by, unlinked_at, reason FROM result_unlinks WHERE uuid = ?")
+            .forEachRow([.text(uuid)]) { row in
+                found = TextFormat.UnlinkLine(
+                    uuid: row.text("uuid"), link: row.text("link_uuid"), by: row.text("unlinked_by"), at: row.text("unlinked_at"),
+                    reason: row.text("reason"))
+            }
+        return found
+    }
+
+    /// A result's links to issues, oldest first.
+    func links(ofResult id: Int64) throws -> [(uuid: String, url: String)] {
+        var links: [(String, String)] = []
+        try database.cached("SELECT uuid, url FROM result_links WHERE result_id = ? ORDER BY linked_at, uuid")
+            .forEachRow([.integer(id)]) { links.append(($0.text("uuid"), $0.text("url"))) }
+        return links
+    }
+
+    /// Whether the link with this UUID was removed.
+    func isUnlinked(linkUUID: String) throws -> Bool {
+        try database.scalar("SELECT count(*) FROM result_unlinks WHERE link_uuid = ?", [.text(linkUUID)]).int64 ?? 0 > 0
+    }
+
+    /// The link with this UUID, as its run's file writes it (a removed one as
+    /// it was), or nil.
     func linkLine(uuid: String) throws -> TextFormat.LinkLine? {
         var found: TextFormat.LinkLine?
         try database.cached(
             """
             SELECT l.uuid, r.uuid AS result_uuid, l.url, l.linked_by, l.linked_at
-            FROM result_links AS l JOIN results AS r ON r.id = l.result_id WHERE l.uuid = ?
+            FROM result_links AS l JOIN results AS r ON r.id = l.result_id WHERE l.uuid = ?1
+            UNION ALL
+            SELECT u.link_uuid AS uuid, r.uuid AS result_uuid, u.url, u.linked_by, u.linked_at
+            FROM result_unlinks AS u JOIN results AS r ON r.id = u.result_id WHERE u.link_uuid = ?1
             """
         ).forEachRow([.text(uuid)]) { row in
             found = TextFormat.LinkLine(uuid: row.text("uuid"), result: row.text("result_uuid"), url: row.text("url"), by: row.text("linked_by"),

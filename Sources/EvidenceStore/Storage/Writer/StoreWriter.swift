@@ -371,6 +371,21 @@ public struct StoreWriter {
         return database.changes > 0
     }
 
+    /// Removes a link of a result of run `runID`, keeping it as it was and its
+    /// removal in `result_unlinks`; false when the run's results hold no link of that UUID.
+    func unlink(uuid: String, linkUUID: String, runID: Int64, by author: String, at time: String, reason: String) throws -> Bool {
+        try database.execute(
+            cached: """
+                INSERT INTO result_unlinks (uuid, link_uuid, result_id, url, linked_by, linked_at, unlinked_by, unlinked_at, reason)
+                SELECT ?1, l.uuid, l.result_id, l.url, l.linked_by, l.linked_at, ?4, ?5, ?6
+                FROM result_links AS l JOIN results AS r ON r.id = l.result_id WHERE l.uuid = ?2 AND r.run_id = ?3
+                """,
+            [.text(uuid), .text(linkUUID), .integer(runID), .text(author), .text(time), .text(reason)])
+        guard database.changes > 0 else { return false }
+        try database.execute(cached: "DELETE FROM result_links WHERE uuid = ?", [.text(linkUUID)])
+        return true
+    }
+
     /// Inserts a measurement; with no id, SQLite gives it the next one.
     func insertMeasurement(
         id: Int64? = nil, resultID: Int64, name: String, value: Double, unit: String, baseline: Double?, posture: String?
