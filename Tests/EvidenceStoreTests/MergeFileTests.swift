@@ -22,6 +22,25 @@ import Testing
         #expect(outcome.text == ours + "\n" + theirs + "\n" + added + "\n", "in key order")
     }
 
+    /// A link removed on one side (its unlink added beside it) merges with
+    /// the other side's file unchanged, either way round: removals are only
+    /// ever added (issue 46).
+    @Test func anUnlinkMergesEitherWayRound() {
+        let base = [
+            #"{"run":"46ae06e0-6a29-4fe3-97cf-edc53345ad78","started_at":"2026-11-01T10:00:00Z","environment":{"kind":"simulator","model":"iPhone Duo","os_name":"iOS","os_version":"27.1","tool_name":"Xcode","tool_version":"27.1","tool_build":"27A9275"},"tester":"root"}"#,
+            #"{"result":"8dd25f92-8dc3-4f9d-8cb5-6bfa754a49b7","claim":"bars.other-app-activity","statement":"32e015794358ad4fcc7bfef8583503d2632d6c9bdc4a7e2cad97b3db8fde8609","outcome":"fail","checked_at":"2026-11-01T10:00:00Z","recorded_at":"2026-12-05T07:22:36.015640Z"}"#,
+            #"{"link":"561ec2e1-a279-4c73-ac88-4e87fc2c32c6","result":"8dd25f92-8dc3-4f9d-8cb5-6bfa754a49b7","url":"https://github.com/e/d/issues/1","by":"root","at":"2026-12-05T07:22:36Z"}"#,
+            #"{"link":"bd5d4cba-0e70-4333-aed7-e8966fd6dc6a","result":"8dd25f92-8dc3-4f9d-8cb5-6bfa754a49b7","url":"https://github.com/e/d/issues/2","by":"root","at":"2026-12-05T07:22:36Z"}"#,
+        ]
+        let ours = base + [#"{"unlink":"4c32cb1f-bce1-4ef4-ab2a-d75e38188bb5","link":"bd5d4cba-0e70-4333-aed7-e8966fd6dc6a","by":"root","at":"2026-12-05T07:22:36Z","reason":"wrong"}"#]
+        func text(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
+        for (a, b) in [(ours, base), (base, ours)] {
+            let outcome = MergeFile.merge(base: text(base), ours: text(a), theirs: text(b), path: "runs/46ae06e0-6a29-4fe3-97cf-edc53345ad78.jsonl")
+            #expect(outcome.conflicts.isEmpty, "\(outcome.conflicts)")
+            #expect(outcome.text == text(ours))
+        }
+    }
+
     @Test func differentFieldsOfOneRecordMerge() {
         let ours = Self.claimA.replacingOccurrences(of: "\"area\":\"A\"", with: "\"area\":\"Alpha\"")
         let theirs = Self.claimA.replacingOccurrences(of: "One.", with: "One word.")
