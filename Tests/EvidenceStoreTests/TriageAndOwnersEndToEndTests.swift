@@ -121,6 +121,17 @@ import Testing
         // The clone exports the same files: nothing to commit.
         try run(["export", "shared", "--store", "other.sqlite"])
         try run(["export", "shared"])
+        // A removal edited in the folder is a conflict: it is never replaced.
+        let runs = try FileManager.default.contentsOfDirectory(atPath: folder.path("shared/runs"))
+        for name in runs {
+            let path = folder.path("shared/runs/" + name)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            if text.contains("the wrong bug") {
+                try text.replacingOccurrences(of: "the wrong bug", with: "another reason").write(toFile: path, atomically: true, encoding: .utf8)
+            }
+        }
+        let edited = try run(["import", "shared"], expect: 65)
+        #expect(edited.stderr.contains("differs: 'reason' is 'the wrong bug' here and 'another reason' in the folder; it is never replaced"), "\(edited.stderr)")
     }
 
     // MARK: - Owners

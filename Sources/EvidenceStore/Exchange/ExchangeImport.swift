@@ -648,19 +648,26 @@ final class ImportSession {
         return a == b
     }
 
+    /// Whether the store holds a record of this UUID that is only ever added
+    /// (a retraction, a link, an unlink): the same counts as unchanged,
+    /// another is a conflict, as such records are never replaced.
+    private func isHeld<Line: Equatable>(
+        _ stored: Line?, _ incoming: Line, _ what: String, line: (Line) -> JSONLine, _ location: RecordLocation
+    ) -> Bool {
+        guard let stored else { return false }
+        if stored == incoming {
+            summary.unchanged += 1
+        } else {
+            let (field, here, there) = RecordDifference.first(line(stored), line(incoming))
+            conflict(location, "\(what) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; it is never replaced")
+        }
+        return true
+    }
+
     private func applyRetraction(
         _ retraction: TextFormat.RetractionLine, runID: Int64, runUUID: String, _ location: RecordLocation
     ) throws {
-        if let stored = try reader.retractionLine(uuid: retraction.uuid) {
-            if stored == retraction {
-                summary.unchanged += 1
-            } else {
-                let (field, here, there) = RecordDifference.first(stored.line, retraction.line)
-                conflict(
-                    location,
-                    "retraction \(retraction.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; "
-                        + "retractions are never replaced")
-            }
+        if isHeld(try reader.retractionLine(uuid: retraction.uuid), retraction, "retraction \(retraction.uuid)", line: \.line, location) {
             return
         }
         try checkDate(retraction.at, location, field: "at")
@@ -680,17 +687,7 @@ final class ImportSession {
     /// Removes a link as the folder's unlink says, keeping the removal; one
     /// that differs from the stored unlink of its UUID is a conflict.
     private func applyUnlink(_ unlink: TextFormat.UnlinkLine, runID: Int64, runUUID: String, _ location: RecordLocation) throws {
-        if let stored = try reader.unlinkLine(uuid: unlink.uuid) {
-            if stored == unlink {
-                summary.unchanged += 1
-            } else {
-                let (field, here, there) = RecordDifference.first(stored.line, unlink.line)
-                conflict(
-                    location,
-                    "unlink \(unlink.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; unlinks are never replaced")
-            }
-            return
-        }
+        if isHeld(try reader.unlinkLine(uuid: unlink.uuid), unlink, "unlink \(unlink.uuid)", line: \.line, location) { return }
         try checkDate(unlink.at, location, field: "at")
         if try writer.unlink(uuid: unlink.uuid, linkUUID: unlink.link, runID: runID, by: unlink.by, at: unlink.at, reason: unlink.reason) {
             summary.added += 1
@@ -704,17 +701,7 @@ final class ImportSession {
 
     /// Adds a link the store lacks; one that differs from the stored link of its UUID is a conflict.
     private func applyLink(_ link: TextFormat.LinkLine, runID: Int64, runUUID: String, _ location: RecordLocation) throws {
-        if let stored = try reader.linkLine(uuid: link.uuid) {
-            if stored == link {
-                summary.unchanged += 1
-            } else {
-                let (field, here, there) = RecordDifference.first(stored.line, link.line)
-                conflict(
-                    location,
-                    "link \(link.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; links are never replaced")
-            }
-            return
-        }
+        if isHeld(try reader.linkLine(uuid: link.uuid), link, "link \(link.uuid)", line: \.line, location) { return }
         try checkDate(link.at, location, field: "at")
         guard let target = try reader.result(uuid: link.result), target.runID == runID else {
             throw location.error("result", "run \(runUUID) has no result \(link.result)")
