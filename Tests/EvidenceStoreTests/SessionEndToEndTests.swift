@@ -478,7 +478,16 @@ final class Tmux {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the command did not end:\n\(try screen())"])
     }
 
+    /// Ends the terminal: the program in its pane, then its server, each
+    /// killed by its id while it still runs. `kill-server` left both running
+    /// where the test process ignores SIGHUP (they inherit that), one server
+    /// for every test. A pane's program that has ended is left alone (its id
+    /// may be another process's by now).
     func close() {
-        _ = try? tmux(["kill-server"])
+        let ids = ((try? tmux(["display-message", "-p", "#{pid} #{pane_pid} #{pane_dead}"])) ?? "")
+            .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard ids.count == 3, let server = pid_t(ids[0]), server > 0 else { return }
+        if ids[2] != "1", let pane = pid_t(ids[1]), pane > 0 { kill(pane, SIGKILL) }
+        kill(server, SIGKILL)
     }
 }
