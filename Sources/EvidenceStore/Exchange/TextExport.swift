@@ -104,8 +104,12 @@ public enum StoreExporter {
             manifest.add("version", Int64(TextFormat.version))
             try output.file(TextFormat.manifest) { emit in emit(manifest) }
             let bases = try reader.exchangedLines()
-            let held = try reader.heldStatements()
-            try output.commit(seen: { bases.contains($0) }, holdsStatement: { held.contains($0 + "\n" + $1) })
+            // Read only if the folder holds earlier words the export leaves out.
+            var held: Set<String>?
+            try output.commit(seen: { bases.contains($0) }) { claim, sha256 in
+                if held == nil { held = try reader.heldStatements() }
+                return held?.contains(claim + "\n" + sha256) ?? false
+            }
             for (kind, key, line) in exchanged {
                 try writer.setExchangedLine(kind: kind.rawValue, key: key, line: line)
             }
@@ -247,7 +251,7 @@ final class ExportFolder {
     /// the store last exported or imported; `holdsStatement` whether the
     /// store has a claim's words, by claim key and SHA-256): the list of
     /// moves and removals is written, then carried out.
-    func commit(seen: (String) -> Bool, holdsStatement: (String, String) -> Bool) throws {
+    func commit(seen: (String) -> Bool, holdsStatement: (String, String) throws -> Bool) throws {
         FaultPoint.reached("export.staged")
         let existing = formatEntries(in: target)
         if !replace {
@@ -300,7 +304,7 @@ final class ExportFolder {
     /// Earlier words the export leaves out because they are a claim's words
     /// again are held, not lost (issue 44, #12).
     private func unseenRecords(
-        _ existing: [String], seen: (String) -> Bool, holdsStatement: (String, String) -> Bool
+        _ existing: [String], seen: (String) -> Bool, holdsStatement: (String, String) throws -> Bool
     ) throws -> [String] {
         var unseen: [String] = []
         for relative in existing where relative != TextFormat.manifest {
@@ -318,7 +322,7 @@ final class ExportFolder {
                 if let now = newRecords[key] {
                     if !editable || now.line == record.line || seen(record.line) { continue }
                     unseen.append("\(record.description) as changed in \(relative)")
-                } else if !(editable && seen(record.line)) && !Self.isHeldStatement(record.line, in: relative, holdsStatement) {
+                } else if !(editable && seen(record.line)), try !Self.isHeldStatement(record.line, in: relative, holdsStatement) {
                     unseen.append("\(record.description) in \(relative)")
                 }
             }
@@ -327,11 +331,11 @@ final class ExportFolder {
     }
 
     /// Whether a line of a statements file names words the store holds.
-    private static func isHeldStatement(_ line: String, in relative: String, _ holds: (String, String) -> Bool) -> Bool {
+    private static func isHeldStatement(_ line: String, in relative: String, _ holds: (String, String) throws -> Bool) throws -> Bool {
         guard relative.hasPrefix(TextFormat.Part.statements.name + "/"), let value = try? JSONReader.parse(Data(line.utf8)),
             let claim = value["claim"]?.stringValue, let sha256 = value["sha256"]?.stringValue
         else { return false }
-        return holds(claim, sha256)
+        return try holds(claim, sha256)
     }
 
     /// The records of a file by key, or nil when a line is not one.
