@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 21, as a fresh store holds it:
+-- The schema of an evidence store at version 22, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -343,6 +343,20 @@ CREATE TABLE retractions (
     CHECK ((result_id IS NULL) <> (run_id IS NULL))
 ) STRICT;
 
+CREATE TABLE run_corrections (
+    id                INTEGER PRIMARY KEY,
+    uuid              TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'),
+    run_id            INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+    -- The OS build the run recorded ('' for none), and the one it used.
+    recorded_os_build TEXT NOT NULL,
+    os_build          TEXT NOT NULL CHECK (length(os_build) > 0 AND os_build NOT GLOB '*[^0-9A-Za-z]*'),
+    corrected_by      TEXT NOT NULL CHECK (length(trim(corrected_by)) > 0),
+    corrected_at      TEXT NOT NULL
+                      CHECK (corrected_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+                             AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(corrected_at)) = corrected_at),
+    reason            TEXT NOT NULL CHECK (length(trim(reason)) > 0)
+) STRICT;
+
 CREATE TABLE runs (
     id               INTEGER PRIMARY KEY,
     uuid             TEXT NOT NULL UNIQUE
@@ -450,6 +464,8 @@ CREATE INDEX results_not_decisive ON results (claim_id, environment_id, run_id)
 CREATE INDEX retractions_of_results ON retractions (result_id) WHERE result_id IS NOT NULL;
 
 CREATE INDEX retractions_of_runs ON retractions (run_id) WHERE run_id IS NOT NULL;
+
+CREATE INDEX run_corrections_by_run ON run_corrections (run_id, corrected_at, uuid);
 
 CREATE INDEX runs_by_environment ON runs (environment_id, tester, started_at);
 
@@ -1078,4 +1094,14 @@ END;
 CREATE TRIGGER retractions_no_update BEFORE UPDATE ON retractions
 BEGIN
     SELECT RAISE(ABORT, 'retractions are append-only');
+END;
+
+CREATE TRIGGER run_corrections_no_delete BEFORE DELETE ON run_corrections
+BEGIN
+    SELECT RAISE(ABORT, 'a correction is never deleted');
+END;
+
+CREATE TRIGGER run_corrections_no_update BEFORE UPDATE ON run_corrections
+BEGIN
+    SELECT RAISE(ABORT, 'a correction is never changed');
 END;

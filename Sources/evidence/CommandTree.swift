@@ -5,7 +5,7 @@ enum CommandTree {
     static let version = "0.1.0"
 
     static let store = Option.text(
-        "store", "path", help: "The store file (default: $EVIDENCE_STORE, else ./evidence.sqlite).")
+        "store", "path", help: "The store file (default: $EVIDENCE_STORE, else the nearest evidence.sqlite in this folder or one above).")
 
     static let format = Option.choice(
         "format", "format", help: "Output format: \(Choices.list(OutputFormat.names)) (default: table).", of: OutputFormat.self

@@ -39,6 +39,12 @@ import Testing
             #expect(outcome.conflicts.isEmpty, "\(outcome.conflicts)")
             #expect(outcome.text == text(ours))
         }
+        // Two clones' corrections of the run's OS build: both kept, in time order.
+        let mine = base + [#"{"correction":"0c32cb1f-bce1-4ef4-ab2a-d75e38188bb5","os_build":"24B85","by":"a","at":"2026-12-05T07:22:36Z","reason":"log"}"#]
+        let yours = base + [#"{"correction":"9c32cb1f-bce1-4ef4-ab2a-d75e38188bb5","os_build":"24B90","by":"b","at":"2026-12-05T07:22:40Z","reason":"Settings"}"#]
+        let merged = MergeFile.merge(base: text(base), ours: text(mine), theirs: text(yours), path: "runs/46ae06e0-6a29-4fe3-97cf-edc53345ad78.jsonl")
+        #expect(merged.conflicts.isEmpty, "\(merged.conflicts)")
+        #expect(merged.text == text(mine + [yours.last!]))
     }
 
     @Test func differentFieldsOfOneRecordMerge() {

@@ -191,6 +191,7 @@ final class ConcurrentResults: @unchecked Sendable {
         19: "f794936d86f2c53aaabd52113d93434d331236f7773e23c14ffa52c6dccd77bf",
         20: "6983c421b4254e11609a6024fdf93a1fd037672ad5c2ca8ea11066fe624ec6a9",
         21: "46b82c86ed859e10f5dc55726b485f2dd939d65d348c4599288c98274af9e961",
+        22: "ff76abd9df202deb70dcde62faad01c2b5ea65d07139330ec30a1e77ebe33462",
     ]
 
     @Test func landedMigrationsAreFrozen() {

@@ -247,7 +247,7 @@ import Testing
             Self.run2cee, { $0.replacingOccurrences(of: "\"started_at\":\"2026-10-20\"", with: "\"started_at\":\"20 October\"") },
             saying: [Self.run2cee + ":1:", "field 'started_at'"])
         try expectRejected(
-            Self.run2cee, { "{\"note\":\"x\"}\n" + $0 }, saying: [Self.run2cee + ":1:", "starts with 'run', 'result', 'retraction', 'link' or 'unlink'"])
+            Self.run2cee, { "{\"note\":\"x\"}\n" + $0 }, saying: [Self.run2cee + ":1:", "starts with 'run', 'result', 'retraction', 'link', 'unlink' or 'correction'"])
         try expectRejected(
             "runs/not-a-uuid.jsonl", { _ in "{}\n" }, saying: ["runs/not-a-uuid.jsonl", "named by the run's UUID"])
         try expectRejected("results.jsonl", { _ in "{}\n" }, saying: ["results.jsonl", "not a file of the text format, version 4"])

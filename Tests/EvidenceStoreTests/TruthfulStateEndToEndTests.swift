@@ -111,7 +111,87 @@ import Testing
         let logged = try run(["log", "deep-links.closed-and-open", "--result", "pass", "--date", "2026-11-02T10:00:00Z",
                               "--os-build", "24B85"] + device)
         #expect(logged.stderr.contains("1 claim's evidence on iPhone Duo device, iOS 27.1, Xcode 27.1 (27A9275) is stale now only because those runs recorded no OS build"), "\(logged.stderr)")
+        #expect(logged.stderr.contains("'evidence run correct RUN --os-build 24B85 --reason TEXT'"), "\(logged.stderr)")
         #expect(try state("bars.other-app-activity").state != "verified-on-device")
+    }
+
+    /// A device run logged without its OS build is corrected after the fact:
+    /// the run and its results move to the build it used, so the claim is
+    /// verified again; the correction (who, when, why) is shown, refused
+    /// where it cannot be true, only ever added, and travels to a teammate.
+    @Test func aCorrectionSaysWhichBuildAnEarlierRunUsed() throws {
+        let device = ["--device", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+        let first = runName(try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2026-11-02T09:00:00Z"] + device))
+        try run(["log", "deep-links.closed-and-open", "--result", "pass", "--date", "2026-11-02T10:00:00Z", "--os-build", "24B85"] + device)
+        try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2026-11-01T10:00:00Z", "--os", "iOS 27.2",
+                 "--os-build", "24C20", "--simulator", "iPhone Duo", "--xcode", "27.1", "--xcode-build", "27A9275"])
+        #expect(try state("bars.other-app-activity").state != "verified-on-device")
+
+        // Refused, naming the bad value, and nothing written.
+        let before = try count("run_corrections")
+        let wrongVersion = try run(["run", "correct", first, "--os-build", "24C20", "--reason", "read from the device"], expect: 64)
+        #expect(wrongVersion.stderr.contains("OS build 24C20 is iOS 27.2 in this store"), "\(wrongVersion.stderr)")
+        let badBuild = try run(["run", "correct", first, "--os-build", "24 B85", "--reason", "x"], expect: 64)
+        #expect(badBuild.stderr.contains("24 B85"), "\(badBuild.stderr)")
+        #expect(try count("run_corrections") == before)
+
+        let corrected = try run(["run", "correct", first, "--os-build", "24B85", "--reason", "the device ran 24B85 all week", "--by", "qa"])
+        #expect(corrected.stderr.contains("to OS build 24B85 (1 result); evidence changed for bars.other-app-activity."), "\(corrected.stderr)")
+        #expect(try state("bars.other-app-activity").state == "verified-on-device")
+        let same = try run(["run", "correct", first, "--os-build", "24B85", "--reason", "again"], expect: 64)
+        #expect(same.stderr.contains("already records OS build 24B85"), "\(same.stderr)")
+        let shown = try run(["run", "show", first]).stdout
+        #expect(shown.contains("iOS 27.1 (24B85)"), "\(shown)")
+        #expect(shown.contains("OS build 24B85 (recorded: none) by qa at "), "\(shown)")
+        #expect(shown.contains(": the device ran 24B85 all week"), "\(shown)")
+
+        // The run's file keeps the build as recorded, and the correction beside it.
+        let exchange = folder.path("exchange")
+        try run(["export", exchange])
+        let runFiles = try FileManager.default.subpathsOfDirectory(atPath: exchange).filter { $0.hasPrefix("runs/") }
+        let path = try #require(try runFiles.first {
+            try String(contentsOfFile: exchange + "/" + $0, encoding: .utf8).contains("\"correction\"")
+        })
+        let file = try String(contentsOfFile: exchange + "/" + path, encoding: .utf8)
+        #expect(file.contains("\"os_build\":\"24B85\""), "\(file)")
+        let header = String(file.split(separator: "\n")[0])
+        #expect(!header.contains("24B85"), "the header keeps the build as recorded: \(header)")
+
+        // A teammate's clone imports it and reads the same state; importing again changes nothing.
+        let other = folder.path("other.sqlite")
+        try run(["init", "--store", other])
+        try run(["import", exchange, "--store", other])
+        #expect(try state("bars.other-app-activity", store: other).state == "verified-on-device")
+        let again = try run(["import", exchange, "--store", other]).stderr
+        #expect(again.contains(": 0 records added"), "\(again)")
+        let theirs = folder.path("theirs")
+        try run(["export", theirs, "--store", other])
+        #expect(try String(contentsOfFile: theirs + "/" + path, encoding: .utf8) == file, "the teammate's export writes the run's file as it came")
+    }
+
+    /// Two clones correct one run to different builds before they exchange:
+    /// both corrections are kept on both, and the same one (the latest, then
+    /// by UUID) decides the run's build everywhere.
+    @Test func twoClonesCorrectingOneRunAgree() throws {
+        let device = ["--device", "iPhone Duo", "--os", "iOS 27.1", "--xcode", "27.1", "--xcode-build", "27A9275"]
+        let logged = runName(try run(["log", "bars.other-app-activity", "--result", "pass", "--date", "2026-11-02T09:00:00Z"] + device))
+        let (mine, theirs) = (folder.path("mine"), folder.path("theirs"))
+        let other = folder.path("other.sqlite")
+        try run(["export", mine])
+        try run(["init", "--store", other])
+        try run(["import", mine, "--store", other])
+        try run(["run", "correct", logged, "--os-build", "24B85", "--reason", "the device log says 24B85"])
+        try run(["run", "correct", logged, "--os-build", "24B90", "--reason", "Settings said 24B90", "--store", other])
+        try run(["export", mine])
+        try run(["export", theirs, "--store", other])
+        try run(["import", theirs])
+        try run(["import", mine, "--store", other])
+        let question = ["query", "--format", "csv",
+                        "SELECT e.os_build, (SELECT count(*) FROM run_corrections) AS corrections FROM runs AS u "
+                            + "JOIN environments AS e ON e.id = u.environment_id WHERE u.uuid LIKE '\(logged)%'"]
+        let here = try run(question).stdout
+        #expect(here.hasSuffix(",2\n"), "\(here)")
+        #expect(try run(question + ["--store", other]).stdout == here)
     }
 
     // MARK: 2. Time

@@ -503,8 +503,40 @@ final class ImportSession {
             case .unlink(let unlink):
                 try flushResults()
                 try applyUnlink(unlink, runID: runID, runUUID: uuid, location)
+            case .correction(let correction):
+                try flushResults()
+                try applyCorrection(correction, runID: runID, recorded: header.environment.osBuild, location)
             }
         }
+        // A header written again names the build as recorded: the run's corrections still decide.
+        if standing == .folder || replace {
+            try flushResults()
+            try writer.settleCorrectedBuild(runID: runID)
+        }
+    }
+
+    /// Records the folder's correction of a run's OS build; one that differs
+    /// from the stored correction of its UUID is a conflict.
+    private func applyCorrection(
+        _ correction: TextFormat.CorrectionLine, runID: Int64, recorded: String, _ location: RecordLocation
+    ) throws {
+        if let stored = try reader.correctionLine(uuid: correction.uuid) {
+            if stored == correction {
+                summary.unchanged += 1
+            } else {
+                let (field, here, there) = RecordDifference.first(stored.line, correction.line)
+                conflict(
+                    location,
+                    "correction \(correction.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; "
+                        + "corrections are never replaced")
+            }
+            return
+        }
+        try checkDate(correction.at, location, field: "at")
+        try writer.correctRun(
+            uuid: correction.uuid, runID: runID, recorded: recorded, osBuild: correction.osBuild, by: correction.by,
+            at: correction.at, reason: correction.reason)
+        summary.added += 1
     }
 
     private func applyHeader(_ header: TextFormat.RunHeader, stored: TextFormat.RunHeader?, _ location: RecordLocation)

@@ -156,13 +156,14 @@ public enum MergeFile {
         case "document": return try fields.checklist().line.object
         case "checklist": return try fields.checklistItem().line.object
         case "pattern": return try fields.testMapping().line.object
-        case "run", "result", "retraction", "link", "unlink":
+        case "run", "result", "retraction", "link", "unlink", "correction":
             switch try fields.runFileLine() {
             case .header(let header): return header.line.object
             case .result(let result): return result.line.object
             case .retraction(let retraction): return retraction.line.object
             case .link(let link): return link.line.object
             case .unlink(let unlink): return unlink.line.object
+            case .correction(let correction): return correction.line.object
             }
         default:
             throw EvidenceError.badFile(path: path, location: nil, reason: "not a record that merges field by field")

@@ -71,6 +71,7 @@ public enum StoreExporter {
                             for retraction in run.retractions { emit(retraction.line) }
                             for link in run.links { emit(link.line) }
                             for unlink in run.unlinks { emit(unlink.line) }
+                            for correction in run.corrections { emit(correction.line) }
                         }
                     }
                     counts.append((part.name, output.takeCount()))

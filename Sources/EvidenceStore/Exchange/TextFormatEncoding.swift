@@ -286,6 +286,18 @@ extension TextFormat.UnlinkLine {
     }
 }
 
+extension TextFormat.CorrectionLine {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("correction", uuid)
+        line.add("os_build", osBuild)
+        line.add("by", by)
+        line.add("at", at)
+        line.add("reason", reason)
+        return line
+    }
+}
+
 extension TextFormat.RetractionLine {
     public var line: JSONLine {
         var line = JSONLine()

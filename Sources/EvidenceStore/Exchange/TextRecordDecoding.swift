@@ -243,6 +243,7 @@ extension FieldReader {
         case retraction(TextFormat.RetractionLine)
         case link(TextFormat.LinkLine)
         case unlink(TextFormat.UnlinkLine)
+        case correction(TextFormat.CorrectionLine)
     }
 
     mutating func runFileLine() throws -> RunFileLine {
@@ -252,8 +253,10 @@ extension FieldReader {
         case "retraction": return .retraction(try retractionLine())
         case "link": return .link(try linkLine())
         case "unlink": return .unlink(try unlinkLine())
+        case "correction": return .correction(try correctionLine())
         default:
-            throw error(firstKey ?? "", "expected a record that starts with 'run', 'result', 'retraction', 'link' or 'unlink'")
+            throw error(
+                firstKey ?? "", "expected a record that starts with 'run', 'result', 'retraction', 'link', 'unlink' or 'correction'")
         }
     }
 
@@ -316,6 +319,17 @@ extension FieldReader {
         let record = TextFormat.UnlinkLine(
             uuid: try uuid("unlink"), link: try uuid("link"), by: try nonEmpty("by"), at: try time("at"),
             reason: try nonEmpty("reason"))
+        try finish()
+        return record
+    }
+
+    mutating func correctionLine() throws -> TextFormat.CorrectionLine {
+        let uuid = try uuid("correction")
+        let build = try string("os_build")
+        let record = TextFormat.CorrectionLine(
+            uuid: uuid, osBuild: try checked("os_build") { try AppleBuild.validated(build, field: "OS build") },
+            by: try nonEmpty("by"), at: try time("at"), reason: try nonEmpty("reason"))
+        if record.osBuild.isEmpty { throw error("os_build", "a correction names the OS build the run used") }
         try finish()
         return record
     }

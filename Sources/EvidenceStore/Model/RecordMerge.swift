@@ -169,6 +169,11 @@ public struct RecordIdentity: Equatable, Sendable {
             (key, sortKey, description) = (
                 "unlink " + text("unlink"), ["4", text("at"), text("unlink")], "unlink \(text("unlink")) of link \(text("link"))"
             )
+        case "correction":
+            (key, sortKey, description) = (
+                "correction " + text("correction"), ["5", text("at"), text("correction")],
+                "correction \(text("correction")) to OS build \(text("os_build"))"
+            )
         case "document":
             // A checklist, or (with models, in documents.jsonl) a document's default models.
             let what = fields.contains { $0.0 == "models" } ? "document" : "checklist"

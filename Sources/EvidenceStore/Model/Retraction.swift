@@ -29,11 +29,11 @@ public struct Retraction: Equatable, Sendable {
     }
 }
 
-/// What `result retract` and `run retract` did.
+/// What `result retract` and `run retract` did, or what `run correct` moved.
 public struct RetractionSummary: Equatable, Sendable {
     /// The run or result as people name it: "result 1a2b3c4d (local #12)".
     public var target: String
-    /// The results it took out of the evidence.
+    /// The results it took out of the evidence (or moved, for a correction).
     public var results: Int
     /// The claims whose evidence changed, by key.
     public var claims: [String]

@@ -194,6 +194,15 @@ extension TextFormat {
         public var links: [LinkLine] = []
         /// Links removed, by time, then UUID.
         public var unlinks: [UnlinkLine] = []
+        /// Corrections of the run's OS build, by time, then UUID; the header
+        /// keeps the build as recorded.
+        public var corrections: [CorrectionLine] = []
+    }
+
+    /// Which OS build the run used, said after the fact (`run correct`): who,
+    /// when and why. Only ever added; the latest decides the run's build.
+    public struct CorrectionLine: Equatable, Sendable {
+        public var uuid, osBuild, by, at, reason: String
     }
 
     /// A link removed (`result unlink`): who, when and why. Only ever added;

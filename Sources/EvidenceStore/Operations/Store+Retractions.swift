@@ -91,3 +91,39 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Records which OS build a run used, where it recorded none or a wrong
+    /// one: the run and its results move to the environment with that build,
+    /// and the correction is kept (who, when, why), travelling in the run's
+    /// file. Refused where the run already has that build, or where the store
+    /// knows the build as another version of the OS.
+    @discardableResult
+    public func correctRunBuild(_ reference: String, osBuild: String, reason: String, by author: String)
+        throws -> RetractionSummary
+    {
+        let build = try AppleBuild.validated(osBuild, field: "OS build")
+        let reason = try Validate.prose(reason, field: "reason")
+        return try write { writer in
+            let reader = writer.reader
+            let run = try reader.run(id: try reader.runID(reference: reference))
+            let environment = try reader.environment(id: run.environmentID)
+            guard !build.isEmpty, build != environment.osBuild else {
+                throw EvidenceError.refused(
+                    reason: build.isEmpty
+                        ? "give the OS build the run used, such as 24B85"
+                        : "\(run.described) already records OS build \(build)")
+            }
+            if let version = try reader.osVersion(ofBuild: build, osName: environment.osName, besides: environment.osVersion) {
+                throw EvidenceError.refused(
+                    reason: "OS build \(build) is \(environment.osName) \(version) in this store, and \(run.described) "
+                        + "ran \(environment.osName) \(environment.osVersion)")
+            }
+            try writer.correctRun(
+                uuid: ResultIdentity.newUUID(), runID: run.id, recorded: try reader.recordedOSBuild(ofRun: run.id), osBuild: build,
+                by: Self.author(author), at: clock.timestamp(), reason: reason)
+            let evidence = try reader.evidenceOf(result: nil, run: run.id)
+            return RetractionSummary(target: run.described, results: evidence.results, claims: evidence.claims)
+        }
+    }
+}

@@ -88,6 +88,13 @@ public enum DetailRenderer {
         if let retraction = detail.retraction {
             fields.append(("RETRACTED", "by \(retraction.by) at \(retraction.at): \(retraction.reason)"))
         }
+        for correction in detail.corrections {
+            fields.append((
+                "corrected",
+                "OS build \(correction.osBuild) (recorded: \(detail.recordedOSBuild.isEmpty ? "none" : detail.recordedOSBuild)) "
+                    + "by \(correction.by) at \(correction.at): \(correction.reason)"
+            ))
+        }
         out += aligned(fields)
         out += resultsSection(detail.results, claimKeys: detail.claimKeys)
         return out
@@ -100,6 +107,10 @@ public enum DetailRenderer {
             ("tester", .string(detail.run.tester)), ("note", .string(detail.run.note)),
             ("ingested_from", JSONValue(detail.sourceFile)),
             ("retracted", retractionJSON(detail.retraction)),
+            ("recorded_os_build", .string(detail.recordedOSBuild)),
+            ("corrections", .array(detail.corrections.map {
+                .object([("os_build", .string($0.osBuild)), ("by", .string($0.by)), ("at", .string($0.at)), ("reason", .string($0.reason))])
+            })),
             ("results", .array(detail.results.map { resultJSON($0, claimKey: detail.claimKeys[$0.resultID]) })),
         ])
     }

@@ -4,7 +4,7 @@ import EvidenceStore
 enum RunCommands {
     static let run = CommandSpec(
         group: "run", abstract: "Start, list and show runs: sittings on one device or simulator.",
-        commands: [Start.self, List.self, Show.self, RetractRun.self])
+        commands: [Start.self, List.self, Show.self, Correct.self, RetractRun.self])
     static let result = CommandSpec(
         group: "result", abstract: "Correct a result logged by mistake, or tie it to the issue that tracks it.",
         commands: [Link.self, Unlink.self, RetractResult.self])
@@ -121,6 +121,40 @@ extension RunCommands {
             if target == .run { text += " (\(NumberText.counted(summary.results, "result")))" }
             text += summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."
             runner.output.message(text)
+            return ExitCode.ok
+        }
+    }
+
+    /// `run correct`
+    struct Correct: DeclaredCommand {
+        static let build = Option.required("os-build", "build", help: "The OS build the run used, such as 24B85.")
+        static let reason = Option.required("reason", "text", help: "How you know it used that build.")
+        static let spec = CommandSpec(
+            name: "correct",
+            abstract: "Say which OS build a run used, where it recorded none or a wrong one.",
+            discussion: "The run and its results move to the environment with that build, so a device run logged as "
+                + "\"iOS 27.1\" counts as current beside later runs of \"iOS 27.1 (24B85)\". The correction is only ever "
+                + "added, like a retraction: it keeps who made it, when and why, travels through export and import, and "
+                + "the latest one decides.",
+            arguments: [Show.id.argument], options: [build.option, reason.option, SharedOptions.by.option])
+
+        let reference: String
+        let build: String
+        let reason: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            reference = try values[Show.id]
+            build = try values[Self.build]
+            reason = try values[Self.reason]
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            let summary = try runner.with { try $0.correctRunBuild(reference, osBuild: build, reason: reason, by: by) }
+            runner.output.message(
+                "Corrected \(summary.target) to OS build \(build) (\(NumberText.counted(summary.results, "result")))"
+                    + (summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."))
             return ExitCode.ok
         }
     }

@@ -5,6 +5,10 @@ public struct RunDetail: Equatable, Sendable {
     public var sourceFile: String?
     /// Set when the whole run was retracted.
     public var retraction: Retraction?
+    /// Corrections of its OS build, oldest first; the latest decides.
+    public var corrections: [TextFormat.CorrectionLine] = []
+    /// The OS build the run recorded when logged ('' for none).
+    public var recordedOSBuild = ""
     public var results: [ClaimDetail.ResultEntry]
     /// The claim key of each result, nil for an automated test that maps to no claim.
     public var claimKeys: [Int64: String]

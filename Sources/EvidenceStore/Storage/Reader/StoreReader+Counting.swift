@@ -110,7 +110,8 @@ extension StoreReader {
             let claims = $0.int64("claims") == 1 ? "1 claim's" : "\($0.int64("claims")) claims'"
             notes.append(
                 "\(claims) evidence on \($0.text("unbuilt")) is stale now only because those runs recorded no OS build and this one "
-                    + "records \($0.text("os_build")); if they ran \($0.text("os_build")) too, the store cannot know it")
+                    + "records \($0.text("os_build")); if they ran \($0.text("os_build")) too, say so for each with "
+                    + "'evidence run correct RUN --os-build \($0.text("os_build")) --reason TEXT' ('evidence run list' names them)")
         }
         return notes
     }

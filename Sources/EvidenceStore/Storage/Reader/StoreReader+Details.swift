@@ -124,9 +124,14 @@ extension StoreReader {
         try database.cached(
             "SELECT r.id, c.key FROM results AS r JOIN claims AS c ON c.id = r.claim_id WHERE r.run_id = ?"
         ).forEachRow([.integer(run.id)]) { keys[$0.int64("id")] = $0.text("key") }
-        return RunDetail(
+        var detail = RunDetail(
             run: run, environment: environment, sourceFile: file, retraction: try retraction(ofRun: run.id),
             results: results, claimKeys: keys)
+        try database.cached(
+            "SELECT uuid, os_build, corrected_by, corrected_at, reason FROM run_corrections WHERE run_id = ? ORDER BY corrected_at, uuid"
+        ).forEachRow([.integer(run.id)]) { detail.corrections.append(Self.correctionLine($0)) }
+        detail.recordedOSBuild = try recordedOSBuild(ofRun: run.id)
+        return detail
     }
 
     public func sourceDetail(url: String) throws -> SourceDetail {

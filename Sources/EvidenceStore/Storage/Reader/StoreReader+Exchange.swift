@@ -24,7 +24,9 @@ extension StoreReader {
         guard let id = try existingRunID(uuid: uuid) else { return nil }
         let header = try database.cached(
             """
-            SELECT u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name,
+            SELECT u.uuid, u.started_at, e.kind, e.model, e.os_name, e.os_version,
+                   coalesce((SELECT recorded_os_build FROM run_corrections WHERE run_id = u.id LIMIT 1), e.os_build) AS os_build,
+                   e.tool_name,
                    e.tool_version, e.tool_build, u.tester, u.note,
                    f.sha256, f.file_name, f.format, f.test_count, f.ingested_at
             FROM runs AS u JOIN environments AS e ON e.id = u.environment_id
@@ -83,7 +85,43 @@ extension StoreReader {
                 uuid: row.text("uuid"), link: row.text("link_uuid"), by: row.text("unlinked_by"), at: row.text("unlinked_at"),
                 reason: row.text("reason")))
         }
+        try database.cached(
+            "SELECT uuid, os_build, corrected_by, corrected_at, reason FROM run_corrections WHERE run_id = ? ORDER BY corrected_at, uuid"
+        ).forEachRow([.integer(id)]) { file.corrections.append(Self.correctionLine($0)) }
         return file
+    }
+
+    /// The OS build a run recorded when it was logged, before any correction.
+    func recordedOSBuild(ofRun id: Int64) throws -> String {
+        try database.scalar(
+            cached: """
+                SELECT coalesce((SELECT recorded_os_build FROM run_corrections WHERE run_id = u.id LIMIT 1), e.os_build)
+                FROM runs AS u JOIN environments AS e ON e.id = u.environment_id WHERE u.id = ?
+                """, [.integer(id)]
+        ).string ?? ""
+    }
+
+    /// Another version of the OS that environments recorded with this build
+    /// ran, or nil.
+    func osVersion(ofBuild build: String, osName: String, besides version: String) throws -> String? {
+        try database.scalar(
+            cached: "SELECT min(os_version) FROM environments WHERE os_build = ? AND os_name = ? AND os_version <> ?",
+            [.text(build), .text(osName), .text(version)]
+        ).string
+    }
+
+    /// The correction with this UUID, as its run's file writes it, or nil.
+    func correctionLine(uuid: String) throws -> TextFormat.CorrectionLine? {
+        var found: TextFormat.CorrectionLine?
+        try database.cached("SELECT uuid, os_build, corrected_by, corrected_at, reason FROM run_corrections WHERE uuid = ?")
+            .forEachRow([.text(uuid)]) { found = Self.correctionLine($0) }
+        return found
+    }
+
+    static func correctionLine(_ row: Statement) -> TextFormat.CorrectionLine {
+        TextFormat.CorrectionLine(
+            uuid: row.text("uuid"), osBuild: row.text("os_build"), by: row.text("corrected_by"), at: row.text("corrected_at"),
+            reason: row.text("reason"))
     }
 
     /// The unlink with this UUID, as its run's file writes it, or nil.

@@ -386,6 +386,41 @@ public struct StoreWriter {
         return true
     }
 
+    /// Records that run `runID` used OS build `osBuild`, whatever its header
+    /// (`recorded`) says, then moves the run and its results to the build the
+    /// latest correction names.
+    func correctRun(
+        uuid: String, runID: Int64, recorded: String, osBuild: String, by author: String, at time: String, reason: String
+    ) throws {
+        try database.execute(
+            cached: """
+                INSERT INTO run_corrections (uuid, run_id, recorded_os_build, os_build, corrected_by, corrected_at, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            [.text(uuid), .integer(runID), .text(recorded), .text(osBuild), .text(author), .text(time), .text(reason)])
+        try settleCorrectedBuild(runID: runID)
+    }
+
+    /// Moves a corrected run and its results to the environment of the OS
+    /// build its latest correction names (by time, then UUID); nothing to do
+    /// for a run never corrected, or one already there.
+    func settleCorrectedBuild(runID: Int64) throws {
+        guard
+            let build = try database.scalar(
+                cached: "SELECT os_build FROM run_corrections WHERE run_id = ? ORDER BY corrected_at DESC, uuid DESC LIMIT 1",
+                [.integer(runID)]
+            ).string
+        else { return }
+        var spec = try reader.environment(id: try reader.run(id: runID).environmentID)
+        guard spec.osBuild != build else { return }
+        spec.osBuild = build
+        let environment = try environmentID(spec)
+        try database.execute(cached: "UPDATE runs SET environment_id = ? WHERE id = ?", [.integer(environment), .integer(runID)])
+        try database.execute(
+            cached: "UPDATE results SET environment_id = ?1 WHERE run_id = ?2 AND environment_id <> ?1",
+            [.integer(environment), .integer(runID)])
+    }
+
     /// Inserts a measurement; with no id, SQLite gives it the next one.
     func insertMeasurement(
         id: Int64? = nil, resultID: Int64, name: String, value: Double, unit: String, baseline: Double?, posture: String?
