@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 22, as a fresh store holds it:
+-- The schema of an evidence store at version 23, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -77,6 +77,20 @@ CREATE TABLE "claim_expectations" (
     tolerance REAL NOT NULL CHECK (tolerance >= 0), bound TEXT NOT NULL DEFAULT 'within'
     CHECK (bound = 'within' OR (bound IN ('at-most', 'at-least') AND tolerance = 0)),
     UNIQUE (claim_id, name)
+) STRICT;
+
+CREATE TABLE claim_renames (
+    id         INTEGER PRIMARY KEY,
+    uuid       TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'),
+    claim_id   INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
+    old_key    TEXT NOT NULL CHECK (length(old_key) BETWEEN 1 AND 200 AND old_key NOT GLOB '*[^A-Za-z0-9._-]*'),
+    new_key    TEXT NOT NULL CHECK (length(new_key) BETWEEN 1 AND 200 AND new_key NOT GLOB '*[^A-Za-z0-9._-]*'),
+    renamed_by TEXT NOT NULL CHECK (length(trim(renamed_by)) > 0),
+    renamed_at TEXT NOT NULL
+               CHECK (renamed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+                      AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(renamed_at)) = renamed_at),
+    reason     TEXT NOT NULL DEFAULT '',
+    CHECK (old_key <> new_key)
 ) STRICT;
 
 CREATE TABLE claim_sources (
@@ -417,6 +431,10 @@ CREATE TABLE test_mappings (
 CREATE INDEX checklist_item_claims_by_claim ON checklist_item_claims (claim_id);
 
 CREATE INDEX claim_capabilities_by_capability ON claim_capabilities (capability_id);
+
+CREATE INDEX claim_renames_by_claim ON claim_renames (claim_id);
+
+CREATE INDEX claim_renames_by_old_key ON claim_renames (old_key, renamed_at, uuid);
 
 CREATE INDEX claim_sources_by_source ON claim_sources (source_id);
 
@@ -1017,6 +1035,16 @@ WHERE NOT EXISTS (SELECT 1 FROM counting_decisive_results AS l
   AND s.state IN ('untested', 'needs-device');
 
 -- MARK: - Triggers
+
+CREATE TRIGGER claim_renames_no_delete BEFORE DELETE ON claim_renames
+BEGIN
+    SELECT RAISE(ABORT, 'a rename is never deleted');
+END;
+
+CREATE TRIGGER claim_renames_no_update BEFORE UPDATE ON claim_renames
+BEGIN
+    SELECT RAISE(ABORT, 'a rename is never changed');
+END;
 
 CREATE TRIGGER claim_statement_added AFTER INSERT ON claims
 WHEN NOT EXISTS (SELECT 1 FROM claim_statements AS s WHERE s.claim_id = NEW.id AND s.statement = NEW.statement)

@@ -192,6 +192,7 @@ final class ConcurrentResults: @unchecked Sendable {
         20: "6983c421b4254e11609a6024fdf93a1fd037672ad5c2ca8ea11066fe624ec6a9",
         21: "46b82c86ed859e10f5dc55726b485f2dd939d65d348c4599288c98274af9e961",
         22: "ff76abd9df202deb70dcde62faad01c2b5ea65d07139330ec30a1e77ebe33462",
+        23: "4f8bb55dc0a3ffb28a0c1f314fc1c92ad8f10eab5a67806904a028890c70639f",
     ]
 
     @Test func landedMigrationsAreFrozen() {

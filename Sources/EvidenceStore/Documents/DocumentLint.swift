@@ -16,6 +16,8 @@ public enum DocumentLint {
         var order: [String]
         /// Every claim's document, by key.
         var documents: [String: String]
+        /// Keys claims were renamed from, to their keys now.
+        var renamed: [String: String] = [:]
         /// Every mismatch of each claim: a label's and the evidence's may both stand.
         var mismatches: [String: [Mismatch]]
         /// Stale claims whose present words passed on an older build.
@@ -43,7 +45,9 @@ public enum DocumentLint {
     }
 
     static func facts(_ store: Store, document name: String, blocks wanted: Set<BlockPlace> = []) throws -> Facts {
+        var renamed: [String: String] = [:]
         let (document, claims, documents, mismatches, older, measurements) = try store.read { reader in
+            renamed = try reader.claimRenames()
             let document = try reader.resolveDocument(name) ?? name
             return (
                 document, try reader.reportClaims(document: document),
@@ -83,7 +87,7 @@ public enum DocumentLint {
         }
         return Facts(
             document: document, claims: Dictionary(claims.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }),
-            order: claims.map(\.key), documents: documents, mismatches: mismatches,
+            order: claims.map(\.key), documents: documents, renamed: renamed, mismatches: mismatches,
             provenOnOlderBuilds: older, measurements: measurements,
             verifiedLine: try store.verifiedLine(document: document), blocks: blocks)
     }
@@ -121,7 +125,11 @@ public enum DocumentLint {
                 continue
             }
             guard let claim = facts.claims[marker.key] else {
-                if let other = facts.documents[marker.key] {
+                if let now = facts.renamed[marker.key] {
+                    add(
+                        marker.line, marker.column, .unknownKey,
+                        "claim \(marker.key) was renamed \(now): change the marker to <!-- evidence: \(now) (\(label.rawValue)) -->")
+                } else if let other = facts.documents[marker.key] {
                     add(marker.line, marker.column, .unknownKey, "\(marker.key) is a claim of \(other), not of \(facts.document)")
                 } else {
                     let near = Suggestions.closest(to: marker.key, in: Array(facts.documents.keys))
@@ -364,6 +372,11 @@ extension DocumentLint {
             let words = MarkedDocument.normalized(marker.text)
             let place = "\(file):\(marker.line)"
             guard let claim = facts.claims[marker.key] else {
+                if let now = facts.renamed[marker.key] {
+                    throw EvidenceError.refused(
+                        reason: "\(place): claim \(marker.key) was renamed \(now); change the marker to <!-- evidence: \(now) "
+                            + "(\(label.rawValue)) --> rather than add a claim of the old key")
+                }
                 if let other = facts.documents[marker.key] {
                     throw EvidenceError.invalidValue(field: "claim", value: marker.key, expected: "a claim of \(facts.document), not of \(other) (\(place))")
                 }

@@ -161,6 +161,7 @@ final class ImportSession {
                     try importFile(part, name)
                 }
             }
+            if part == .claims { try applyPendingRenames() }
             summary.addedByFile[part.name] = summary.added - before
         }
         try finish()
@@ -187,18 +188,25 @@ final class ImportSession {
         case .sources: try each({ try $0.source() }, apply)
         case .capabilities: try each({ try $0.capability() }, apply)
         case .documents: try each({ try $0.document() }, apply)
-        case .claims: try each({ try $0.claim(version: 2) }, apply)
-        case .statements: try each({ try $0.statement() }, apply)
+        case .renames: try each({ try $0.rename() }, apply)
+        case .claims:
+            try each({ var record = try $0.claim(version: 2); record.key = try currentKey(record.key); return record }, apply)
+        case .statements:
+            try each({ var record = try $0.statement(); record.claim = try currentKey(record.claim); return record }, apply)
         case .environmentLacks: try each({ try $0.lack() }, apply)
         case .runs:
             try importRuns([name])
         case .labelHistory:
             var changes: [(TextFormat.Change, RecordLocation)] = []
-            try each({ try $0.change() }) { changes.append(($0, $1)) }
+            try each({ var change = try $0.change(); change.claim = try currentKey(change.claim); return change }) {
+                changes.append(($0, $1))
+            }
             try applyChanges(changes)
         case .checklists: try each({ try $0.checklist() }, apply)
-        case .checklistItems: try each({ try $0.checklistItem() }, apply)
-        case .testMappings: try each({ try $0.testMapping() }, apply)
+        case .checklistItems:
+            try each({ var item = try $0.checklistItem(); item.claims = try item.claims.map(currentKey).sorted(); return item }, apply)
+        case .testMappings:
+            try each({ var mapping = try $0.testMapping(); mapping.claim = try currentKey(mapping.claim); return mapping }, apply)
         }
     }
 
@@ -419,6 +427,63 @@ final class ImportSession {
         }
     }
 
+    // MARK: - Renames
+
+    /// Keys claims were renamed from, to their keys now: read once the renames are in.
+    private var renamedKeys: [String: String]?
+    /// Renames of claims the store gets from the folder's claims, recorded after them.
+    private var pendingRenames: [(TextFormat.Rename, RecordLocation)] = []
+
+    /// The key a claim has now, for a key the folder names.
+    private func currentKey(_ key: String) throws -> String {
+        if renamedKeys == nil { renamedKeys = try reader.claimRenames() }
+        return renamedKeys?[key] ?? key
+    }
+
+    /// Renames a claim as the folder's rename says, keeping the rename.
+    func apply(_ record: TextFormat.Rename, _ location: RecordLocation) throws {
+        try checkDate(record.at, location, field: "at")
+        var stored: TextFormat.Rename?
+        try reader.renameRecords { if $0.uuid == record.uuid { stored = $0 } }
+        if let stored {
+            if stored == record {
+                summary.unchanged += 1
+            } else {
+                let (field, here, there) = RecordDifference.first(stored.line, record.line)
+                conflict(location, "rename \(record.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder")
+            }
+            return
+        }
+        renamedKeys = nil
+        switch (try reader.existingClaimID(key: record.from), try reader.existingClaimID(key: record.to)) {
+        case (let old?, nil):
+            try writer.changeClaimKey(claimID: old, from: record.from, to: record.to)
+            try writer.insertRename(record, claimID: old)
+        case (nil, let new?):
+            try writer.insertRename(record, claimID: new)
+        case (nil, nil):
+            pendingRenames.append((record, location))
+            return
+        case (_?, _?):
+            conflict(
+                location,
+                "the folder renames claim '\(record.from)' to '\(record.to)', and this store holds both; rename one here "
+                    + "first")
+            return
+        }
+        summary.added += 1
+    }
+
+    /// Records the renames of claims that came with the folder's claims.
+    private func applyPendingRenames() throws {
+        for (record, location) in pendingRenames {
+            try writer.insertRename(record, claimID: try ids.claimID(record.to, location, field: "to"))
+            summary.added += 1
+        }
+        pendingRenames = []
+        renamedKeys = nil
+    }
+
     // MARK: - Statements
 
     private func apply(_ record: TextFormat.ProvedStatement, _ location: RecordLocation) throws {
@@ -485,6 +550,7 @@ final class ImportSession {
             case .header:
                 throw location.error("run", "a run's file holds one run record, at its start")
             case .result(var result):
+                result.claim = try result.claim.map(currentKey)
                 if statementsFromStore, let stored = storedResults[result.uuid], stored.claim == result.claim {
                     result.statement = stored.statement
                 }

@@ -48,6 +48,8 @@ public enum StoreExporter {
                     try output.file(part.name) { emit in try reader.capabilityRecords { keep($0, .capability, emit) } }
                 case .documents:
                     try output.file(part.name) { emit in try reader.documentRecords { keep($0, .document, emit) } }
+                case .renames:
+                    try output.file(part.name) { emit in try reader.renameRecords { emit($0.line) } }
                 case .claims:
                     var byDocument: [String: [TextFormat.Claim]] = [:]
                     try reader.claimRecords { byDocument[$0.document, default: []].append($0) }
@@ -107,10 +109,17 @@ public enum StoreExporter {
             let bases = try reader.exchangedLines()
             // Read only if the folder holds earlier words the export leaves out.
             var held: Set<String>?
-            try output.commit(seen: { bases.contains($0) }) { claim, sha256 in
-                if held == nil { held = try reader.heldStatements() }
-                return held?.contains(claim + "\n" + sha256) ?? false
-            }
+            var oldKeys: Set<String>?
+            try output.commit(
+                seen: { bases.contains($0) },
+                holdsStatement: { claim, sha256 in
+                    if held == nil { held = try reader.heldStatements() }
+                    return held?.contains(claim + "\n" + sha256) ?? false
+                },
+                renamed: { claim in
+                    if oldKeys == nil { oldKeys = Set(try reader.claimRenames().keys) }
+                    return oldKeys?.contains(claim) ?? false
+                })
             for (kind, key, line) in exchanged {
                 try writer.setExchangedLine(kind: kind.rawValue, key: key, line: line)
             }
@@ -252,11 +261,13 @@ final class ExportFolder {
     /// the store last exported or imported; `holdsStatement` whether the
     /// store has a claim's words, by claim key and SHA-256): the list of
     /// moves and removals is written, then carried out.
-    func commit(seen: (String) -> Bool, holdsStatement: (String, String) throws -> Bool) throws {
+    func commit(
+        seen: (String) -> Bool, holdsStatement: (String, String) throws -> Bool, renamed: (String) throws -> Bool = { _ in false }
+    ) throws {
         FaultPoint.reached("export.staged")
         let existing = formatEntries(in: target)
         if !replace {
-            let unseen = try unseenRecords(existing, seen: seen, holdsStatement: holdsStatement)
+            let unseen = try unseenRecords(existing, seen: seen, holdsStatement: holdsStatement, renamed: renamed)
             if !unseen.isEmpty {
                 let shown = unseen.prefix(5).joined(separator: "; ") + (unseen.count > 5 ? "; and \(unseen.count - 5) more" : "")
                 throw EvidenceError.refused(
@@ -305,7 +316,8 @@ final class ExportFolder {
     /// Earlier words the export leaves out because they are a claim's words
     /// again are held, not lost (issue 44, #12).
     private func unseenRecords(
-        _ existing: [String], seen: (String) -> Bool, holdsStatement: (String, String) throws -> Bool
+        _ existing: [String], seen: (String) -> Bool, holdsStatement: (String, String) throws -> Bool,
+        renamed: (String) throws -> Bool
     ) throws -> [String] {
         var unseen: [String] = []
         for relative in existing where relative != TextFormat.manifest {
@@ -323,12 +335,21 @@ final class ExportFolder {
                 if let now = newRecords[key] {
                     if !editable || now.line == record.line || seen(record.line) { continue }
                     unseen.append("\(record.description) as changed in \(relative)")
-                } else if !(editable && seen(record.line)), try !Self.isHeldStatement(record.line, in: relative, holdsStatement) {
+                } else if !(editable && seen(record.line)), try !Self.isHeldStatement(record.line, in: relative, holdsStatement),
+                    try !(!editable && Self.namesRenamedClaim(record.line, renamed))
+                {
                     unseen.append("\(record.description) in \(relative)")
                 }
             }
         }
         return unseen
+    }
+
+    /// Whether a record only ever added names a claim by a key it was
+    /// renamed from: the export writes it under the new key.
+    private static func namesRenamedClaim(_ line: String, _ renamed: (String) throws -> Bool) throws -> Bool {
+        guard let claim = (try? JSONReader.parse(Data(line.utf8)))?["claim"]?.stringValue else { return false }
+        return try renamed(claim)
     }
 
     /// Whether a line of a statements file names words the store holds.

@@ -286,6 +286,19 @@ extension TextFormat.UnlinkLine {
     }
 }
 
+extension TextFormat.Rename {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("rename", uuid)
+        line.add("from", from)
+        line.add("to", to)
+        line.add("by", by)
+        line.add("at", at)
+        line.addNonEmpty("reason", reason)
+        return line
+    }
+}
+
 extension TextFormat.CorrectionLine {
     public var line: JSONLine {
         var line = JSONLine()

@@ -323,6 +323,18 @@ extension FieldReader {
         return record
     }
 
+    mutating func rename() throws -> TextFormat.Rename {
+        let uuid = try uuid("rename")
+        let from = try string("from")
+        let to = try string("to")
+        let record = TextFormat.Rename(
+            uuid: uuid, from: try checked("from") { try Validate.key(from) }, to: try checked("to") { try Validate.key(to) },
+            by: try nonEmpty("by"), at: try time("at"), reason: try optionalString("reason") ?? "")
+        if record.from == record.to { throw error("to", "a rename gives the claim another key") }
+        try finish()
+        return record
+    }
+
     mutating func correctionLine() throws -> TextFormat.CorrectionLine {
         let uuid = try uuid("correction")
         let build = try string("os_build")

@@ -169,6 +169,10 @@ public struct RecordIdentity: Equatable, Sendable {
             (key, sortKey, description) = (
                 "unlink " + text("unlink"), ["4", text("at"), text("unlink")], "unlink \(text("unlink")) of link \(text("link"))"
             )
+        case "rename":
+            (key, sortKey, description) = (
+                "rename " + text("rename"), [text("at"), text("rename")], "rename \(text("rename")) of claim '\(text("from"))'"
+            )
         case "correction":
             (key, sortKey, description) = (
                 "correction " + text("correction"), ["5", text("at"), text("correction")],

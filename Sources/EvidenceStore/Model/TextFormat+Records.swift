@@ -129,6 +129,12 @@ extension TextFormat {
     // MARK: Version 2
 
     /// Words a claim has had that some result proved, named by their SHA-256.
+    /// A claim's key changed (`claim rename`): only ever added, so that
+    /// records naming the old key still find the claim.
+    public struct Rename: Equatable, Sendable {
+        public var uuid, from, to, by, at, reason: String
+    }
+
     public struct ProvedStatement: Equatable, Sendable {
         public var claim, sha256, statement: String
     }

@@ -35,7 +35,7 @@ public enum TextFormat {
     /// results and retractions, label changes, statements) are keyed by UUID
     /// or content, and a run has a file of its own.
     public enum Part: Sendable, Equatable, CaseIterable {
-        case sources, capabilities, documents, claims, statements, environmentLacks, runs, labelHistory, checklists
+        case sources, capabilities, documents, renames, claims, statements, environmentLacks, runs, labelHistory, checklists
         case checklistItems, testMappings
 
         /// A file at the top of the folder, or a folder of files.
@@ -44,6 +44,7 @@ public enum TextFormat {
             case .sources: return "sources.jsonl"
             case .capabilities: return "capabilities.jsonl"
             case .documents: return "documents.jsonl"
+            case .renames: return "renames.jsonl"
             case .claims: return "claims"
             case .statements: return "statements"
             case .environmentLacks: return "environment_lacks.jsonl"

@@ -190,6 +190,33 @@ extension Store {
         }
     }
 
+    /// Gives a claim another key. Its results, label history, earlier words,
+    /// checklist items and test mappings follow; the rename is kept (who,
+    /// when, why) and travels, so records that still name the old key
+    /// import to the claim. Refused where a claim has the new key, or had
+    /// it and was renamed since (records naming it go to that claim).
+    public func renameClaim(_ from: String, to newKey: String, reason: String, by author: String) throws {
+        let to = try Validate.key(newKey, field: "new key")
+        try write { writer in
+            let reader = writer.reader
+            let id = try reader.claimID(key: from)
+            if try reader.existingClaimID(key: to) != nil {
+                throw EvidenceError.refused(reason: "a claim '\(to)' exists already; give another key")
+            }
+            if let holder = try reader.claimRenames()[to], try reader.claimID(key: holder) != id {
+                throw EvidenceError.refused(
+                    reason: "'\(to)' was the key of claim '\(holder)' before it was renamed, and records that name it go to "
+                        + "that claim; give another key")
+            }
+            try writer.changeClaimKey(claimID: id, from: from, to: to)
+            try writer.insertRename(
+                TextFormat.Rename(
+                    uuid: ResultIdentity.newUUID(), from: from, to: to, by: Self.author(author), at: clock.timestamp(),
+                    reason: reason.trimmingWhitespace()),
+                claimID: id)
+        }
+    }
+
     /// Who a change is recorded as: the name given, or "unknown".
     static func author(_ name: String) -> String {
         name.trimmingWhitespace().isEmpty ? "unknown" : name

@@ -3,8 +3,8 @@ import EvidenceStore
 /// claim add, list, show, edit, label, expect.
 enum ClaimCommands {
     static let spec = CommandSpec(
-        group: "claim", abstract: "Add, list, show, edit and relabel claims.",
-        commands: [Add.self, List.self, Show.self, Edit.self, Relabel.self, Expect.self])
+        group: "claim", abstract: "Add, list, show, edit, relabel and rename claims.",
+        commands: [Add.self, List.self, Show.self, Edit.self, Relabel.self, Rename.self, Expect.self])
 
     static let newDocument = Option.flag(
         "new-document", help: "Start a document whose name is close to an existing one, instead of taking it for a typo.")
@@ -190,6 +190,37 @@ extension ClaimCommands {
         func run(_ runner: Runner) throws -> Int32 {
             try runner.with { try $0.relabelClaim(key: key, to: label, reason: reason, by: by) }
             runner.output.message("Relabelled claim \(key) as \(label.rawValue).")
+            return ExitCode.ok
+        }
+    }
+
+    /// `claim rename`
+    struct Rename: DeclaredCommand {
+        static let newKey = Argument.required("new-key", help: "The key it takes.")
+        static let reason = Option.text("reason", "text", help: "Why the key changes.")
+        static let spec = CommandSpec(
+            name: "rename",
+            abstract: "Give a claim another key; its results, history, checklist items and test mappings follow.",
+            discussion: "The rename is kept (who, when, why) and travels through export and import, so a clone that "
+                + "still names the old key imports to the renamed claim, and commands given the old key name the new "
+                + "one. Change the document's marker to the new key; 'lint' names a marker that still has the old one.",
+            arguments: [ClaimCommands.key.argument, newKey.argument], options: [reason.option, SharedOptions.by.option])
+
+        let key: String
+        let newKey: String
+        let reason: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            key = try values[ClaimCommands.key]
+            newKey = try values[Self.newKey]
+            reason = try values[Self.reason] ?? ""
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.with { try $0.renameClaim(key, to: newKey, reason: reason, by: by) }
+            runner.output.message("Renamed claim \(key) to \(newKey).")
             return ExitCode.ok
         }
     }

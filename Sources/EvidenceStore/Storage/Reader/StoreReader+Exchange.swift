@@ -91,6 +91,31 @@ extension StoreReader {
         return file
     }
 
+    /// Every rename of a claim, by time then UUID, as `renames.jsonl` writes them.
+    func renameRecords(_ body: (TextFormat.Rename) throws -> Void) throws {
+        try database.cached(
+            "SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames ORDER BY renamed_at, uuid"
+        ).forEachRow {
+            try body(TextFormat.Rename(
+                uuid: $0.text("uuid"), from: $0.text("old_key"), to: $0.text("new_key"), by: $0.text("renamed_by"),
+                at: $0.text("renamed_at"), reason: $0.text("reason")))
+        }
+    }
+
+    /// Every key a claim was renamed from, to the claim's key now; a key
+    /// some claim has now is never among them.
+    public func claimRenames() throws -> [String: String] {
+        var keys: [String: String] = [:]
+        try database.cached(
+            """
+            SELECT r.old_key, c.key FROM claim_renames AS r JOIN claims AS c ON c.id = r.claim_id
+            WHERE NOT EXISTS (SELECT 1 FROM claims AS o WHERE o.key = r.old_key)
+            ORDER BY r.renamed_at, r.uuid
+            """
+        ).forEachRow { keys[$0.text("old_key")] = $0.text("key") }
+        return keys
+    }
+
     /// The OS build a run recorded when it was logged, before any correction.
     func recordedOSBuild(ofRun id: Int64) throws -> String {
         try database.scalar(

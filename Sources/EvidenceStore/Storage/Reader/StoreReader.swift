@@ -19,6 +19,9 @@ public struct StoreReader {
         if let id = try database.scalar(cached: "SELECT id FROM claims WHERE key = ?", [.text(key)]).int64 {
             return id
         }
+        if let renamed = try claimRenames()[key] {
+            throw EvidenceError.refused(reason: "claim '\(key)' was renamed; it is '\(renamed)' now")
+        }
         throw EvidenceError.notFound(kind: "claim", value: key, suggestions: Suggestions.closest(to: key, in: try claimKeys()))
     }
 

@@ -386,6 +386,31 @@ public struct StoreWriter {
         return true
     }
 
+    /// Records a rename of claim `claimID` from `from` to `to`; false when
+    /// the store holds that rename already.
+    @discardableResult
+    func insertRename(_ rename: TextFormat.Rename, claimID: Int64) throws -> Bool {
+        try database.execute(
+            cached: """
+                INSERT INTO claim_renames (uuid, claim_id, old_key, new_key, renamed_by, renamed_at, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING
+                """,
+            [
+                .text(rename.uuid), .integer(claimID), .text(rename.from), .text(rename.to), .text(rename.by), .text(rename.at),
+                .text(rename.reason),
+            ])
+        return database.changes > 0
+    }
+
+    /// Gives claim `claimID` the key `to`; the base of its next import
+    /// follows, so that the folder's record of the old key merges with it.
+    func changeClaimKey(claimID: Int64, from: String, to: String) throws {
+        try database.execute(cached: "UPDATE claims SET key = ? WHERE id = ?", [.text(to), .integer(claimID)])
+        try database.execute(cached: "DELETE FROM exchanged_records WHERE kind = 'claim' AND key = ?", [.text(to)])
+        try database.execute(
+            cached: "UPDATE exchanged_records SET key = ? WHERE kind = 'claim' AND key = ?", [.text(to), .text(from)])
+    }
+
     /// Records that run `runID` used OS build `osBuild`, whatever its header
     /// (`recorded`) says, then moves the run and its results to the build the
     /// latest correction names.
