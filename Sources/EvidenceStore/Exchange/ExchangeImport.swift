@@ -444,16 +444,8 @@ final class ImportSession {
     func apply(_ record: TextFormat.Rename, _ location: RecordLocation) throws {
         try checkDate(record.at, location, field: "at")
         var stored: TextFormat.Rename?
-        try reader.renameRecords { if $0.uuid == record.uuid { stored = $0 } }
-        if let stored {
-            if stored == record {
-                summary.unchanged += 1
-            } else {
-                let (field, here, there) = RecordDifference.first(stored.line, record.line)
-                conflict(location, "rename \(record.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder")
-            }
-            return
-        }
+        try reader.renameRecords(uuid: record.uuid) { stored = $0 }
+        if isHeld(stored, record, "rename \(record.uuid)", line: \.line, location) { return }
         renamedKeys = nil
         switch (try reader.existingClaimID(key: record.from), try reader.existingClaimID(key: record.to)) {
         case (let old?, nil):
@@ -586,16 +578,7 @@ final class ImportSession {
     private func applyCorrection(
         _ correction: TextFormat.CorrectionLine, runID: Int64, recorded: String, _ location: RecordLocation
     ) throws {
-        if let stored = try reader.correctionLine(uuid: correction.uuid) {
-            if stored == correction {
-                summary.unchanged += 1
-            } else {
-                let (field, here, there) = RecordDifference.first(stored.line, correction.line)
-                conflict(
-                    location,
-                    "correction \(correction.uuid) differs: '\(field)' is '\(here)' here and '\(there)' in the folder; "
-                        + "corrections are never replaced")
-            }
+        if isHeld(try reader.correctionLine(uuid: correction.uuid), correction, "correction \(correction.uuid)", line: \.line, location) {
             return
         }
         try checkDate(correction.at, location, field: "at")

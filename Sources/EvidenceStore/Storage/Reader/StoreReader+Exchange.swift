@@ -91,11 +91,14 @@ extension StoreReader {
         return file
     }
 
-    /// Every rename of a claim, by time then UUID, as `renames.jsonl` writes them.
-    func renameRecords(_ body: (TextFormat.Rename) throws -> Void) throws {
-        try database.cached(
-            "SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames ORDER BY renamed_at, uuid"
-        ).forEachRow {
+    /// Every rename of a claim (or the one with this UUID), by time then
+    /// UUID, as `renames.jsonl` writes them.
+    func renameRecords(uuid: String? = nil, _ body: (TextFormat.Rename) throws -> Void) throws {
+        let statement =
+            uuid == nil
+            ? try database.cached("SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames ORDER BY renamed_at, uuid")
+            : try database.cached("SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames WHERE uuid = ?")
+        try statement.forEachRow(uuid.map { [.text($0)] } ?? []) {
             try body(TextFormat.Rename(
                 uuid: $0.text("uuid"), from: $0.text("old_key"), to: $0.text("new_key"), by: $0.text("renamed_by"),
                 at: $0.text("renamed_at"), reason: $0.text("reason")))
