@@ -46,6 +46,10 @@ import Testing
         #expect(after["state"] as? String == before["state"] as? String)
         #expect((after["results"] as? [Any])?.count == (before["results"] as? [Any])?.count)
         #expect(after["label"] as? String == "unverified")
+        let renames = after["renames"] as? [[String: Any]]
+        #expect(renames?.first?["from"] as? String == Self.old && renames?.first?["by"] as? String == "writer", "\(after)")
+        let shown = try run(["claim", "show", Self.new]).stdout
+        #expect(shown.contains("Keys\n  ") && shown.contains("  writer  \(Self.old) → \(Self.new): shorter"), "\(shown)")
         let oldName = try run(["claim", "show", Self.old], expect: 64)
         #expect(oldName.stderr.contains("claim '\(Self.old)' was renamed; it is '\(Self.new)' now"), "\(oldName.stderr)")
         #expect(try run(["map", "list", "--format", "csv"]).stdout.contains("WidgetTests/testSizes*,\(Self.new)"))

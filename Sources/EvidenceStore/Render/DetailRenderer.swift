@@ -37,6 +37,9 @@ public enum DetailRenderer {
         out += section("Label history", detail.history.map { change in
             "\(change.changedAt)  \(change.changedBy)  \(change.oldLabel ?? "(new)") → \(change.newLabel): \(change.reason)"
         })
+        out += section("Keys", detail.renames.map { rename in
+            "\(rename.at)  \(rename.by)  \(rename.from) → \(rename.to)" + (rename.reason.isEmpty ? "" : ": " + rename.reason)
+        })
         return out
     }
 
@@ -72,6 +75,12 @@ public enum DetailRenderer {
                 ])
             })),
             ("checklist_items", .array(detail.checklistItems.map(JSONValue.string))),
+            ("renames", .array(detail.renames.map { rename in
+                .object([
+                    ("from", .string(rename.from)), ("to", .string(rename.to)), ("by", .string(rename.by)), ("at", .string(rename.at)),
+                    ("reason", .string(rename.reason)),
+                ])
+            })),
         ])
     }
 

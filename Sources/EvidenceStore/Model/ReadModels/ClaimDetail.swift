@@ -73,4 +73,6 @@ public struct ClaimDetail: Equatable, Sendable {
     public var models: [String] = []
     /// Who answers for it; empty for no one.
     public var owner: String = ""
+    /// The keys it had before, oldest first (`claim rename`).
+    public var renames: [TextFormat.Rename] = []
 }

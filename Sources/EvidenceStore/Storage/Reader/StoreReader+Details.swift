@@ -101,11 +101,19 @@ extension StoreReader {
             WHERE x.claim_id = ? ORDER BY i.key
             """
         ).forEachRow([id]) { items.append($0.text("key")) }
-        return ClaimDetail(
+        var detail = ClaimDetail(
             claim: claim, state: state.rawValue, reason: reason, sources: sources, needs: needs, results: results,
             history: history, checklistItems: items, flaky: try flakyList(claims: [key]).map(\.summary),
             expectations: try expectations(ofClaim: claim.id), models: try claimSubjects(ofClaim: claim.id),
             owner: try database.query(cached: "SELECT owner FROM claims WHERE id = ?", [id]).first?.text("owner") ?? "")
+        try database.cached(
+            "SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames WHERE claim_id = ? ORDER BY renamed_at, uuid"
+        ).forEachRow([id]) {
+            detail.renames.append(TextFormat.Rename(
+                uuid: $0.text("uuid"), from: $0.text("old_key"), to: $0.text("new_key"), by: $0.text("renamed_by"),
+                at: $0.text("renamed_at"), reason: $0.text("reason")))
+        }
+        return detail
     }
 
     public func runDetail(reference: String) throws -> RunDetail {
