@@ -106,13 +106,7 @@ extension StoreReader {
             history: history, checklistItems: items, flaky: try flakyList(claims: [key]).map(\.summary),
             expectations: try expectations(ofClaim: claim.id), models: try claimSubjects(ofClaim: claim.id),
             owner: try database.query(cached: "SELECT owner FROM claims WHERE id = ?", [id]).first?.text("owner") ?? "")
-        try database.cached(
-            "SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames WHERE claim_id = ? ORDER BY renamed_at, uuid"
-        ).forEachRow([id]) {
-            detail.renames.append(TextFormat.Rename(
-                uuid: $0.text("uuid"), from: $0.text("old_key"), to: $0.text("new_key"), by: $0.text("renamed_by"),
-                at: $0.text("renamed_at"), reason: $0.text("reason")))
-        }
+        try renameRecords(claim: claim.id) { detail.renames.append($0) }
         return detail
     }
 
@@ -135,9 +129,7 @@ extension StoreReader {
         var detail = RunDetail(
             run: run, environment: environment, sourceFile: file, retraction: try retraction(ofRun: run.id),
             results: results, claimKeys: keys)
-        try database.cached(
-            "SELECT uuid, os_build, corrected_by, corrected_at, reason FROM run_corrections WHERE run_id = ? ORDER BY corrected_at, uuid"
-        ).forEachRow([.integer(run.id)]) { detail.corrections.append(Self.correctionLine($0)) }
+        detail.corrections = try corrections(ofRun: run.id)
         detail.recordedOSBuild = try recordedOSBuild(ofRun: run.id)
         return detail
     }

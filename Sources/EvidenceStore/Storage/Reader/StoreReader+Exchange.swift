@@ -85,20 +85,33 @@ extension StoreReader {
                 uuid: row.text("uuid"), link: row.text("link_uuid"), by: row.text("unlinked_by"), at: row.text("unlinked_at"),
                 reason: row.text("reason")))
         }
-        try database.cached(
-            "SELECT uuid, os_build, corrected_by, corrected_at, reason FROM run_corrections WHERE run_id = ? ORDER BY corrected_at, uuid"
-        ).forEachRow([.integer(id)]) { file.corrections.append(Self.correctionLine($0)) }
+        file.corrections = try corrections(ofRun: id)
         return file
     }
 
-    /// Every rename of a claim (or the one with this UUID), by time then
-    /// UUID, as `renames.jsonl` writes them.
-    func renameRecords(uuid: String? = nil, _ body: (TextFormat.Rename) throws -> Void) throws {
+    /// A run's corrections of its OS build, by time then UUID.
+    func corrections(ofRun id: Int64) throws -> [TextFormat.CorrectionLine] {
+        var corrections: [TextFormat.CorrectionLine] = []
+        try database.cached(
+            "SELECT uuid, os_build, corrected_by, corrected_at, reason FROM run_corrections WHERE run_id = ? ORDER BY corrected_at, uuid"
+        ).forEachRow([.integer(id)]) { corrections.append(Self.correctionLine($0)) }
+        return corrections
+    }
+
+    /// Every rename of a claim, or the one with this UUID, or a claim's
+    /// renames, by time then UUID, as `renames.jsonl` writes them.
+    func renameRecords(uuid: String? = nil, claim: Int64? = nil, _ body: (TextFormat.Rename) throws -> Void) throws {
         let statement =
-            uuid == nil
-            ? try database.cached("SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames ORDER BY renamed_at, uuid")
-            : try database.cached("SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames WHERE uuid = ?")
-        try statement.forEachRow(uuid.map { [.text($0)] } ?? []) {
+            if uuid != nil {
+                try database.cached("SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames WHERE uuid = ?")
+            } else if claim != nil {
+                try database.cached(
+                    "SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames WHERE claim_id = ? ORDER BY renamed_at, uuid")
+            } else {
+                try database.cached("SELECT uuid, old_key, new_key, renamed_by, renamed_at, reason FROM claim_renames ORDER BY renamed_at, uuid")
+            }
+        let arguments: [SQLValue] = uuid.map { [.text($0)] } ?? claim.map { [.integer($0)] } ?? []
+        try statement.forEachRow(arguments) {
             try body(TextFormat.Rename(
                 uuid: $0.text("uuid"), from: $0.text("old_key"), to: $0.text("new_key"), by: $0.text("renamed_by"),
                 at: $0.text("renamed_at"), reason: $0.text("reason")))
@@ -146,7 +159,7 @@ extension StoreReader {
         return found
     }
 
-    static func correctionLine(_ row: Statement) -> TextFormat.CorrectionLine {
+    private static func correctionLine(_ row: Statement) -> TextFormat.CorrectionLine {
         TextFormat.CorrectionLine(
             uuid: row.text("uuid"), osBuild: row.text("os_build"), by: row.text("corrected_by"), at: row.text("corrected_at"),
             reason: row.text("reason"))
