@@ -203,7 +203,8 @@ extension Store {
             if try reader.existingClaimID(key: to) != nil {
                 throw EvidenceError.refused(reason: "a claim '\(to)' exists already; give another key")
             }
-            if let holder = try reader.claimRenames()[to], try reader.claimID(key: holder) != id {
+            // A key this claim had before may come back; another claim's may not.
+            if let holder = try reader.claimRenames()[to], holder != from {
                 throw EvidenceError.refused(
                     reason: "'\(to)' was the key of claim '\(holder)' before it was renamed, and records that name it go to "
                         + "that claim; give another key")

@@ -80,11 +80,7 @@ extension StoreReader {
             SELECT u.uuid, u.link_uuid, u.unlinked_by, u.unlinked_at, u.reason
             FROM result_unlinks AS u JOIN results AS r ON r.id = u.result_id WHERE r.run_id = ? ORDER BY u.unlinked_at, u.uuid
             """
-        ).forEachRow([.integer(id)]) { row in
-            file.unlinks.append(TextFormat.UnlinkLine(
-                uuid: row.text("uuid"), link: row.text("link_uuid"), by: row.text("unlinked_by"), at: row.text("unlinked_at"),
-                reason: row.text("reason")))
-        }
+        ).forEachRow([.integer(id)]) { file.unlinks.append(Self.unlinkLine($0)) }
         file.corrections = try corrections(ofRun: id)
         return file
     }
@@ -169,12 +165,15 @@ extension StoreReader {
     func unlinkLine(uuid: String) throws -> TextFormat.UnlinkLine? {
         var found: TextFormat.UnlinkLine?
         try database.cached("SELECT uuid, link_uuid, unlinked_by, unlinked_at, reason FROM result_unlinks WHERE uuid = ?")
-            .forEachRow([.text(uuid)]) { row in
-                found = TextFormat.UnlinkLine(
-                    uuid: row.text("uuid"), link: row.text("link_uuid"), by: row.text("unlinked_by"), at: row.text("unlinked_at"),
-                    reason: row.text("reason"))
-            }
+            .forEachRow([.text(uuid)]) { found = Self.unlinkLine($0) }
         return found
+    }
+
+    /// An unlink from a row of `result_unlinks`' columns uuid … reason.
+    private static func unlinkLine(_ row: Statement) -> TextFormat.UnlinkLine {
+        TextFormat.UnlinkLine(
+            uuid: row.text("uuid"), link: row.text("link_uuid"), by: row.text("unlinked_by"), at: row.text("unlinked_at"),
+            reason: row.text("reason"))
     }
 
     /// A result's links to issues, oldest first.
