@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 23, as a fresh store holds it:
+-- The schema of an evidence store at version 24, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -91,6 +91,19 @@ CREATE TABLE claim_renames (
                       AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(renamed_at)) = renamed_at),
     reason     TEXT NOT NULL DEFAULT '',
     CHECK (old_key <> new_key)
+) STRICT;
+
+CREATE TABLE claim_retirements (
+    id         INTEGER PRIMARY KEY,
+    uuid       TEXT NOT NULL UNIQUE CHECK (length(uuid) = 36 AND uuid NOT GLOB '*[^0-9a-f-]*'),
+    claim_id   INTEGER NOT NULL REFERENCES claims (id) ON DELETE CASCADE,
+    -- 'retire' takes the claim out; 'restore' brings it back.
+    action     TEXT NOT NULL CHECK (action IN ('retire', 'restore')),
+    changed_by TEXT NOT NULL CHECK (length(trim(changed_by)) > 0),
+    changed_at TEXT NOT NULL
+               CHECK (changed_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'
+                      AND strftime('%Y-%m-%dT%H:%M:%SZ', julianday(changed_at)) = changed_at),
+    reason     TEXT NOT NULL DEFAULT ''
 ) STRICT;
 
 CREATE TABLE claim_sources (
@@ -436,6 +449,8 @@ CREATE INDEX claim_renames_by_claim ON claim_renames (claim_id);
 
 CREATE INDEX claim_renames_by_old_key ON claim_renames (old_key, renamed_at, uuid);
 
+CREATE INDEX claim_retirements_by_claim ON claim_retirements (claim_id, changed_at, uuid);
+
 CREATE INDEX claim_sources_by_source ON claim_sources (source_id);
 
 CREATE UNIQUE INDEX claim_statements_by_claim ON claim_statements (claim_id, id);
@@ -532,7 +547,7 @@ WHERE g.lacks;
 CREATE VIEW claim_known_issues AS
 SELECT s.key AS claim, s.document, c.owner, f.url, f.linked_at, f.failures
 FROM claim_state AS s
-JOIN claims AS c ON c.id = s.claim_id
+JOIN live_claims AS c ON c.id = s.claim_id
 JOIN failure_links AS f ON f.claim_id = s.claim_id
 WHERE s.state = 'failing';
 
@@ -542,7 +557,7 @@ CREATE VIEW claim_mismatches AS
 WITH s AS MATERIALIZED (
     SELECT st.claim_id, st.key, st.document, st.area, st.label, st.state, st.reason, st.label_problem,
            st.evidence_problem
-    FROM claims AS c
+    FROM live_claims AS c
     JOIN claim_state AS st ON st.claim_id = c.id
     WHERE c.label = 'measured'
        OR (c.label = 'sourced' AND NOT EXISTS (SELECT 1 FROM claim_sources AS x WHERE x.claim_id = c.id))
@@ -987,6 +1002,14 @@ JOIN results AS r ON r.id = l.result_id
 JOIN runs AS u ON u.id = r.run_id
 JOIN environment_status AS s ON s.environment_id = l.environment_id;
 
+CREATE VIEW live_claims AS
+SELECT c.*
+FROM claims AS c
+WHERE NOT EXISTS (SELECT 1 FROM claim_retirements AS x
+                  WHERE x.claim_id = c.id AND x.action = 'retire'
+                    AND NOT EXISTS (SELECT 1 FROM claim_retirements AS y
+                                    WHERE y.claim_id = x.claim_id AND (y.changed_at, y.uuid) > (x.changed_at, x.uuid)));
+
 CREATE VIEW live_results AS
 SELECT r.*
 FROM results AS r
@@ -1023,9 +1046,17 @@ JOIN environment_lacks AS l ON l.id = (
     WHERE x.capability_id = k.id AND x.kind = m.kind AND x.model IN (m.model, '*')
     ORDER BY x.tool_build_order DESC, x.model = '*' LIMIT 1);
 
+CREATE VIEW retired_claims AS
+SELECT x.claim_id, c.key, c.document, x.changed_by AS retired_by, x.changed_at AS retired_at, x.reason, x.uuid
+FROM claim_retirements AS x
+JOIN claims AS c ON c.id = x.claim_id
+WHERE x.action = 'retire'
+  AND NOT EXISTS (SELECT 1 FROM claim_retirements AS y
+                  WHERE y.claim_id = x.claim_id AND (y.changed_at, y.uuid) > (x.changed_at, x.uuid));
+
 CREATE VIEW untested_claims AS
 SELECT s.claim_id, s.key, s.document, s.area, s.label, s.state, s.reason, s.qa_work
-FROM claims AS c
+FROM live_claims AS c
 JOIN claim_state AS s ON s.claim_id = c.id
 WHERE NOT EXISTS (SELECT 1 FROM counting_decisive_results AS l
                   JOIN environments AS e ON e.id = l.environment_id
@@ -1044,6 +1075,16 @@ END;
 CREATE TRIGGER claim_renames_no_update BEFORE UPDATE ON claim_renames
 BEGIN
     SELECT RAISE(ABORT, 'a rename is never changed');
+END;
+
+CREATE TRIGGER claim_retirements_no_delete BEFORE DELETE ON claim_retirements
+BEGIN
+    SELECT RAISE(ABORT, 'a retirement is never deleted');
+END;
+
+CREATE TRIGGER claim_retirements_no_update BEFORE UPDATE ON claim_retirements
+BEGIN
+    SELECT RAISE(ABORT, 'a retirement is never changed');
 END;
 
 CREATE TRIGGER claim_statement_added AFTER INSERT ON claims

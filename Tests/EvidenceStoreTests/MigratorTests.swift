@@ -193,6 +193,7 @@ final class ConcurrentResults: @unchecked Sendable {
         21: "46b82c86ed859e10f5dc55726b485f2dd939d65d348c4599288c98274af9e961",
         22: "ff76abd9df202deb70dcde62faad01c2b5ea65d07139330ec30a1e77ebe33462",
         23: "4f8bb55dc0a3ffb28a0c1f314fc1c92ad8f10eab5a67806904a028890c70639f",
+        24: "92309e0f156fe2fe1ee69752491804aa2e0fdc0c09327482cdd66345cc5f8494",
     ]
 
     @Test func landedMigrationsAreFrozen() {

@@ -18,6 +18,8 @@ public enum DocumentLint {
         var documents: [String: String]
         /// Keys claims were renamed from, to their keys now.
         var renamed: [String: String] = [:]
+        /// The retired claims, by key, with the record that retired each.
+        var retired: [String: TextFormat.Retirement] = [:]
         /// Every mismatch of each claim: a label's and the evidence's may both stand.
         var mismatches: [String: [Mismatch]]
         /// Stale claims whose present words passed on an older build.
@@ -46,8 +48,10 @@ public enum DocumentLint {
 
     static func facts(_ store: Store, document name: String, blocks wanted: Set<BlockPlace> = []) throws -> Facts {
         var renamed: [String: String] = [:]
+        var retired: [String: TextFormat.Retirement] = [:]
         let (document, claims, documents, mismatches, older, measurements) = try store.read { reader in
             renamed = try reader.claimRenames()
+            retired = try reader.retiredClaims()
             let document = try reader.resolveDocument(name) ?? name
             return (
                 document, try reader.reportClaims(document: document),
@@ -87,7 +91,7 @@ public enum DocumentLint {
         }
         return Facts(
             document: document, claims: Dictionary(claims.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }),
-            order: claims.map(\.key), documents: documents, renamed: renamed, mismatches: mismatches,
+            order: claims.map(\.key), documents: documents, renamed: renamed, retired: retired, mismatches: mismatches,
             provenOnOlderBuilds: older, measurements: measurements,
             verifiedLine: try store.verifiedLine(document: document), blocks: blocks)
     }
@@ -102,6 +106,12 @@ public enum DocumentLint {
 
     /// A generated block's text between its two comments.
     static func blockText(_ generated: String) -> String { "\n" + generated + "\n" }
+
+    /// What lint says of a marker of a retired claim.
+    static func retiredMarker(_ key: String, _ retirement: TextFormat.Retirement) -> String {
+        "claim \(key) is retired (\(retirement.at) by \(retirement.by): \(retirement.reason)): remove the marker, or bring "
+            + "the claim back with 'evidence claim restore \(key)'"
+    }
 
     // MARK: - Lint
 
@@ -129,6 +139,8 @@ public enum DocumentLint {
                     add(
                         marker.line, marker.column, .unknownKey,
                         "claim \(marker.key) was renamed \(now): change the marker to <!-- evidence: \(now) (\(label.rawValue)) -->")
+                } else if let retirement = facts.retired[marker.key] {
+                    add(marker.line, marker.column, .unknownKey, Self.retiredMarker(marker.key, retirement))
                 } else if let other = facts.documents[marker.key] {
                     add(marker.line, marker.column, .unknownKey, "\(marker.key) is a claim of \(other), not of \(facts.document)")
                 } else {
@@ -376,6 +388,9 @@ extension DocumentLint {
                     throw EvidenceError.refused(
                         reason: "\(place): claim \(marker.key) was renamed \(now); change the marker to <!-- evidence: \(now) "
                             + "(\(label.rawValue)) --> rather than add a claim of the old key")
+                }
+                if let retirement = facts.retired[marker.key] {
+                    throw EvidenceError.refused(reason: "\(place): " + Self.retiredMarker(marker.key, retirement))
                 }
                 if let other = facts.documents[marker.key] {
                     throw EvidenceError.invalidValue(field: "claim", value: marker.key, expected: "a claim of \(facts.document), not of \(other) (\(place))")

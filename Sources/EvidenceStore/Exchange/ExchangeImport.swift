@@ -191,6 +191,8 @@ final class ImportSession {
         case .renames: try each({ try $0.rename() }, apply)
         case .claims:
             try each({ var record = try $0.claim(version: 2); record.key = try currentKey(record.key); return record }, apply)
+        case .retirements:
+            try each({ var record = try $0.retirement(); record.claim = try currentKey(record.claim); return record }, apply)
         case .statements:
             try each({ var record = try $0.statement(); record.claim = try currentKey(record.claim); return record }, apply)
         case .environmentLacks: try each({ try $0.lack() }, apply)
@@ -474,6 +476,16 @@ final class ImportSession {
         }
         pendingRenames = []
         renamedKeys = nil
+    }
+
+    /// Keeps a claim's retirement or bringing back; the latest of a claim's decides.
+    func apply(_ record: TextFormat.Retirement, _ location: RecordLocation) throws {
+        try checkDate(record.at, location, field: "at")
+        var stored: TextFormat.Retirement?
+        try reader.retirementRecords(uuid: record.uuid) { stored = $0 }
+        if isHeld(stored, record, "retirement \(record.uuid)", line: \.line, location) { return }
+        try writer.insertRetirement(record, claimID: try ids.claimID(record.claim, location, field: "claim"))
+        summary.added += 1
     }
 
     // MARK: - Statements

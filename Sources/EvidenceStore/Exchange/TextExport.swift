@@ -58,6 +58,8 @@ public enum StoreExporter {
                             for claim in claims { keep(claim, .claim, emit) }
                         }
                     }
+                case .retirements:
+                    try output.file(part.name) { emit in try reader.retirementRecords { emit($0.line) } }
                 case .statements:
                     // Written from what the runs proved, below.
                     continue

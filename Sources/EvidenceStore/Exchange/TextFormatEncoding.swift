@@ -299,6 +299,19 @@ extension TextFormat.Rename {
     }
 }
 
+extension TextFormat.Retirement {
+    public var line: JSONLine {
+        var line = JSONLine()
+        line.add("retirement", uuid)
+        line.add("claim", claim)
+        line.add("action", action.rawValue)
+        line.add("by", by)
+        line.add("at", at)
+        line.addNonEmpty("reason", reason)
+        return line
+    }
+}
+
 extension TextFormat.CorrectionLine {
     public var line: JSONLine {
         var line = JSONLine()

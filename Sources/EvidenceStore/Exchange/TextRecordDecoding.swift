@@ -335,6 +335,17 @@ extension FieldReader {
         return record
     }
 
+    mutating func retirement() throws -> TextFormat.Retirement {
+        let uuid = try uuid("retirement")
+        let claim = try string("claim")
+        let record = TextFormat.Retirement(
+            uuid: uuid, claim: try checked("claim") { try Validate.key(claim) },
+            action: try RetirementAction(parsing: try vocabulary("action", RetirementAction.self)),
+            by: try nonEmpty("by"), at: try time("at"), reason: try optionalString("reason") ?? "")
+        try finish()
+        return record
+    }
+
     mutating func correctionLine() throws -> TextFormat.CorrectionLine {
         let uuid = try uuid("correction")
         let build = try string("os_build")

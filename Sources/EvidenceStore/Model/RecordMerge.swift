@@ -173,6 +173,11 @@ public struct RecordIdentity: Equatable, Sendable {
             (key, sortKey, description) = (
                 "rename " + text("rename"), [text("at"), text("rename")], "rename \(text("rename")) of claim '\(text("from"))'"
             )
+        case "retirement":
+            (key, sortKey, description) = (
+                "retirement " + text("retirement"), [text("at"), text("retirement")],
+                "\(text("action")) \(text("retirement")) of claim '\(text("claim"))'"
+            )
         case "correction":
             (key, sortKey, description) = (
                 "correction " + text("correction"), ["5", text("at"), text("correction")],

@@ -128,13 +128,21 @@ extension TextFormat {
 
     // MARK: Version 2
 
-    /// Words a claim has had that some result proved, named by their SHA-256.
     /// A claim's key changed (`claim rename`): only ever added, so that
     /// records naming the old key still find the claim.
     public struct Rename: Equatable, Sendable {
         public var uuid, from, to, by, at, reason: String
     }
 
+    /// A claim retired or brought back (`claim retire`, `claim restore`):
+    /// only ever added; the latest of a claim's says whether it is retired.
+    public struct Retirement: Equatable, Sendable {
+        public var uuid, claim: String
+        public var action: RetirementAction
+        public var by, at, reason: String
+    }
+
+    /// Words a claim has had that some result proved, named by their SHA-256.
     public struct ProvedStatement: Equatable, Sendable {
         public var claim, sha256, statement: String
     }

@@ -35,8 +35,8 @@ public enum TextFormat {
     /// results and retractions, label changes, statements) are keyed by UUID
     /// or content, and a run has a file of its own.
     public enum Part: Sendable, Equatable, CaseIterable {
-        case sources, capabilities, documents, renames, claims, statements, environmentLacks, runs, labelHistory, checklists
-        case checklistItems, testMappings
+        case sources, capabilities, documents, renames, claims, retirements, statements, environmentLacks, runs, labelHistory
+        case checklists, checklistItems, testMappings
 
         /// A file at the top of the folder, or a folder of files.
         public var name: String {
@@ -46,6 +46,7 @@ public enum TextFormat {
             case .documents: return "documents.jsonl"
             case .renames: return "renames.jsonl"
             case .claims: return "claims"
+            case .retirements: return "retirements.jsonl"
             case .statements: return "statements"
             case .environmentLacks: return "environment_lacks.jsonl"
             case .runs: return "runs"

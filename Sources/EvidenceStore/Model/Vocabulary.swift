@@ -65,6 +65,15 @@ public enum Outcome: String, Vocabulary {
     public static let field = "result"
 }
 
+/// What a claim's retirement record does: `claim retire` takes the claim out
+/// of every list and report, `claim restore` brings it back.
+public enum RetirementAction: String, Vocabulary {
+    case retire
+    case restore
+
+    public static let field = "action"
+}
+
 /// How the device was held or folded.
 public enum Posture: String, Vocabulary {
     case closed

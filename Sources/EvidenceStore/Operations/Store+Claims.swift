@@ -218,6 +218,40 @@ extension Store {
         }
     }
 
+    /// Retires a claim (`action` .retire): it leaves every list, report,
+    /// checklist and count, and keeps its results and history; or brings a
+    /// retired one back (.restore). The record is only ever added and
+    /// travels; a claim's latest record (by time, then UUID) says which holds.
+    public func retireClaim(_ key: String, _ action: RetirementAction, reason: String, by author: String) throws {
+        let reason = reason.trimmingWhitespace()
+        if action == .retire, reason.isEmpty {
+            throw EvidenceError.invalidValue(field: "reason", value: reason, expected: "why the claim is retired")
+        }
+        try write { writer in
+            let id = try writer.reader.claimID(key: key)
+            var latest: TextFormat.Retirement?
+            try writer.reader.retirementRecords(claim: id) { latest = $0 }
+            switch (action, latest?.action) {
+            case (.retire, .retire?):
+                throw EvidenceError.refused(
+                    reason: "claim '\(key)' is retired already (by \(latest?.by ?? ""), \(latest?.at ?? "")); "
+                        + "'evidence claim restore \(key)' brings it back")
+            case (.restore, nil), (.restore, .restore?):
+                throw EvidenceError.refused(reason: "claim '\(key)' is not retired")
+            default:
+                break
+            }
+            // The new record sorts last: never before the latest (a teammate's
+            // clock may run ahead), and after it by UUID within one second.
+            let at = max(clock.timestamp(), latest?.at ?? "")
+            var uuid = ResultIdentity.newUUID()
+            while let latest, latest.at == at, uuid <= latest.uuid { uuid = ResultIdentity.newUUID() }
+            try writer.insertRetirement(
+                TextFormat.Retirement(uuid: uuid, claim: key, action: action, by: Self.author(author), at: at, reason: reason),
+                claimID: id)
+        }
+    }
+
     /// Who a change is recorded as: the name given, or "unknown".
     static func author(_ name: String) -> String {
         name.trimmingWhitespace().isEmpty ? "unknown" : name

@@ -61,6 +61,11 @@ extension Store {
         return try write { writer in
             let reader = writer.reader
             let claim = try reader.claimID(key: observation.claimKey)
+            if let retirement = try reader.retiredClaims()[observation.claimKey] {
+                throw EvidenceError.refused(
+                    reason: "claim '\(observation.claimKey)' is retired (\(retirement.at) by \(retirement.by): "
+                        + "\(retirement.reason)); 'evidence claim restore \(observation.claimKey)' brings it back")
+            }
             var started = false
             let run: RunRecord
             switch choice {

@@ -12,7 +12,14 @@ public enum DetailRenderer {
     public static func text(_ detail: ClaimDetail) -> String {
         let claim = detail.claim
         var out = flat(claim.key) + "\n"
-        var fields: [(String, String)] = [
+        var fields: [(String, String)] = []
+        if let retired = detail.retired {
+            fields.append((
+                "retired",
+                "\(retired.at) by \(retired.by): \(retired.reason) (out of every list and report; "
+                    + "'evidence claim restore \(claim.key)' brings it back)"))
+        }
+        fields += [
             ("statement", claim.statement), ("document", claim.document), ("area", claim.area),
             ("label", claim.label.rawValue + (claim.asOf.map { " (as of \($0))" } ?? "")),
             ("models", detail.models.isEmpty ? "any model" : detail.models.joined(separator: ", ")),
@@ -39,6 +46,10 @@ public enum DetailRenderer {
         })
         out += section("Keys", detail.renames.map { rename in
             "\(rename.at)  \(rename.by)  \(rename.from) → \(rename.to)" + (rename.reason.isEmpty ? "" : ": " + rename.reason)
+        })
+        out += section("Retirements", detail.retirements.map { record in
+            "\(record.at)  \(record.by)  \(record.action == .retire ? "retired" : "brought back")"
+                + (record.reason.isEmpty ? "" : ": " + record.reason)
         })
         return out
     }
@@ -79,6 +90,13 @@ public enum DetailRenderer {
                 .object([
                     ("from", .string(rename.from)), ("to", .string(rename.to)), ("by", .string(rename.by)), ("at", .string(rename.at)),
                     ("reason", .string(rename.reason)),
+                ])
+            })),
+            ("retired", .bool(detail.retired != nil)),
+            ("retirements", .array(detail.retirements.map { record in
+                .object([
+                    ("action", .string(record.action.rawValue)), ("by", .string(record.by)), ("at", .string(record.at)),
+                    ("reason", .string(record.reason)),
                 ])
             })),
         ])

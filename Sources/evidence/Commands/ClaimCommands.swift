@@ -3,8 +3,8 @@ import EvidenceStore
 /// claim add, list, show, edit, label, expect.
 enum ClaimCommands {
     static let spec = CommandSpec(
-        group: "claim", abstract: "Add, list, show, edit, relabel and rename claims.",
-        commands: [Add.self, List.self, Show.self, Edit.self, Relabel.self, Rename.self, Expect.self])
+        group: "claim", abstract: "Add, list, show, edit, relabel, rename and retire claims.",
+        commands: [Add.self, List.self, Show.self, Edit.self, Relabel.self, Rename.self, Retire.self, Restore.self, Expect.self])
 
     static let newDocument = Option.flag(
         "new-document", help: "Start a document whose name is close to an existing one, instead of taking it for a typo.")
@@ -66,9 +66,12 @@ extension ClaimCommands {
             "state", "state", help: "Only claims in this state: \(Choices.list(VerificationState.names)).",
             of: VerificationState.self)
         static let owner = Option.text("owner", "name", help: "Only claims this person owns.")
+        static let retired = Option.flag("retired", help: "The retired claims instead of those in use.")
         static let spec = CommandSpec(
             name: "list", abstract: "List claims with their label and derived state.",
-            options: [document.option, area.option, label.option, state.option, owner.option, CommandTree.format.option])
+            options: [
+                document.option, area.option, label.option, state.option, owner.option, retired.option, CommandTree.format.option,
+            ])
 
         let filter: ClaimFilter
         let format: OutputFormat
@@ -76,7 +79,7 @@ extension ClaimCommands {
         init(_ values: ParsedValues) throws {
             filter = ClaimFilter(
                 document: try values[Self.document], area: try values[Self.area], label: try values[Self.label],
-                state: try values[Self.state], owner: try values[Self.owner].map(Validate.owner))
+                state: try values[Self.state], owner: try values[Self.owner].map(Validate.owner), retired: try values[Self.retired])
             format = try values[CommandTree.format]
         }
 
@@ -221,6 +224,58 @@ extension ClaimCommands {
         func run(_ runner: Runner) throws -> Int32 {
             try runner.with { try $0.renameClaim(key, to: newKey, reason: reason, by: by) }
             runner.output.message("Renamed claim \(key) to \(newKey).")
+            return ExitCode.ok
+        }
+    }
+
+    /// `claim retire`
+    struct Retire: DeclaredCommand {
+        static let reason = Option.required("reason", "text", help: "Why the claim is retired, such as \"dropped from the guide\".")
+        static let spec = CommandSpec(
+            name: "retire",
+            abstract: "Retire a claim a document dropped: it leaves every list, report, checklist and count.",
+            discussion: "Its results, label history and words are kept, 'claim show' and 'history' still show them, and "
+                + "'claim list --retired' lists it. The retirement is only ever added and travels through export and "
+                + "import; 'claim restore' brings the claim back.",
+            arguments: [ClaimCommands.key.argument], options: [reason.option, SharedOptions.by.option])
+
+        let key: String
+        let reason: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            key = try values[ClaimCommands.key]
+            reason = try values[Self.reason]
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.with { try $0.retireClaim(key, .retire, reason: reason, by: by) }
+            runner.output.message("Retired claim \(key); 'evidence claim restore \(key)' brings it back.")
+            return ExitCode.ok
+        }
+    }
+
+    /// `claim restore`
+    struct Restore: DeclaredCommand {
+        static let reason = Option.text("reason", "text", help: "Why the claim comes back.")
+        static let spec = CommandSpec(
+            name: "restore", abstract: "Bring a retired claim back into lists and reports, with its results and history.",
+            arguments: [ClaimCommands.key.argument], options: [reason.option, SharedOptions.by.option])
+
+        let key: String
+        let reason: String
+        let by: String
+
+        init(_ values: ParsedValues) throws {
+            key = try values[ClaimCommands.key]
+            reason = try values[Self.reason] ?? ""
+            by = try SharedOptions.author(values)
+        }
+
+        func run(_ runner: Runner) throws -> Int32 {
+            try runner.with { try $0.retireClaim(key, .restore, reason: reason, by: by) }
+            runner.output.message("Brought claim \(key) back.")
             return ExitCode.ok
         }
     }

@@ -75,4 +75,11 @@ public struct ClaimDetail: Equatable, Sendable {
     public var owner: String = ""
     /// The keys it had before, oldest first (`claim rename`).
     public var renames: [TextFormat.Rename] = []
+    /// Its retirements and bringings back, oldest first (`claim retire`, `claim restore`).
+    public var retirements: [TextFormat.Retirement] = []
+
+    /// The record that retired it, while it is retired.
+    public var retired: TextFormat.Retirement? {
+        retirements.last.flatMap { $0.action == .retire ? $0 : nil }
+    }
 }

@@ -10,11 +10,15 @@ public struct ClaimFilter: Equatable, Sendable {
     public var state: VerificationState?
     /// Only claims this person owns.
     public var owner: String?
+    /// The retired claims instead of those in use.
+    public var retired: Bool
 
     public init(
-        document: String? = nil, area: String? = nil, label: Label? = nil, state: VerificationState? = nil, owner: String? = nil
+        document: String? = nil, area: String? = nil, label: Label? = nil, state: VerificationState? = nil, owner: String? = nil,
+        retired: Bool = false
     ) {
         self.owner = owner
+        self.retired = retired
         self.document = document
         self.area = area
         self.label = label

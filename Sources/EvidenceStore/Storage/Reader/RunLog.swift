@@ -36,7 +36,7 @@ public final class RunLog: RunLogSource {
             LEFT JOIN ingested_files AS f ON f.id = u.ingested_file_id
             LEFT JOIN retractions AS x ON x.run_id = u.id
             WHERE ?1 IS NULL OR EXISTS (
-                SELECT 1 FROM results AS r JOIN claims AS c ON c.id = r.claim_id
+                SELECT 1 FROM results AS r JOIN live_claims AS c ON c.id = r.claim_id
                 WHERE r.run_id = u.id AND c.document = ?1)
             ORDER BY u.started_at, u.uuid
             """
@@ -67,7 +67,7 @@ public final class RunLog: RunLogSource {
         let header = headers[offset + index]
         if keys == nil {
             var pairs: [(Int64, String)] = []
-            try database.cached("SELECT id, key FROM claims WHERE ?1 IS NULL OR document = ?1")
+            try database.cached("SELECT id, key FROM live_claims WHERE ?1 IS NULL OR document = ?1")
                 .forEachRow([SQLValue(document)]) { pairs.append(($0.int64("id"), $0.text("key"))) }
             keys = ClaimKeys(pairs)
         }

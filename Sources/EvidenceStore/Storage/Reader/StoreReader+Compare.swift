@@ -93,7 +93,7 @@ extension StoreReader {
             SELECT \(name) AS name, s.kind, r.id, r.result, r.checked_at, r.recorded_at, r.run_id, s.description,
                    substr(u.uuid, 1, 8) AS run
             FROM live_results AS r
-            LEFT JOIN claims AS c ON c.id = r.claim_id
+            LEFT JOIN live_claims AS c ON c.id = r.claim_id
             JOIN runs AS u ON u.id = r.run_id
             JOIN environment_status AS s ON s.environment_id = r.environment_id
             WHERE \(name) IS NOT NULL AND r.result IN ('pass', 'fail')
@@ -126,9 +126,10 @@ extension StoreReader {
                    r.checked_at, r.recorded_at, r.run_id
             FROM measurements AS m
             JOIN live_results AS r ON r.id = m.result_id
-            LEFT JOIN claims AS c ON c.id = r.claim_id
+            LEFT JOIN live_claims AS c ON c.id = r.claim_id
             JOIN environment_status AS s ON s.environment_id = r.environment_id
             WHERE (r.run_id = ?1 OR r.environment_id IN (SELECT value FROM json_each(?2))) AND \(Self.onClaimSubjects)
+              AND (r.claim_id IS NULL OR c.id IS NOT NULL)
             ORDER BY m.id
             """
         ).forEachRow(sideArguments(side)) {
@@ -211,7 +212,7 @@ extension StoreReader {
                           AND r.result IN ('pass', 'fail')
                           AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
                         ORDER BY r.checked_at DESC, r.recorded_at DESC LIMIT ?1) AS w) AS counts
-            FROM latest_decisive_results AS l JOIN claims AS c ON c.id = l.claim_id
+            FROM latest_decisive_results AS l JOIN live_claims AS c ON c.id = l.claim_id
             WHERE (?2 IS NULL OR c.key IN (SELECT value FROM json_each(?2))) AND (?3 IS NULL OR c.document = ?3)
             ORDER BY c.key, l.environment_id
             """

@@ -107,6 +107,7 @@ extension StoreReader {
             expectations: try expectations(ofClaim: claim.id), models: try claimSubjects(ofClaim: claim.id),
             owner: try database.query(cached: "SELECT owner FROM claims WHERE id = ?", [id]).first?.text("owner") ?? "")
         try renameRecords(claim: claim.id) { detail.renames.append($0) }
+        try retirementRecords(claim: claim.id) { detail.retirements.append($0) }
         return detail
     }
 

@@ -128,6 +128,49 @@ extension StoreReader {
         return keys
     }
 
+    /// Every retirement of a claim (and bringing back), or the one with this
+    /// UUID, or a claim's, by time then UUID, as `retirements.jsonl` writes them.
+    func retirementRecords(uuid: String? = nil, claim: Int64? = nil, _ body: (TextFormat.Retirement) throws -> Void) throws {
+        let statement =
+            if uuid != nil {
+                try database.cached(
+                    """
+                    SELECT x.uuid, c.key, x.action, x.changed_by, x.changed_at, x.reason
+                    FROM claim_retirements AS x JOIN claims AS c ON c.id = x.claim_id WHERE x.uuid = ?
+                    """)
+            } else if claim != nil {
+                try database.cached(
+                    """
+                    SELECT x.uuid, c.key, x.action, x.changed_by, x.changed_at, x.reason
+                    FROM claim_retirements AS x JOIN claims AS c ON c.id = x.claim_id WHERE x.claim_id = ?
+                    ORDER BY x.changed_at, x.uuid
+                    """)
+            } else {
+                try database.cached(
+                    """
+                    SELECT x.uuid, c.key, x.action, x.changed_by, x.changed_at, x.reason
+                    FROM claim_retirements AS x JOIN claims AS c ON c.id = x.claim_id ORDER BY x.changed_at, x.uuid
+                    """)
+            }
+        let arguments: [SQLValue] = uuid.map { [.text($0)] } ?? claim.map { [.integer($0)] } ?? []
+        try statement.forEachRow(arguments) {
+            try body(TextFormat.Retirement(
+                uuid: $0.text("uuid"), claim: $0.text("key"), action: try RetirementAction(parsing: $0.text("action")),
+                by: $0.text("changed_by"), at: $0.text("changed_at"), reason: $0.text("reason")))
+        }
+    }
+
+    /// The claims retired now, by key, with the record that retired each.
+    public func retiredClaims() throws -> [String: TextFormat.Retirement] {
+        var retired: [String: TextFormat.Retirement] = [:]
+        try database.cached("SELECT uuid, key, retired_by, retired_at, reason FROM retired_claims").forEachRow {
+            retired[$0.text("key")] = TextFormat.Retirement(
+                uuid: $0.text("uuid"), claim: $0.text("key"), action: .retire, by: $0.text("retired_by"), at: $0.text("retired_at"),
+                reason: $0.text("reason"))
+        }
+        return retired
+    }
+
     /// The OS build a run recorded when it was logged, before any correction.
     func recordedOSBuild(ofRun id: Int64) throws -> String {
         try database.scalar(

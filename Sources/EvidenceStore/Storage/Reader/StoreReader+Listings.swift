@@ -8,11 +8,12 @@ extension StoreReader {
             FROM claim_state AS s JOIN claims AS c ON c.id = s.claim_id
             WHERE (?1 IS NULL OR s.document = ?1 COLLATE NOCASE) AND (?2 IS NULL OR s.area = ?2 COLLATE NOCASE)
               AND (?3 IS NULL OR s.label = ?3) AND (?4 IS NULL OR s.state = ?4) AND (?5 IS NULL OR c.owner = ?5)
+              AND EXISTS (SELECT 1 FROM retired_claims AS x WHERE x.claim_id = c.id) = ?6
             ORDER BY s.document, s.area, s.key
             """
         ).forEachRow([
             SQLValue(filter.document), SQLValue(filter.area), SQLValue(filter.label?.rawValue), SQLValue(filter.state?.rawValue),
-            SQLValue(filter.owner),
+            SQLValue(filter.owner), .integer(filter.retired ? 1 : 0),
         ]) {
             rows.append(ClaimListing(
                 key: $0.text("key"), label: try Label(parsing: $0.text("label")), state: try VerificationState(parsing: $0.text("state")),
@@ -96,13 +97,13 @@ extension StoreReader {
         var rows: [DocumentListing] = []
         try database.cached(
             """
-            WITH names AS (SELECT document FROM claims UNION SELECT document FROM document_subjects)
+            WITH names AS (SELECT document FROM live_claims UNION SELECT document FROM document_subjects)
             SELECT n.document,
-                   (SELECT count(*) FROM claims AS c WHERE c.document = n.document) AS claims,
+                   (SELECT count(*) FROM live_claims AS c WHERE c.document = n.document) AS claims,
                    (SELECT group_concat(model, ', ') FROM (
                         SELECT model FROM document_subjects AS d WHERE d.document = n.document ORDER BY model)) AS default_models,
                    (SELECT group_concat(model, ', ') FROM (
-                        SELECT DISTINCT m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
+                        SELECT DISTINCT m.model FROM claim_subjects AS m JOIN live_claims AS c ON c.id = m.claim_id
                         WHERE c.document = n.document ORDER BY m.model)) AS models
             FROM names AS n ORDER BY n.document
             """
@@ -192,12 +193,12 @@ extension StoreReader {
                         SELECT DISTINCT n.capability FROM claim_device_needs AS n
                         WHERE n.claim_id = u.claim_id ORDER BY n.capability)) AS needs,
                    u.document, u.area, u.label, u.reason, c.owner
-            FROM untested_claims AS u JOIN claims AS c ON c.id = u.claim_id
+            FROM untested_claims AS u JOIN live_claims AS c ON c.id = u.claim_id
             WHERE (?1 = 0 OR u.state = 'needs-device') AND (?2 IS NULL OR u.document = ?2) AND (?3 = 1 OR u.qa_work)
               AND (?4 IS NULL OR c.owner = ?4)
             UNION ALL
             SELECT u.key, u.state, NULL, u.document, u.area, u.label, u.reason, c.owner
-            FROM claim_state AS u JOIN claims AS c ON c.id = u.claim_id
+            FROM claim_state AS u JOIN live_claims AS c ON c.id = u.claim_id
             WHERE ?5 AND ?1 = 0 AND u.state = 'failing' AND (?2 IS NULL OR u.document = ?2)
               AND (?4 IS NULL OR c.owner = ?4)
             ORDER BY 4, 2, 5, 1

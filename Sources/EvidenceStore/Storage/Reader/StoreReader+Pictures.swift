@@ -33,7 +33,7 @@ extension StoreReader {
                             = c.statement, 0) AS of_current_words,
                    r.recorded_at, r.id, r.posture, m.name, m.unit, m.value, m.baseline, m.posture AS measured_posture
             FROM latest_decisive_results AS l
-            JOIN claims AS c ON c.id = l.claim_id
+            JOIN live_claims AS c ON c.id = l.claim_id
             JOIN results AS r ON r.id = l.result_id
             JOIN runs AS u ON u.id = r.run_id
             LEFT JOIN measurements AS m INDEXED BY measurements_by_result ON m.result_id = r.id
@@ -68,7 +68,7 @@ extension StoreReader {
             """
             SELECT c.key, r.environment_id
             FROM results AS r INDEXED BY results_not_decisive
-            JOIN claims AS c ON c.id = r.claim_id
+            JOIN live_claims AS c ON c.id = r.claim_id
             WHERE r.claim_id IS NOT NULL AND r.result NOT IN ('pass', 'fail') AND (?1 IS NULL OR c.document = ?1)
               AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
             GROUP BY r.claim_id, r.environment_id
@@ -77,12 +77,12 @@ extension StoreReader {
         try database.cached(
             """
             SELECT c.key, r.environment_id
-            FROM retractions AS x CROSS JOIN results AS r ON r.id = x.result_id CROSS JOIN claims AS c ON c.id = r.claim_id
+            FROM retractions AS x CROSS JOIN results AS r ON r.id = x.result_id CROSS JOIN live_claims AS c ON c.id = r.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             UNION
             SELECT c.key, r.environment_id
             FROM retractions AS x CROSS JOIN results AS r INDEXED BY results_by_run ON r.run_id = x.run_id
-            CROSS JOIN claims AS c ON c.id = r.claim_id
+            CROSS JOIN live_claims AS c ON c.id = r.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             """
         ).forEachRow(scope) { row in
@@ -100,7 +100,7 @@ extension StoreReader {
         try database.cached(
             """
             SELECT DISTINCT c.key, g.environment_id
-            FROM claim_environment_gaps AS g JOIN claims AS c ON c.id = g.claim_id
+            FROM claim_environment_gaps AS g JOIN live_claims AS c ON c.id = g.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             """
         ).forEachRow(scope) { lacking[$0.text("key"), default: []].insert($0.int64("environment_id")) }
@@ -108,7 +108,7 @@ extension StoreReader {
         var subjects: [String: Set<String>] = [:]
         try database.cached(
             """
-            SELECT c.key, m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
+            SELECT c.key, m.model FROM claim_subjects AS m JOIN live_claims AS c ON c.id = m.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             """
         ).forEachRow(scope) { subjects[$0.text("key"), default: []].insert($0.text("model")) }
@@ -147,12 +147,12 @@ extension StoreReader {
         try database.cached(
             """
             SELECT c.key, k.name FROM claim_capabilities AS x JOIN capabilities AS k ON k.id = x.capability_id
-            JOIN claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1 ORDER BY c.key, k.name
+            JOIN live_claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1 ORDER BY c.key, k.name
             """
         ).forEachRow([SQLValue(document)]) { needs[$0.text("key"), default: []].append($0.text("name")) }
         try database.cached(
             """
-            SELECT c.key, m.model FROM claim_subjects AS m JOIN claims AS c ON c.id = m.claim_id
+            SELECT c.key, m.model FROM claim_subjects AS m JOIN live_claims AS c ON c.id = m.claim_id
             WHERE ?1 IS NULL OR c.document = ?1 ORDER BY c.key, m.model
             """
         ).forEachRow([SQLValue(document)]) { models[$0.text("key"), default: []].append($0.text("model")) }
@@ -165,7 +165,7 @@ extension StoreReader {
         var totals: [String: Int] = [:]
         try database.cached(
             """
-            SELECT document, count(*) AS claims FROM claims WHERE label <> 'not-published' AND (?1 IS NULL OR document = ?1)
+            SELECT document, count(*) AS claims FROM live_claims WHERE label <> 'not-published' AND (?1 IS NULL OR document = ?1)
             GROUP BY document ORDER BY document
             """
         ).forEachRow([SQLValue(document)]) { totals[$0.text("document")] = $0.int("claims") }
@@ -185,7 +185,7 @@ extension StoreReader {
                 FROM latest_decisive_results AS l
                 JOIN results AS r ON r.id = l.result_id
                 JOIN environments AS e ON e.id = l.environment_id
-                JOIN claims AS c ON c.id = l.claim_id
+                JOIN live_claims AS c ON c.id = l.claim_id
                 WHERE c.label <> 'not-published' AND (?1 IS NULL OR c.document = ?1)
                   AND (NOT EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id)
                        OR EXISTS (SELECT 1 FROM claim_subjects AS m WHERE m.claim_id = c.id AND m.model = e.model))
@@ -222,7 +222,7 @@ extension StoreReader {
         try database.cached(
             """
             SELECT c.key, x.name, x.value, x.unit, x.tolerance, x.bound FROM claim_expectations AS x
-            JOIN claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1
+            JOIN live_claims AS c ON c.id = x.claim_id WHERE ?1 IS NULL OR c.document = ?1
             ORDER BY c.key, x.name, x.value, x.tolerance
             """
         ).forEachRow([SQLValue(document)]) { row in
@@ -245,7 +245,7 @@ extension StoreReader {
                    e.os_version_order || ' ' || e.os_build_order AS build_order
             FROM attachments AS a
             CROSS JOIN results AS r ON r.id = a.result_id
-            CROSS JOIN claims AS c ON c.id = r.claim_id
+            CROSS JOIN live_claims AS c ON c.id = r.claim_id
             CROSS JOIN runs AS u ON u.id = r.run_id
             CROSS JOIN environments AS e ON e.id = r.environment_id
             WHERE ?1 IS NULL OR c.document = ?1
@@ -270,7 +270,7 @@ extension StoreReader {
         var keys: Set<String> = []
         try database.cached(
             """
-            SELECT DISTINCT d.claim_key FROM claim_device_needs AS d JOIN claims AS c ON c.id = d.claim_id
+            SELECT DISTINCT d.claim_key FROM claim_device_needs AS d JOIN live_claims AS c ON c.id = d.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             """
         ).forEachRow([SQLValue(document)]) { keys.insert($0.text("claim_key")) }
@@ -423,7 +423,7 @@ extension StoreReader {
             SELECT c.key, m.name, m.value, m.unit, m.baseline, u.uuid, r.checked_at,
                    e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
                    r.id, r.result, r.recorded_at, r.run_id, m.id AS measurement_id
-            FROM claims AS c
+            FROM live_claims AS c
             JOIN live_results AS r ON r.claim_id = c.id
             JOIN environment_status AS s ON s.environment_id = r.environment_id
             JOIN environments AS e ON e.id = r.environment_id
@@ -463,6 +463,7 @@ extension StoreReader {
             SELECT s.key, m.name, m.value, m.unit, m.baseline, u.uuid, r.checked_at,
                    e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
             FROM claim_state AS s
+            CROSS JOIN live_claims AS c ON c.id = s.claim_id
             CROSS JOIN results AS r ON r.id = s.decisive_result_id
             CROSS JOIN runs AS u ON u.id = r.run_id
             CROSS JOIN environments AS e ON e.id = r.environment_id

@@ -4,7 +4,7 @@ extension StoreReader {
     /// The documents claims belong to, sorted.
     public func documents() throws -> [String] {
         var documents: [String] = []
-        try database.cached("SELECT DISTINCT document FROM claims ORDER BY document").forEachRow {
+        try database.cached("SELECT DISTINCT document FROM live_claims ORDER BY document").forEachRow {
             documents.append($0.text("document"))
         }
         return documents
@@ -37,7 +37,7 @@ extension StoreReader {
     /// The owners claims have, sorted.
     public func owners() throws -> [String] {
         var owners: [String] = []
-        try database.cached("SELECT DISTINCT owner FROM claims WHERE owner <> '' ORDER BY owner").forEachRow {
+        try database.cached("SELECT DISTINCT owner FROM live_claims WHERE owner <> '' ORDER BY owner").forEachRow {
             owners.append($0.text("owner"))
         }
         return owners
@@ -62,7 +62,7 @@ extension StoreReader {
                    CASE WHEN s.state = 'failing'
                         THEN (SELECT group_concat(url, char(10)) FROM failure_links AS f WHERE f.claim_id = s.claim_id)
                    END AS known
-            FROM claim_state AS s JOIN claims AS c ON c.id = s.claim_id
+            FROM claim_state AS s JOIN live_claims AS c ON c.id = s.claim_id
             WHERE (?1 IS NULL OR s.document = ?1) AND (?3 IS NULL OR c.owner = ?3)
             ORDER BY grouping, s.label = 'not-published', s.label, s.state
             """
@@ -87,7 +87,7 @@ extension StoreReader {
         var counts: [String: Int] = [:]
         try database.cached(
             """
-            SELECT c.key, count(*) AS results FROM claims AS c JOIN results AS r ON r.claim_id = c.id
+            SELECT c.key, count(*) AS results FROM live_claims AS c JOIN results AS r ON r.claim_id = c.id
             WHERE ?1 IS NULL OR c.document = ?1 GROUP BY c.id
             """
         ).forEachRow([SQLValue(document)]) { counts[$0.text("key")] = $0.int("results") }
@@ -119,7 +119,7 @@ extension StoreReader {
                    c.owner, s.decisive_result_id, s.reason_names_run, s.known_issues,
                    s.label_problem, s.evidence_problem
             FROM s
-            JOIN claims AS c ON c.id = s.claim_id
+            JOIN live_claims AS c ON c.id = s.claim_id
             LEFT JOIN results AS decisive ON decisive.id = s.decisive_result_id
             LEFT JOIN runs AS decisive_run ON decisive_run.id = decisive.run_id
             LEFT JOIN env AS decisive_env ON decisive_env.environment_id = decisive.environment_id
@@ -162,7 +162,7 @@ extension StoreReader {
             """
             SELECT x.claim_id, s.url, s.title, s.publisher, s.kind, x.locator
             FROM claim_sources AS x JOIN sources AS s ON s.id = x.source_id
-            JOIN claims AS c ON c.id = x.claim_id
+            JOIN live_claims AS c ON c.id = x.claim_id
             WHERE ?1 IS NULL OR c.document = ?1
             ORDER BY x.claim_id, s.url, x.locator
             """
@@ -176,7 +176,7 @@ extension StoreReader {
             """
             SELECT l.claim_id, s.description, r.result, u.uuid, r.checked_at, r.posture
             FROM latest_decisive_results AS l
-            JOIN claims AS c ON c.id = l.claim_id
+            JOIN live_claims AS c ON c.id = l.claim_id
             JOIN results AS r ON r.id = l.result_id
             JOIN runs AS u ON u.id = r.run_id
             JOIN environment_status AS s ON s.environment_id = l.environment_id
@@ -234,6 +234,7 @@ extension StoreReader {
                        AS lacked_by,
                    n.source_title, n.source_url, n.reported_in, n.note
             FROM claim_device_needs AS n JOIN claim_state AS s ON s.claim_id = n.claim_id
+            JOIN live_claims AS c ON c.id = n.claim_id
             WHERE s.state = 'needs-device' AND (?1 IS NULL OR s.document = ?1)
             ORDER BY n.claim_key, n.capability, n.model, n.tool_build
             """
@@ -270,7 +271,7 @@ extension StoreReader {
         try database.cached(
             """
             SELECT st.key FROM claim_state AS st
-            JOIN claims AS c ON c.id = st.claim_id
+            JOIN live_claims AS c ON c.id = st.claim_id
             JOIN results AS r ON r.id = st.decisive_result_id
             JOIN claim_statements AS s ON s.id = r.claim_statement_id
             WHERE st.state = 'stale' AND r.result = 'pass' AND s.statement = c.statement
@@ -285,7 +286,7 @@ extension StoreReader {
         var claims: [NotPublishedClaim] = []
         try database.cached(
             """
-            SELECT key, as_of, statement FROM claims
+            SELECT key, as_of, statement FROM live_claims
             WHERE label = 'not-published' AND (?1 IS NULL OR document = ?1) ORDER BY document, key
             """
         ).forEachRow([SQLValue(document)]) {
@@ -303,6 +304,7 @@ extension StoreReader {
             SELECT e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
                    count(DISTINCT s.claim_id) AS claims
             FROM claim_state AS s
+            JOIN live_claims AS c ON c.id = s.claim_id
             JOIN environments AS e ON e.id = s.decisive_environment_id
             WHERE s.state IN ('verified-on-device', 'verified-in-simulator') AND (?1 IS NULL OR s.document = ?1)
             GROUP BY e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build
@@ -322,6 +324,7 @@ extension StoreReader {
             SELECT e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
                    count(DISTINCT s.claim_id) AS claims
             FROM claim_state AS s
+            JOIN live_claims AS c ON c.id = s.claim_id
             JOIN environments AS e ON e.id = s.decisive_environment_id
             WHERE s.state = 'failing' AND (?1 IS NULL OR s.document = ?1)
             GROUP BY e.id
@@ -338,7 +341,7 @@ extension StoreReader {
             SELECT s.id, s.url, s.title, s.publisher, s.kind, s.published, s.updated, s.retrieved
             FROM sources AS s
             WHERE ?1 IS NULL OR EXISTS (
-                SELECT 1 FROM claim_sources AS x JOIN claims AS c ON c.id = x.claim_id
+                SELECT 1 FROM claim_sources AS x JOIN live_claims AS c ON c.id = x.claim_id
                 WHERE x.source_id = s.id AND c.document = ?1)
             ORDER BY s.publisher, s.kind, s.title COLLATE NOCASE, s.url
             """
@@ -350,7 +353,7 @@ extension StoreReader {
         }
         let citations = try database.cached(
             """
-            SELECT c.key, x.locator FROM claim_sources AS x JOIN claims AS c ON c.id = x.claim_id
+            SELECT c.key, x.locator FROM claim_sources AS x JOIN live_claims AS c ON c.id = x.claim_id
             WHERE x.source_id = ?1 AND (?2 IS NULL OR c.document = ?2) ORDER BY c.key, x.locator
             """)
         let lacks = try database.cached(
@@ -391,6 +394,7 @@ extension StoreReader {
             JOIN checklist_items AS i ON i.id = x.checklist_item_id
             JOIN checklists AS l ON l.id = i.checklist_id
             JOIN claim_state AS s ON s.claim_id = x.claim_id
+            JOIN live_claims AS c ON c.id = x.claim_id
             WHERE ?1 IS NULL OR l.document = ?1 COLLATE NOCASE
             ORDER BY x.checklist_item_id, s.key
             """

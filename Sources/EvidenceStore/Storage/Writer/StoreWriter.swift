@@ -386,6 +386,22 @@ public struct StoreWriter {
         return true
     }
 
+    /// Records that claim `claimID` was retired or brought back; false when
+    /// the store holds that record already.
+    @discardableResult
+    func insertRetirement(_ retirement: TextFormat.Retirement, claimID: Int64) throws -> Bool {
+        try database.execute(
+            cached: """
+                INSERT INTO claim_retirements (uuid, claim_id, action, changed_by, changed_at, reason)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING
+                """,
+            [
+                .text(retirement.uuid), .integer(claimID), .text(retirement.action.rawValue), .text(retirement.by),
+                .text(retirement.at), .text(retirement.reason),
+            ])
+        return database.changes > 0
+    }
+
     /// Records a rename of claim `claimID` from `from` to `to`; false when
     /// the store holds that rename already.
     @discardableResult
