@@ -108,6 +108,73 @@ import Testing
         #expect(read.stdout.contains("iPhone 16 Pro simulator, iOS 18.2 (23C54), Xcode 16.2"), "\(read.stdout)")
     }
 
+    /// The screenshots a UI test took travel from the bundle to its results
+    /// (by test, device and repetition), into the store's folder, through
+    /// export to a teammate, and a second ingest changes nothing (issue 46).
+    @Test func aBundlesScreenshotsAttachToTheirResults() throws {
+        try fake("tests.json", from: "xcresult-tests-1.json")
+        try fake("attachments", from: "xcresult-attachments-1")
+        try evidence(["map", "add", "FastlaneTrainerExampleUITests/testAlertHandling*", "bars.other-app-activity"])
+        let ingested = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
+        #expect(ingested.stdout.contains("note: attached 4 images the tests took to their results"), "\(ingested.stdout)")
+        #expect(ingested.stdout.contains("note: 1 attached files that are not images were left out"), "\(ingested.stdout)")
+        let output = folder.path("out")
+        #expect(try loggedCalls().contains { $0.hasPrefix("xcrun xcresulttool export attachments --path ") && $0.contains("--output-path ") })
+
+        func attached(_ store: String) throws -> String {
+            try evidence([
+                "query", "--store", store, "--format", "csv",
+                """
+                SELECT r.test_id, r.note, a.size FROM attachments AS a JOIN results AS r ON r.id = a.result_id
+                ORDER BY r.test_id, r.recorded_at, a.size, a.path
+                """,
+            ]).stdout
+        }
+        let rows = try attached(store)
+        #expect(rows == """
+            test_id,note,size
+            FastlaneTrainerExampleUITests/testAccessibilityAndScreenshots(),repetition 1 of 2 (Retry 1),74
+            FastlaneTrainerExampleUITests/testAccessibilityAndScreenshots(),repetition 1 of 2 (Retry 1),74
+            FastlaneTrainerExampleUITests/testAccessibilityAndScreenshots(),repetition 2 of 2 (Retry 2),74
+            FastlaneTrainerExampleUITests/testAlertHandling(),,71
+
+            """, "\(rows)")
+        // Kept in the store's folder by content, where every report and a teammate find them.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path("attachments")).sorted()
+        #expect(kept.count == 4 && kept.allSatisfy { $0.hasSuffix(".png") && $0.count == 68 }, "\(kept)")
+        try evidence(["attachments", "verify"])
+        #expect(try evidence(["claim", "show", "bars.other-app-activity"]).stdout.contains("attachments/"))
+
+        // Again: the same tests, nothing changes.
+        let again = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
+        #expect(again.stdout.contains("already ingested"), "\(again.stdout)")
+        #expect(try attached(store) == rows)
+
+        // A teammate's clone imports them with their files.
+        let other = folder.path("other/evidence.sqlite")
+        try FileManager.default.createDirectory(atPath: folder.path("other"), withIntermediateDirectories: true)
+        try evidence(["export", output])
+        try evidence(["init", "--store", other])
+        try evidence(["import", output, "--store", other])
+        #expect(try attached(other) == rows)
+        try evidence(["attachments", "verify", "--store", other])
+
+        // A manifest naming a file outside what was exported stops the ingest, naming it; nothing is written.
+        try fake("tests.json", from: "xcresult-tests-3.json")
+        _ = try folder.write(
+            "xcode-outputs/attachments/manifest.json",
+            #"[{"testIdentifier": "T/t()", "attachments": [{"exportedFileName": "../../evidence.sqlite"}]}]"#)
+        let before = try fileDigest(store)
+        let outside = try evidence(["ingest", "Build.xcresult", "--no-detect"], expect: 65)
+        #expect(outside.stderr.contains("names a file that is not one it exported, for T/t(): ../../evidence.sqlite"), "\(outside.stderr)")
+        #expect(try fileDigest(store) == before)
+
+        // An xcresulttool that cannot export attachments: the results come in, and the summary says why none did.
+        try FileManager.default.removeItem(atPath: fixtures + "/attachments")
+        let without = try evidence(["ingest", "Build.xcresult", "--no-detect"])
+        #expect(without.stdout.contains("its attachments were not read"), "\(without.stdout)")
+    }
+
     @Test func withoutXcrunABundleIsRefusedSayingHowToPassTheJSON() throws {
         let before = try fileDigest(store)
         let refused = try evidence(["ingest", "Build.xcresult"], fakes: false, expect: 64)

@@ -32,6 +32,8 @@ public struct IngestOptions: Equatable, Sendable {
     /// OS builds by device (`deviceKey`), where the file leaves them out:
     /// from an `.xcresult` bundle's summary.
     public var deviceOSBuilds: [String: String] = [:]
+    /// The files the tests attached: an `.xcresult` bundle's, exported.
+    public var attachments: [XCResultBundle.Attachment] = []
 
     public static let defaultMaxBytes = 256 << 20
 
@@ -155,6 +157,10 @@ extension Store {
         try environments.check(facts.devices)
 
         var summary = IngestSummary(file: path, shape: facts.shape, testCases: facts.testCases, notes: facts.notes)
+        // The images the tests attached are copied into the store's folder before the write lock is taken.
+        var attachments = try TestAttachments(options.attachments, storeFolder: folder, storePath: self.path)
+        try attachments.keepCopies(in: folder)
+        var attachedFiles: [(resultUUID: String, file: AttachmentFile)] = []
         try write { writer in
             // Checked again under the write lock: another process may have just ingested it.
             if let earlier = try writer.reader.ingestedAt(sha256: sha256) {
@@ -208,6 +214,7 @@ extension Store {
                     result: test.outcome.rawValue, posture: nil, note: ControlCharacters.escaped(test.note, keepingLineBreaks: true),
                     checkedAt: startedAt, recordedAt: "", testID: test.identifier,
                     duration: test.duration, message: test.message.map { ControlCharacters.escaped($0, keepingLineBreaks: true) })
+                let files = attachments.isEmpty ? [] : attachments.files(for: test.identifier, device: facts.devices[device], index: device)
                 let keys: [String?] = claims.isEmpty ? [nil] : claims.sorted()
                 for (index, key) in keys.enumerated() {
                     let slot = claims.isEmpty ? 0 : index + 1
@@ -223,10 +230,29 @@ extension Store {
                     row.uuid = ResultIdentity.ingestedResultUUID(runPart: run.part, test: number, claimSlot: slot)
                     row.recordedAt = moments.next()
                     try batch.add(row)
+                    for file in files { attachedFiles.append((row.uuid, file)) }
                 }
                 if number % 2000 == 0 { progress?(number, staging.count) }
             }
             try batch.flush()
+            for (uuid, file) in attachedFiles {
+                guard let result = try writer.reader.result(uuid: uuid) else { continue }
+                try writer.insertAttachment(
+                    resultID: result.id, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType)
+            }
+            if !attachedFiles.isEmpty {
+                summary.notes.append(
+                    "attached \(attachedFiles.count) \(attachedFiles.count == 1 ? "image" : "images") the tests took to their results")
+            }
+            let unattached = attachments.unattached
+            if !unattached.isEmpty {
+                summary.notes.append(
+                    "\(unattached.count) attached \(unattached.count == 1 ? "image names" : "images name") no result of the file: "
+                        + unattached.prefix(3).joined(separator: "; ") + (unattached.count > 3 ? "; …" : ""))
+            }
+            if attachments.leftOut > 0 {
+                summary.notes.append("\(attachments.leftOut) attached files that are not images were left out")
+            }
             try writer.restore(triggers, pairs: touched)
             if facts.devices.isEmpty { facts.devices = [TestReport.Device()] }
             try environments.check(facts.devices)

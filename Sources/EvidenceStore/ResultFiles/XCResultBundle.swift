@@ -20,7 +20,34 @@ public struct XCResultBundle: Sendable {
     public let command: String
     /// OS builds by device (`IngestOptions.deviceKey`), from the summary.
     public let osBuilds: [String: String]
+    /// What its tests attached (`export attachments`), in the temporary folder.
+    public let attachments: [Attachment]
+    /// Why its attachments could not be read, when they could not.
+    public let attachmentsNote: String?
     private let folder: String
+
+    /// A file a test attached, as `xcresulttool export attachments` lists it
+    /// in its `manifest.json`.
+    public struct Attachment: Equatable, Sendable {
+        /// The test's identifier, `Suite/test()`, as its result has it.
+        public var test: String
+        /// The exported file, an absolute path.
+        public var file: String
+        /// The name the test gave it (`suggestedHumanReadableName`).
+        public var name: String
+        public var isAssociatedWithFailure = false
+        /// The device it was taken on, by identifier and name, where the manifest says.
+        public var deviceID: String?
+        public var deviceName: String?
+        /// The repetition of the test (from 1), where the manifest says.
+        public var repetition: Int?
+
+        public init(test: String, file: String, name: String) {
+            self.test = test
+            self.file = file
+            self.name = name
+        }
+    }
 
     /// How long xcresulttool may take to read a bundle.
     static let toolSeconds = 600.0
@@ -62,9 +89,11 @@ public struct XCResultBundle: Sendable {
             for arguments in attempts {
                 let ran = try MachineTools.run(xcrun, arguments, to: json, limit: maxBytes, seconds: toolSeconds)
                 if ran.status == 0 {
+                    let (attachments, note) = try exportAttachments(path, xcrun: xcrun, into: folder + "/attachments")
                     return XCResultBundle(
                         path: path, json: json, command: "xcrun " + arguments.dropLast(2).joined(separator: " "),
-                        osBuilds: summaryBuilds(path, xcrun: xcrun), folder: folder)
+                        osBuilds: summaryBuilds(path, xcrun: xcrun), attachments: attachments, attachmentsNote: note,
+                        folder: folder)
                 }
                 let said = ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
                 failures.append("'xcrun \(arguments.dropLast(2).joined(separator: " "))': \(said)")
@@ -95,8 +124,108 @@ public struct XCResultBundle: Sendable {
         return builds
     }
 
+    /// The files the bundle's tests attached, exported with `xcresulttool
+    /// export attachments` (Xcode 16 and later) and listed by its manifest;
+    /// none, with a note saying why, where the tool cannot export them. A
+    /// manifest that names a file outside the export, or none, stops the ingest.
+    static func exportAttachments(_ path: String, xcrun: String, into output: String) throws -> ([Attachment], String?) {
+        try FileSystem.makeFolder(output, permissions: 0o700)
+        let ran = try MachineTools.run(
+            xcrun, ["xcresulttool", "export", "attachments", "--path", path, "--output-path", output], limit: 1 << 20,
+            seconds: toolSeconds)
+        guard ran.status == 0 else {
+            let said = ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
+            return ([], "its attachments were not read: 'xcrun xcresulttool export attachments' said \(said)")
+        }
+        let manifest = output + "/manifest.json"
+        func bad(_ reason: String) -> EvidenceError {
+            EvidenceError.badFile(path: path, location: nil, reason: "the manifest.json of its exported attachments \(reason)")
+        }
+        guard let data = FileManager.default.contents(atPath: manifest) else { throw bad("is missing") }
+        guard case .array(let tests) = try JSONReader.parse(data) else { throw bad("is not a list of tests") }
+        var attachments: [Attachment] = []
+        for entry in tests {
+            guard let test = entry["testIdentifier"]?.stringValue, case .array(let files)? = entry["attachments"] else {
+                throw bad("has a test without 'testIdentifier' and 'attachments'")
+            }
+            for file in files {
+                guard let exported = file["exportedFileName"]?.stringValue, !exported.contains("/"), exported != "..",
+                    (try? FileSystem.linkStatus(output + "/" + exported))?.kind == .regular
+                else {
+                    throw bad("names a file that is not one it exported, for \(test): \(file["exportedFileName"]?.stringValue ?? "none")")
+                }
+                var attachment = Attachment(
+                    test: test, file: output + "/" + exported, name: file["suggestedHumanReadableName"]?.stringValue ?? exported)
+                attachment.isAssociatedWithFailure = file["isAssociatedWithFailure"]?.boolValue ?? false
+                attachment.deviceID = file["deviceId"]?.stringValue
+                attachment.deviceName = file["deviceName"]?.stringValue
+                if case .integer(let number)? = file["repetitionNumber"] { attachment.repetition = Int(number) }
+                attachments.append(attachment)
+            }
+        }
+        return (attachments, nil)
+    }
+
     /// Removes the temporary JSON.
     public func remove() {
         try? FileManager.default.removeItem(atPath: folder)
+    }
+}
+
+/// The images a bundle's tests attached, handed to each result as the ingest
+/// writes it: by test, by device (its identifier, else its name, where both
+/// sides give one) and by repetition (where the manifest gives one).
+struct TestAttachments {
+    private var byTest: [String: [(attachment: XCResultBundle.Attachment, file: AttachmentFile)]] = [:]
+    /// Repetitions met so far of each test on each device.
+    private var met: [String: Int] = [:]
+    private var attached: Set<String> = []
+    private(set) var leftOut = 0
+
+    /// Reads each image (copied into the store's folder by `keepCopies`); other files are left out and counted.
+    init(_ attachments: [XCResultBundle.Attachment], storeFolder: URL, storePath: String) throws {
+        for attachment in attachments {
+            let file = try AttachmentFile.read(attachment.file, storeFolder: storeFolder, storePath: storePath)
+            guard file.mediaType.hasPrefix("image/") else {
+                leftOut += 1
+                continue
+            }
+            byTest[attachment.test, default: []].append((attachment, file))
+        }
+    }
+
+    var isEmpty: Bool { byTest.isEmpty }
+
+    func keepCopies(in folder: URL) throws {
+        for entries in byTest.values { for entry in entries { try entry.file.keepCopy(in: folder) } }
+    }
+
+    /// The images of the next result of `test` on `device` (the file's `index`-th).
+    mutating func files(for test: String, device: TestReport.Device, index: Int) -> [AttachmentFile] {
+        guard let entries = byTest[test] else { return [] }
+        let key = test + "\n" + String(index)
+        met[key, default: 0] += 1
+        // Repetitions are counted from 1; a manifest that counts from 0 says so with a 0.
+        let first = entries.contains { $0.attachment.repetition == 0 } ? 0 : 1
+        let repetition = met[key, default: 1] - 1 + first
+        var files: [AttachmentFile] = []
+        for (number, entry) in entries.enumerated() {
+            let attachment = entry.attachment
+            let sameDevice =
+                if let id = attachment.deviceID, let other = device.identifier { id == other }
+                else if let name = attachment.deviceName, let other = device.name { name == other }
+                else { true }
+            guard sameDevice, attachment.repetition.map({ $0 == repetition }) ?? true else { continue }
+            files.append(entry.file)
+            attached.insert(test + "\n" + String(number))
+        }
+        return files
+    }
+
+    /// The tests of images no result took, with how many there are.
+    var unattached: [String] {
+        byTest.flatMap { test, entries in
+            entries.indices.filter { !attached.contains(test + "\n" + String($0)) }.map { entries[$0].attachment.name + " of " + test }
+        }.sorted()
     }
 }

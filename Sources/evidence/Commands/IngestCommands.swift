@@ -92,14 +92,16 @@ extension IngestCommands {
                     bundle = read
                     fileOptions.source = read.path
                     fileOptions.deviceOSBuilds = read.osBuilds
+                    fileOptions.attachments = read.attachments
                     fileOptions.format = .xcresult
                 }
                 defer { bundle?.remove() }
                 let progress = ProgressLine(runner.output)
-                let summary = try opened.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
+                var summary = try opened.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
                     progress.show("\(file): \(done) results " + (total.map { "of \($0) written" } ?? "read"))
                 }
                 progress.clear()
+                if let note = bundle?.attachmentsNote, summary.alreadyIngestedAt == nil { summary.notes.append(note) }
                 if let bundle { runner.output.message("Read \(file) with '\(bundle.command)'.") }
                 write(summary, to: runner.output)
             }
