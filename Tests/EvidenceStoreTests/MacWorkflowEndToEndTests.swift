@@ -175,6 +175,63 @@ import Testing
         #expect(without.stdout.contains("its attachments were not read"), "\(without.stdout)")
     }
 
+    /// A UI test attaches what it measured as `evidence-measurements`: the
+    /// values become its result's measurements, and the claim's expected
+    /// values judge them, as a value logged without a verdict (issue 47).
+    @Test func measurementsATestAttachesAreJudgedByTheClaim() throws {
+        try fake("tests.json", from: "xcresult-tests-1.json")
+        try fake("attachments", from: "xcresult-attachments-1")
+        let key = "ui.clock-offset.closed"
+        try evidence([
+            "claim", "add", key, "--statement", "The status bar's clock moves down to 171 pt closed.", "--document",
+            "duo-system-surfaces", "--area", "Dynamic Island", "--label", "measured", "--model", "none",
+        ])
+        try evidence(["claim", "expect", key, "status-bar clock y=171pt ±2pt"])
+        try evidence(["claim", "expect", key, "island width=126pt ±1pt"])
+        try evidence(["map", "add", "FastlaneTrainerExampleUITests/testAlertHandling*", key])
+        let ingested = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
+        #expect(ingested.stdout.contains("read the measurements 1 result's test attached as 'evidence-measurements'"), "\(ingested.stdout)")
+
+        func shown() throws -> [String: Any] {
+            let text = try evidence(["claim", "show", key, "--format", "json"]).stdout
+            return try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+        }
+        var claim = try shown()
+        #expect(claim["state"] as? String == "verified-in-simulator", "\(claim)")
+        let text = try evidence(["claim", "show", key]).stdout
+        #expect(text.contains("status-bar clock y = 87 pt → 171 pt (Δ +84 pt)") && text.contains("island width = 126 pt"), "\(text)")
+        let measured = """
+            SELECT m.name, m.value, m.unit, m.baseline, m.posture FROM measurements AS m JOIN results AS r ON r.id = m.result_id
+            WHERE r.test_id IS NOT NULL ORDER BY m.name
+            """
+        let rows = try evidence(["query", "--format", "csv", measured]).stdout
+        #expect(rows == "name,value,unit,baseline,posture\nisland width,126,pt,,\nstatus-bar clock y,171,pt,87,closed\n", "\(rows)")
+
+        // The same attached value against another expected value reads failing, and says why.
+        try evidence(["claim", "expect", key, "status-bar clock y=150pt ±2pt"])
+        claim = try shown()
+        #expect(claim["state"] as? String == "failing", "\(claim)")
+        #expect(try evidence(["claim", "show", key]).stdout.contains("Outside the expected values: status-bar clock y"))
+
+        // Again: nothing changes.
+        let again = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
+        #expect(again.stdout.contains("already ingested"), "\(again.stdout)")
+        #expect(try evidence(["query", "--format", "csv", measured]).stdout == rows)
+
+        // A line that is not a measurement stops the ingest, naming the test, the attachment and the line.
+        try fake("tests.json", from: "xcresult-tests-3.json")
+        _ = try folder.write(
+            "xcode-outputs/attachments/A1B2C3D4-0006-4000-8000-000000000006.txt", "status-bar clock y=171pt\nclock moved a lot\n")
+        let before = try fileDigest(store)
+        let bad = try evidence(["ingest", "Build.xcresult", "--no-detect"], expect: 65)
+        #expect(
+            bad.stderr.contains(
+                "the attachment 'evidence-measurements_0_A25D6B7F-BE8F-4AC1-82D3-5F6071829304.txt' of "
+                    + "FastlaneTrainerExampleUITests/testAlertHandling() has a line that is not a measurement, line 2: "
+                    + "'clock moved a lot'"), "\(bad.stderr)")
+        #expect(try fileDigest(store) == before)
+    }
+
     @Test func withoutXcrunABundleIsRefusedSayingHowToPassTheJSON() throws {
         let before = try fileDigest(store)
         let refused = try evidence(["ingest", "Build.xcresult"], fakes: false, expect: 64)

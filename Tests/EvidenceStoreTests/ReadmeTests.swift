@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import evidence
+@testable import EvidenceStore
 
 /// The README is short enough to read in ten minutes and its quick start
 /// runs as written; the command reference in docs/ is the real help text.
@@ -36,6 +37,19 @@ import Testing
             let path = String(match.1)
             #expect(FileManager.default.fileExists(atPath: EvidenceBinary.packageRoot.appendingPathComponent(path).path), "\(path)")
         }
+    }
+
+    /// The UI-test snippet attaches what `ingest` reads: its name, and a
+    /// string that (with a number for its interpolation) parses as a
+    /// measurement in `--measure`'s syntax.
+    @Test func theUITestSnippetAttachesWhatIngestReads() throws {
+        let text = try String(contentsOf: Self.readme, encoding: .utf8)
+        let snippet = try #require(text.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        #expect(snippet.contains("attachment.name = \"\(TestAttachments.measurementsName)\""), "\(snippet)")
+        let literal = try #require(snippet.firstMatch(of: /XCTAttachment\(string: "((?:[^"\\]|\\\([^)]*\)\))*)"\)/)?.1)
+        let line = String(literal).replacing(/\\\([^)]*\)\)/, with: "171")
+        let measurement = try MeasurementDraft(parsing: line)
+        #expect(measurement == MeasurementDraft(name: "status-bar clock y", value: 171, unit: .pt, baseline: 87, posture: .closed))
     }
 
     /// The shell blocks of "Quick start", in order, in one empty folder, with

@@ -14,20 +14,23 @@ public struct Judgement: Equatable, Sendable {
     static let disagreement = "The tester gave "
     static let unjudged = "No expected value judges its measurements now: it counts as inconclusive until one does."
 
-    /// Judges a result. `judged` results take the values' outcome (nil when
-    /// no value covers a measurement: inconclusive); others keep `outcome`.
+    /// Judges a result. `judged` results take the values' outcome; where no
+    /// value covers a measurement, a logged one is inconclusive and a passing
+    /// test's (`ofPassingTest`: ingested, its measurements attached by the
+    /// test) keeps its pass. Others keep `outcome`.
     public init(
-        outcome given: Outcome, judged: Bool, note: String, measurements: [MeasurementDraft], expectations: [ExpectedValue]
+        outcome given: Outcome, judged: Bool, note: String, measurements: [MeasurementDraft], expectations: [ExpectedValue],
+        ofPassingTest: Bool = false
     ) {
         let verdict = ExpectationVerdict(measurements: measurements, expectations: expectations)
         let kept = Self.withoutVerdict(note)
         misses = verdict.misses
         var sentence: String?
         if judged {
-            outcome = verdict.outcome ?? .inconclusive
+            outcome = verdict.outcome ?? (ofPassingTest ? .pass : .inconclusive)
             if !verdict.misses.isEmpty {
                 sentence = Self.outside + verdict.misses.joined(separator: "; ") + "."
-            } else if verdict.outcome == nil {
+            } else if verdict.outcome == nil, !ofPassingTest {
                 sentence = Self.unjudged
             }
         } else {

@@ -23,7 +23,13 @@ extension Store {
         let document = try Validate.name(draft.document, field: "document")
         let area = try Validate.name(draft.area, field: "area")
         let asOf = try draft.asOf.map { try pastDay($0, field: "as-of date") }
-        let models = try Self.distinct(draft.models.map(Validate.model))
+        // `--model none` speaks about any model, whatever its document's default.
+        let anyModel = draft.models.contains { $0.trimmingWhitespace().lowercased() == "none" }
+        if anyModel, draft.models.count > 1 {
+            throw EvidenceError.invalidValue(
+                field: "model", value: draft.models.joined(separator: ", "), expected: "'none' alone (any model), or models")
+        }
+        let models = anyModel ? [] : try Self.distinct(draft.models.map(Validate.model))
         let owner = draft.owner.isEmpty ? "" : try Validate.owner(draft.owner)
         return try write { writer in
             if try writer.reader.existingClaimID(key: key) != nil {
@@ -41,7 +47,7 @@ extension Store {
             for name in draft.needs {
                 try writer.linkCapability(claimID: id, capabilityID: try writer.reader.capabilityID(name: name))
             }
-            for model in models.isEmpty ? try writer.reader.documentSubjects(document) : models {
+            for model in models.isEmpty && !anyModel ? try writer.reader.documentSubjects(document) : models {
                 try writer.linkSubject(claimID: id, model: model)
             }
             try writer.insertLabelChange(

@@ -154,7 +154,7 @@ extension Store {
         for candidate in try writer.reader.measuredResults(ofClaim: claimID) {
             let judgement = Judgement(
                 outcome: candidate.outcome, judged: candidate.judged, note: candidate.note,
-                measurements: candidate.measurements, expectations: expectations)
+                measurements: candidate.measurements, expectations: expectations, ofPassingTest: candidate.fromTest)
             try writer.setJudgement(ofResult: candidate.id, result: judgement.outcome.rawValue, note: judgement.note)
         }
     }

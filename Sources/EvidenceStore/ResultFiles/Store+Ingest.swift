@@ -161,6 +161,8 @@ extension Store {
         var attachments = try TestAttachments(options.attachments, storeFolder: folder, storePath: self.path)
         try attachments.keepCopies(in: folder)
         var attachedFiles: [(resultUUID: String, file: AttachmentFile)] = []
+        var attachedMeasurements: [(resultUUID: String, measurements: [MeasurementDraft])] = []
+        var expectations: [Int64: [ExpectedValue]] = [:]
         try write { writer in
             // Checked again under the write lock: another process may have just ingested it.
             if let earlier = try writer.reader.ingestedAt(sha256: sha256) {
@@ -214,8 +216,10 @@ extension Store {
                     result: test.outcome.rawValue, posture: nil, note: ControlCharacters.escaped(test.note, keepingLineBreaks: true),
                     checkedAt: startedAt, recordedAt: "", testID: test.identifier,
                     duration: test.duration, message: test.message.map { ControlCharacters.escaped($0, keepingLineBreaks: true) })
-                let files = attachments.isEmpty ? [] : attachments.files(for: test.identifier, device: facts.devices[device], index: device)
+                let (files, measurements) =
+                    attachments.isEmpty ? ([], []) : attachments.next(for: test.identifier, device: facts.devices[device], index: device)
                 let keys: [String?] = claims.isEmpty ? [nil] : claims.sorted()
+                let given = (row.result, row.note)
                 for (index, key) in keys.enumerated() {
                     let slot = claims.isEmpty ? 0 : index + 1
                     if let key {
@@ -227,10 +231,23 @@ extension Store {
                         row.claimStatementID = claimIDs[key]?.statement
                         touched.insert(StoreWriter.ClaimEnvironment(claimID: row.claimID!, environmentID: run.ids.environmentID))
                     }
+                    // A passing test's measurements are judged by the claim's expected values, as a
+                    // value logged without a verdict is (no better than typed ones); where none covers
+                    // them, the test's pass stands.
+                    if let claim = row.claimID, !measurements.isEmpty, test.outcome == .pass {
+                        if expectations[claim] == nil { expectations[claim] = try writer.reader.expectations(ofClaim: claim) }
+                        let judgement = Judgement(
+                            outcome: .pass, judged: true, note: row.note, measurements: measurements,
+                            expectations: expectations[claim] ?? [], ofPassingTest: true)
+                        (row.result, row.note, row.judged) = (judgement.outcome.rawValue, judgement.note, true)
+                    } else {
+                        (row.result, row.note, row.judged) = (given.0, given.1, false)
+                    }
                     row.uuid = ResultIdentity.ingestedResultUUID(runPart: run.part, test: number, claimSlot: slot)
                     row.recordedAt = moments.next()
                     try batch.add(row)
                     for file in files { attachedFiles.append((row.uuid, file)) }
+                    if !measurements.isEmpty { attachedMeasurements.append((row.uuid, measurements)) }
                 }
                 if number % 2000 == 0 { progress?(number, staging.count) }
             }
@@ -239,6 +256,19 @@ extension Store {
                 guard let result = try writer.reader.result(uuid: uuid) else { continue }
                 try writer.insertAttachment(
                     resultID: result.id, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType)
+            }
+            for (uuid, measurements) in attachedMeasurements {
+                guard let result = try writer.reader.result(uuid: uuid) else { continue }
+                for measurement in measurements {
+                    try writer.insertMeasurement(
+                        resultID: result.id, name: measurement.name, value: measurement.value, unit: measurement.unit.rawValue,
+                        baseline: measurement.baseline, posture: measurement.posture?.rawValue)
+                }
+            }
+            if !attachedMeasurements.isEmpty {
+                summary.notes.append(
+                    "read the measurements \(attachedMeasurements.count) \(attachedMeasurements.count == 1 ? "result's test" : "results' tests") "
+                        + "attached as '\(TestAttachments.measurementsName)'")
             }
             if !attachedFiles.isEmpty {
                 summary.notes.append(

@@ -172,43 +172,87 @@ public struct XCResultBundle: Sendable {
     }
 }
 
-/// The images a bundle's tests attached, handed to each result as the ingest
-/// writes it: by test, by device (its identifier, else its name, where both
-/// sides give one) and by repetition (where the manifest gives one).
+/// What a bundle's tests attached, handed to each result as the ingest
+/// writes it: images, and the measurements of an `evidence-measurements`
+/// attachment (one per line, in `--measure`'s syntax). Each goes by test, by
+/// device (its identifier, else its name, where both sides give one) and by
+/// repetition (where the manifest gives one).
 struct TestAttachments {
-    private var byTest: [String: [(attachment: XCResultBundle.Attachment, file: AttachmentFile)]] = [:]
+    /// What one attachment gives its results.
+    private enum Content {
+        case image(AttachmentFile)
+        case measurements([MeasurementDraft])
+    }
+
+    private var byTest: [String: [(attachment: XCResultBundle.Attachment, content: Content)]] = [:]
     /// Repetitions met so far of each test on each device.
     private var met: [String: Int] = [:]
     private var attached: Set<String> = []
     private(set) var leftOut = 0
 
-    /// Reads each image (copied into the store's folder by `keepCopies`); other files are left out and counted.
+    /// The name a test gives the attachment that carries measurements.
+    static let measurementsName = "evidence-measurements"
+
+    /// Reads each image (copied into the store's folder by `keepCopies`) and
+    /// each measurements attachment; other files are left out and counted.
+    /// A measurements line that does not parse stops the ingest, naming the
+    /// test, the attachment and the line.
     init(_ attachments: [XCResultBundle.Attachment], storeFolder: URL, storePath: String) throws {
         for attachment in attachments {
+            if attachment.name == Self.measurementsName || attachment.name.hasPrefix(Self.measurementsName + "_") {
+                byTest[attachment.test, default: []].append((attachment, .measurements(try Self.measurements(attachment))))
+                continue
+            }
             let file = try AttachmentFile.read(attachment.file, storeFolder: storeFolder, storePath: storePath)
             guard file.mediaType.hasPrefix("image/") else {
                 leftOut += 1
                 continue
             }
-            byTest[attachment.test, default: []].append((attachment, file))
+            byTest[attachment.test, default: []].append((attachment, .image(file)))
         }
+    }
+
+    /// The measurements of an `evidence-measurements` attachment.
+    private static func measurements(_ attachment: XCResultBundle.Attachment) throws -> [MeasurementDraft] {
+        func bad(_ reason: String) -> EvidenceError {
+            EvidenceError.badFile(
+                path: attachment.file, location: nil,
+                reason: "the attachment '\(attachment.name)' of \(attachment.test) \(reason)")
+        }
+        guard let data = FileManager.default.contents(atPath: attachment.file), let text = String(validating: data, as: UTF8.self)
+        else { throw bad("is not UTF-8 text") }
+        var measurements: [MeasurementDraft] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let words = String(line).trimmingWhitespaceAndNewlines()
+            guard !words.isEmpty else { continue }
+            do {
+                let measurement = try MeasurementDraft(parsing: words)
+                try Validate.measurement(measurement)
+                measurements.append(measurement)
+            } catch let error as EvidenceError {
+                throw bad("has a line that is not a measurement, line \(number + 1): '\(words)': \(error)")
+            }
+        }
+        return measurements
     }
 
     var isEmpty: Bool { byTest.isEmpty }
 
     func keepCopies(in folder: URL) throws {
-        for entries in byTest.values { for entry in entries { try entry.file.keepCopy(in: folder) } }
+        for entries in byTest.values {
+            for case (_, .image(let file)) in entries { try file.keepCopy(in: folder) }
+        }
     }
 
-    /// The images of the next result of `test` on `device` (the file's `index`-th).
-    mutating func files(for test: String, device: TestReport.Device, index: Int) -> [AttachmentFile] {
-        guard let entries = byTest[test] else { return [] }
+    /// The images and measurements of the next result of `test` on `device` (the file's `index`-th).
+    mutating func next(for test: String, device: TestReport.Device, index: Int) -> (files: [AttachmentFile], measurements: [MeasurementDraft]) {
+        guard let entries = byTest[test] else { return ([], []) }
         let key = test + "\n" + String(index)
         met[key, default: 0] += 1
         // Repetitions are counted from 1; a manifest that counts from 0 says so with a 0.
         let first = entries.contains { $0.attachment.repetition == 0 } ? 0 : 1
         let repetition = met[key, default: 1] - 1 + first
-        var files: [AttachmentFile] = []
+        var found: (files: [AttachmentFile], measurements: [MeasurementDraft]) = ([], [])
         for (number, entry) in entries.enumerated() {
             let attachment = entry.attachment
             let sameDevice =
@@ -216,13 +260,16 @@ struct TestAttachments {
                 else if let name = attachment.deviceName, let other = device.name { name == other }
                 else { true }
             guard sameDevice, attachment.repetition.map({ $0 == repetition }) ?? true else { continue }
-            files.append(entry.file)
+            switch entry.content {
+            case .image(let file): found.files.append(file)
+            case .measurements(let measurements): found.measurements += measurements
+            }
             attached.insert(test + "\n" + String(number))
         }
-        return files
+        return found
     }
 
-    /// The tests of images no result took, with how many there are.
+    /// The attachments no result took, named with their tests.
     var unattached: [String] {
         byTest.flatMap { test, entries in
             entries.indices.filter { !attached.contains(test + "\n" + String($0)) }.map { entries[$0].attachment.name + " of " + test }

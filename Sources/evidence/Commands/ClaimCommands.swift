@@ -27,7 +27,7 @@ extension ClaimCommands {
         static let needs = Option.repeated("needs", "capability", help: "A capability checking it needs.")
         static let model = Option.repeated(
             "model", "model",
-            help: "A device model it speaks about, such as \"iPhone Duo\" (default: its document's; none: any model).")
+            help: "A device model it speaks about, such as \"iPhone Duo\" (default: its document's; 'none' for any model).")
         static let spec = CommandSpec(
             name: "add",
             abstract: "Add a claim a document makes.",

@@ -122,6 +122,8 @@ public struct MeasuredResult: Sendable {
     public var id: Int64
     public var outcome: Outcome
     public var judged: Bool
+    /// Ingested from a test (its measurements attached by the test).
+    public var fromTest: Bool
     public var note: String
     public var measurements: [MeasurementDraft]
 }
@@ -133,7 +135,8 @@ extension StoreReader {
         var index: [Int64: Int] = [:]
         try database.cached(
             """
-            SELECT r.id, r.result, r.judged, r.note, m.name, m.value, m.unit, m.baseline, m.posture
+            SELECT r.id, r.result, r.judged, r.test_id IS NOT NULL AS from_test, r.note, m.name, m.value, m.unit, m.baseline,
+                   m.posture
             FROM results AS r JOIN measurements AS m ON m.result_id = r.id
             WHERE r.claim_id = ? ORDER BY r.id, m.id
             """
@@ -142,8 +145,8 @@ extension StoreReader {
             if index[resultID] == nil {
                 index[resultID] = results.count
                 results.append(MeasuredResult(
-                    id: resultID, outcome: try Outcome(parsing: row.text("result")), judged: row.int64("judged") != 0, note: row.text("note"),
-                    measurements: []))
+                    id: resultID, outcome: try Outcome(parsing: row.text("result")), judged: row.int64("judged") != 0,
+                    fromTest: row.int64("from_test") != 0, note: row.text("note"), measurements: []))
             }
             guard let unit = row.vocabulary("unit", MeasurementUnit.self), let at = index[resultID] else { return }
             results[at].measurements.append(MeasurementDraft(
