@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 24, as a fresh store holds it:
+-- The schema of an evidence store at version 25, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -13,7 +13,7 @@ CREATE TABLE attachments (
                       AND path NOT GLOB '../*' AND path NOT GLOB '*/../*' AND path NOT GLOB '*/..'),
     sha256     TEXT NOT NULL CHECK (length(sha256) = 64 AND sha256 NOT GLOB '*[^0-9a-f]*'),
     size       INTEGER NOT NULL CHECK (size >= 0),
-    media_type TEXT NOT NULL CHECK (media_type GLOB '?*/?*'),
+    media_type TEXT NOT NULL CHECK (media_type GLOB '?*/?*'), with_failure INTEGER NOT NULL DEFAULT 0 CHECK (with_failure IN (0, 1)),
     UNIQUE (result_id, path)
 ) STRICT;
 
@@ -289,7 +289,8 @@ CREATE TABLE "measurements" (
     baseline  REAL,
     posture   TEXT CHECK (posture IS NULL OR posture = 'closed' OR posture = 'open' OR posture = 'open-wide'
                           OR posture = 'book' OR posture = 'portrait' OR posture = 'landscape')
-) STRICT;
+, samples INTEGER CHECK (samples IS NULL OR samples > 0), standard_deviation REAL
+    CHECK (standard_deviation IS NULL OR standard_deviation >= 0)) STRICT;
 
 CREATE TABLE result_links (
     id        INTEGER PRIMARY KEY,

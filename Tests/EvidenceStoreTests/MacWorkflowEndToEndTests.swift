@@ -115,6 +115,7 @@ import Testing
         try fake("tests.json", from: "xcresult-tests-1.json")
         try fake("attachments", from: "xcresult-attachments-1")
         try evidence(["map", "add", "FastlaneTrainerExampleUITests/testAlertHandling*", "bars.other-app-activity"])
+        try evidence(["map", "add", "FastlaneTrainerExampleUITests/testAccessibility*", "widgets.sizes-vary-by-device"])
         let ingested = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
         #expect(ingested.stdout.contains("note: attached 4 images the tests took to their results"), "\(ingested.stdout)")
         #expect(ingested.stdout.contains("note: 1 attached files that are not images were left out"), "\(ingested.stdout)")
@@ -144,6 +145,12 @@ import Testing
         #expect(kept.count == 4 && kept.allSatisfy { $0.hasSuffix(".png") && $0.count == 68 }, "\(kept)")
         try evidence(["attachments", "verify"])
         #expect(try evidence(["claim", "show", "bars.other-app-activity"]).stdout.contains("attachments/"))
+        // The screenshot taken at the test's failure is marked so, in claim show and the report.
+        let failed = try evidence(["query", "--format", "csv", "SELECT count(*) AS n FROM attachments WHERE with_failure = 1"]).stdout
+        #expect(failed == "n\n1\n", "\(failed)")
+        #expect(try evidence(["claim", "show", "widgets.sizes-vary-by-device"]).stdout.contains(", taken at a failure)"))
+        try evidence(["report", "--format", "html", "--output", "report.html"])
+        #expect(try String(contentsOfFile: folder.path("report.html"), encoding: .utf8).contains("<strong>taken at a failure</strong>"))
 
         // Again: the same tests, nothing changes.
         let again = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
@@ -157,6 +164,7 @@ import Testing
         try evidence(["init", "--store", other])
         try evidence(["import", output, "--store", other])
         #expect(try attached(other) == rows)
+        #expect(try evidence(["query", "--store", other, "--format", "csv", "SELECT count(*) AS n FROM attachments WHERE with_failure = 1"]).stdout == "n\n1\n")
         try evidence(["attachments", "verify", "--store", other])
 
         // A manifest naming a file outside what was exported stops the ingest, naming it; nothing is written.
@@ -190,7 +198,7 @@ import Testing
         try evidence(["claim", "expect", key, "island width=126pt ±1pt"])
         try evidence(["map", "add", "FastlaneTrainerExampleUITests/testAlertHandling*", key])
         let ingested = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
-        #expect(ingested.stdout.contains("read the measurements 1 result's test attached as 'evidence-measurements'"), "\(ingested.stdout)")
+        #expect(ingested.stdout.contains("note: 1 result has what its test measured"), "\(ingested.stdout)")
 
         func shown() throws -> [String: Any] {
             let text = try evidence(["claim", "show", key, "--format", "json"]).stdout
@@ -230,6 +238,71 @@ import Testing
                     + "FastlaneTrainerExampleUITests/testAlertHandling() has a line that is not a measurement, line 2: "
                     + "'clock moved a lot'"), "\(bad.stderr)")
         #expect(try fileDigest(store) == before)
+    }
+
+    /// A performance test's XCTest metrics become measurements of its result
+    /// (the mean of the samples, with their count, spread and Xcode's
+    /// baseline), from the bundle or from the metrics JSON beside the tests
+    /// JSON, and a claim that expects at most a time is judged by them (issue 47).
+    @Test func aPerformanceTestsMetricsJudgeAClaimThatExpectsAtMostATime() throws {
+        try fake("tests.json", from: "xcresult-tests-1.json")
+        try fake("metrics.json", from: "xcresult-metrics-1.json")
+        let key = "app.scroll-time"
+        try evidence([
+            "claim", "add", key, "--statement", "Scrolling the list takes at most 0.4 s.", "--document", "duo-system-surfaces",
+            "--area", "Performance", "--label", "measured", "--model", "none",
+        ])
+        try evidence(["claim", "expect", key, "Time<=0.4s"])
+        try evidence(["map", "add", "FastlaneTrainerExampleXCTests/testPerformance()", key])
+        let ingested = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
+        #expect(try loggedCalls().contains { $0.hasPrefix("xcrun xcresulttool get test-results metrics --path ") })
+        #expect(
+            ingested.stdout.contains(
+                "note: 1 metric was left out, in units the store has no word for: CPU Instructions Retired (kI) of "
+                    + "FastlaneTrainerExampleXCTests/testPerformanceWithMetrics()"), "\(ingested.stdout)")
+        let measured = """
+            SELECT r.test_id, m.name, round(m.value, 6) AS value, m.unit, m.baseline, m.samples,
+                   round(m.standard_deviation, 6) AS sd
+            FROM measurements AS m JOIN results AS r ON r.id = m.result_id WHERE r.test_id IS NOT NULL ORDER BY r.test_id, m.name
+            """
+        let rows = try evidence(["query", "--format", "csv", measured]).stdout
+        #expect(rows == """
+            test_id,name,value,unit,baseline,samples,sd
+            FastlaneTrainerExampleXCTests/testPerformance(),Time,0.252,s,0.3,10,0.005416
+            FastlaneTrainerExampleXCTests/testPerformanceWithMetrics(),Clock Monotonic Time,0.0012,s,,5,0.000071
+            FastlaneTrainerExampleXCTests/testPerformanceWithMetrics(),Memory Physical,6.5536,KB,,5,8.973886
+
+            """, "\(rows)")
+        func state() throws -> String {
+            let text = try evidence(["claim", "show", key, "--format", "json"]).stdout
+            return (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["state"] as? String ?? ""
+        }
+        #expect(try state() == "verified-in-simulator")
+        let shown = try evidence(["claim", "show", key]).stdout
+        #expect(shown.contains("Time = 0.3 s → 0.252 s (Δ -0.048 s) (mean of 10 samples, standard deviation 0.005416025603 s)"), "\(shown)")
+        try evidence(["claim", "expect", key, "Time<=0.2s"])
+        #expect(try state() == "failing")
+        let again = try evidence(["ingest", "Build.xcresult", "--no-detect", "--xcode", "16.2"])
+        #expect(again.stdout.contains("already ingested"), "\(again.stdout)")
+        #expect(try evidence(["query", "--format", "csv", measured]).stdout == rows)
+
+        // The JSON of both, given side by side (or with --metrics), reads the same.
+        let other = folder.path("other.sqlite")
+        try evidence(["init", "--store", other])
+        try evidence([
+            "ingest", Fixtures.apple("xcresult-tests-1.json").path, Fixtures.apple("xcresult-metrics-1.json").path, "--store", other,
+            "--no-detect", "--xcode", "16.2",
+        ])
+        #expect(try evidence(["query", "--store", other, "--format", "csv", measured]).stdout == rows)
+        // The samples and their spread travel through export and import.
+        let third = folder.path("third.sqlite")
+        try evidence(["export", folder.path("shared")])
+        try evidence(["init", "--store", third])
+        try evidence(["import", folder.path("shared"), "--store", third])
+        #expect(try evidence(["query", "--store", third, "--format", "csv", measured]).stdout == rows)
+        let two = try evidence(
+            ["ingest", "a.json", "b.json", "--metrics", Fixtures.apple("xcresult-metrics-1.json").path, "--store", other], expect: 64)
+        #expect(two.stderr.contains("--metrics goes with one tests file"), "\(two.stderr)")
     }
 
     @Test func withoutXcrunABundleIsRefusedSayingHowToPassTheJSON() throws {

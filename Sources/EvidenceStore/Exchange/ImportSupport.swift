@@ -143,9 +143,7 @@ final class ImportLookups {
         throws
     {
         for measurement in measurements {
-            try writer.insertMeasurement(
-                resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit,
-                baseline: measurement.baseline, posture: measurement.posture)
+            try writer.insertMeasurement(resultID: resultID, measurement)
         }
         for attachment in attachments {
             if case .outside(let target) = AttachmentFile.locate(attachment.path, in: storeFolder) {
@@ -155,7 +153,7 @@ final class ImportLookups {
             }
             try writer.insertAttachment(
                 resultID: resultID, path: attachment.path, sha256: attachment.sha256, size: attachment.size,
-                mediaType: attachment.mediaType)
+                mediaType: attachment.mediaType, withFailure: attachment.withFailure)
             try bring(attachment)
         }
     }

@@ -126,6 +126,8 @@ extension TextFormat.Measurement {
         line.add("unit", unit)
         line.add("baseline", baseline)
         line.add("posture", posture)
+        line.add("samples", samples)
+        line.add("standard_deviation", standardDeviation)
         return line
     }
 }
@@ -137,6 +139,7 @@ extension TextFormat.Attachment {
         line.add("sha256", sha256)
         line.add("size", size)
         line.add("media_type", mediaType)
+        line.addFlag("with_failure", withFailure)
         return line
     }
 }

@@ -195,9 +195,16 @@ extension FieldReader {
             if let problem = MeasurementDraft.rangeProblem(value: 0, baseline: baseline) {
                 throw measurement.error("baseline", problem)
             }
+            let samples = try measurement.optionalCount("samples")
+            if samples == 0 { throw measurement.error("samples", "expected 1 or more") }
+            let deviation = try measurement.optionalNumber("standard_deviation")
+            if let deviation, !(deviation >= 0 && deviation.isFinite) {
+                throw measurement.error("standard_deviation", "expected a number, 0 or more")
+            }
             measurements.append(TextFormat.Measurement(
                 name: name, value: value, unit: unit, baseline: baseline,
-                posture: try measurement.optionalVocabulary("posture", Posture.self)))
+                posture: try measurement.optionalVocabulary("posture", Posture.self), samples: samples,
+                standardDeviation: deviation))
             try measurement.finish()
         }
         for var attachment in try objects("attachments") {
@@ -208,7 +215,7 @@ extension FieldReader {
             }
             attachments.append(TextFormat.Attachment(
                 path: path, sha256: try attachment.digest("sha256"), size: try attachment.count("size"),
-                mediaType: try attachment.string("media_type")))
+                mediaType: try attachment.string("media_type"), withFailure: try attachment.flag("with_failure")))
             try attachment.finish()
         }
         return (measurements, attachments)

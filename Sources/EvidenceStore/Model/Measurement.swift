@@ -13,6 +13,9 @@ public struct MeasurementDraft: Equatable, Sendable {
     public var baseline: Double?
     /// The posture it was taken in, when it differs from its result's.
     public var posture: Posture?
+    /// For the mean of a metric's samples (an XCTest metric): how many, and their standard deviation.
+    public var samples: Int64?
+    public var standardDeviation: Double?
 
     public init(name: String, value: Double, unit: MeasurementUnit, baseline: Double? = nil, posture: Posture? = nil) {
         self.name = name
@@ -20,6 +23,13 @@ public struct MeasurementDraft: Equatable, Sendable {
         self.unit = unit
         self.baseline = baseline
         self.posture = posture
+    }
+
+    /// As the store and the text format keep it.
+    public var record: TextFormat.Measurement {
+        TextFormat.Measurement(
+            name: name, value: value, unit: unit.rawValue, baseline: baseline, posture: posture?.rawValue, samples: samples,
+            standardDeviation: standardDeviation)
     }
 
     public var delta: Double? { baseline.map { value - $0 } }
@@ -150,7 +160,7 @@ public struct MeasurementDraft: Equatable, Sendable {
         }
         quantity(value)
         guard let baseline else { return }
-        let delta = value - baseline
+        let delta = NumberText.rounded(value - baseline)
         out.append(contentsOf: " (Δ ".utf8)
         if delta > 0 { out.append(UInt8(ascii: "+")) } else if delta < 0 { out.append(UInt8(ascii: "-")) }
         quantity(abs(delta))

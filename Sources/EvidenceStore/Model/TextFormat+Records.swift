@@ -94,12 +94,17 @@ extension TextFormat {
         public var unit: String
         public var baseline: Double?
         public var posture: String?
+        /// For the mean of a metric's samples: how many, and their standard deviation.
+        public var samples: Int64? = nil
+        public var standardDeviation: Double? = nil
     }
 
     public struct Attachment: Equatable, Sendable {
         public var path, sha256: String
         public var size: Int64
         public var mediaType: String
+        /// Attached by a test when it failed.
+        public var withFailure = false
     }
 
     /// A result is the n-th (from 1) of its run, in the order it was recorded.

@@ -100,9 +100,7 @@ extension Store {
             row.judged = !observation.outcomeGiven
             let resultID = try writer.upsertResult(row)
             for measurement in observation.measurements {
-                try writer.insertMeasurement(
-                    resultID: resultID, name: measurement.name, value: measurement.value, unit: measurement.unit.rawValue,
-                    baseline: measurement.baseline, posture: measurement.posture?.rawValue)
+                try writer.insertMeasurement(resultID: resultID, measurement.record)
             }
             for url in issues {
                 try writer.insertLink(

@@ -34,6 +34,8 @@ public struct IngestOptions: Equatable, Sendable {
     public var deviceOSBuilds: [String: String] = [:]
     /// The files the tests attached: an `.xcresult` bundle's, exported.
     public var attachments: [XCResultBundle.Attachment] = []
+    /// The tests' performance metrics, by test and device.
+    public var metrics: [TestMetrics.Run] = []
 
     public static let defaultMaxBytes = 256 << 20
 
@@ -158,9 +160,10 @@ extension Store {
 
         var summary = IngestSummary(file: path, shape: facts.shape, testCases: facts.testCases, notes: facts.notes)
         // The images the tests attached are copied into the store's folder before the write lock is taken.
-        var attachments = try TestAttachments(options.attachments, storeFolder: folder, storePath: self.path)
+        var attachments = try TestAttachments(
+            options.attachments, metrics: options.metrics, storeFolder: folder, storePath: self.path)
         try attachments.keepCopies(in: folder)
-        var attachedFiles: [(resultUUID: String, file: AttachmentFile)] = []
+        var attachedFiles: [(resultUUID: String, file: AttachmentFile, withFailure: Bool)] = []
         var attachedMeasurements: [(resultUUID: String, measurements: [MeasurementDraft])] = []
         var expectations: [Int64: [ExpectedValue]] = [:]
         try write { writer in
@@ -246,29 +249,29 @@ extension Store {
                     row.uuid = ResultIdentity.ingestedResultUUID(runPart: run.part, test: number, claimSlot: slot)
                     row.recordedAt = moments.next()
                     try batch.add(row)
-                    for file in files { attachedFiles.append((row.uuid, file)) }
+                    for (file, withFailure) in files { attachedFiles.append((row.uuid, file, withFailure)) }
                     if !measurements.isEmpty { attachedMeasurements.append((row.uuid, measurements)) }
                 }
                 if number % 2000 == 0 { progress?(number, staging.count) }
             }
             try batch.flush()
-            for (uuid, file) in attachedFiles {
+            for (uuid, file, withFailure) in attachedFiles {
                 guard let result = try writer.reader.result(uuid: uuid) else { continue }
                 try writer.insertAttachment(
-                    resultID: result.id, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType)
+                    resultID: result.id, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType,
+                    withFailure: withFailure)
             }
             for (uuid, measurements) in attachedMeasurements {
                 guard let result = try writer.reader.result(uuid: uuid) else { continue }
                 for measurement in measurements {
-                    try writer.insertMeasurement(
-                        resultID: result.id, name: measurement.name, value: measurement.value, unit: measurement.unit.rawValue,
-                        baseline: measurement.baseline, posture: measurement.posture?.rawValue)
+                    try writer.insertMeasurement(resultID: result.id, measurement.record)
                 }
             }
             if !attachedMeasurements.isEmpty {
                 summary.notes.append(
-                    "read the measurements \(attachedMeasurements.count) \(attachedMeasurements.count == 1 ? "result's test" : "results' tests") "
-                        + "attached as '\(TestAttachments.measurementsName)'")
+                    "\(attachedMeasurements.count) \(attachedMeasurements.count == 1 ? "result has" : "results have") what "
+                        + "\(attachedMeasurements.count == 1 ? "its test" : "their tests") measured (XCTest metrics, and "
+                        + "'\(TestAttachments.measurementsName)' attachments) as measurements")
             }
             if !attachedFiles.isEmpty {
                 summary.notes.append(

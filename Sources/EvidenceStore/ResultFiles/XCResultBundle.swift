@@ -22,8 +22,10 @@ public struct XCResultBundle: Sendable {
     public let osBuilds: [String: String]
     /// What its tests attached (`export attachments`), in the temporary folder.
     public let attachments: [Attachment]
-    /// Why its attachments could not be read, when they could not.
-    public let attachmentsNote: String?
+    /// Its tests' performance metrics (`get test-results metrics`).
+    public let metrics: TestMetrics
+    /// What could not be read of its attachments and metrics, and why.
+    public let notes: [String]
     private let folder: String
 
     /// A file a test attached, as `xcresulttool export attachments` lists it
@@ -89,11 +91,12 @@ public struct XCResultBundle: Sendable {
             for arguments in attempts {
                 let ran = try MachineTools.run(xcrun, arguments, to: json, limit: maxBytes, seconds: toolSeconds)
                 if ran.status == 0 {
-                    let (attachments, note) = try exportAttachments(path, xcrun: xcrun, into: folder + "/attachments")
+                    let (attachments, attachmentsNote) = try exportAttachments(path, xcrun: xcrun, into: folder + "/attachments")
+                    let (metrics, metricsNote) = try readMetrics(path, xcrun: xcrun, into: folder + "/metrics.json", maxBytes: maxBytes)
                     return XCResultBundle(
                         path: path, json: json, command: "xcrun " + arguments.dropLast(2).joined(separator: " "),
-                        osBuilds: summaryBuilds(path, xcrun: xcrun), attachments: attachments, attachmentsNote: note,
-                        folder: folder)
+                        osBuilds: summaryBuilds(path, xcrun: xcrun), attachments: attachments, metrics: metrics,
+                        notes: [attachmentsNote, metricsNote].compactMap { $0 }, folder: folder)
                 }
                 let said = ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
                 failures.append("'xcrun \(arguments.dropLast(2).joined(separator: " "))': \(said)")
@@ -166,6 +169,21 @@ public struct XCResultBundle: Sendable {
         return (attachments, nil)
     }
 
+    /// The bundle's performance metrics, read with `xcresulttool get
+    /// test-results metrics` (Xcode 16 and later); none, with a note saying
+    /// why, where the tool cannot give them. Metrics in units the store has no
+    /// word for are named in the note.
+    static func readMetrics(_ path: String, xcrun: String, into file: String, maxBytes: Int) throws -> (TestMetrics, String?) {
+        let ran = try MachineTools.run(
+            xcrun, ["xcresulttool", "get", "test-results", "metrics", "--path", path], to: file, limit: maxBytes, seconds: toolSeconds)
+        guard ran.status == 0 else {
+            let said = ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
+            return (TestMetrics(), "its metrics were not read: 'xcrun xcresulttool get test-results metrics' said \(said)")
+        }
+        let metrics = try TestMetrics.read(file, maxBytes: maxBytes)
+        return (metrics, metrics.leftOutNote)
+    }
+
     /// Removes the temporary JSON.
     public func remove() {
         try? FileManager.default.removeItem(atPath: folder)
@@ -180,7 +198,7 @@ public struct XCResultBundle: Sendable {
 struct TestAttachments {
     /// What one attachment gives its results.
     private enum Content {
-        case image(AttachmentFile)
+        case image(AttachmentFile, withFailure: Bool)
         case measurements([MeasurementDraft])
     }
 
@@ -196,8 +214,16 @@ struct TestAttachments {
     /// Reads each image (copied into the store's folder by `keepCopies`) and
     /// each measurements attachment; other files are left out and counted.
     /// A measurements line that does not parse stops the ingest, naming the
-    /// test, the attachment and the line.
-    init(_ attachments: [XCResultBundle.Attachment], storeFolder: URL, storePath: String) throws {
+    /// test, the attachment and the line. A test's metrics on a device go to
+    /// its first result there (a metric is measured once per test run).
+    init(
+        _ attachments: [XCResultBundle.Attachment], metrics: [TestMetrics.Run] = [], storeFolder: URL, storePath: String
+    ) throws {
+        for run in metrics {
+            var entry = XCResultBundle.Attachment(test: run.test, file: "", name: "metrics")
+            (entry.deviceID, entry.deviceName, entry.repetition) = (run.deviceID, run.deviceName, 1)
+            byTest[run.test, default: []].append((entry, .measurements(run.measurements)))
+        }
         for attachment in attachments {
             if attachment.name == Self.measurementsName || attachment.name.hasPrefix(Self.measurementsName + "_") {
                 byTest[attachment.test, default: []].append((attachment, .measurements(try Self.measurements(attachment))))
@@ -208,7 +234,7 @@ struct TestAttachments {
                 leftOut += 1
                 continue
             }
-            byTest[attachment.test, default: []].append((attachment, .image(file)))
+            byTest[attachment.test, default: []].append((attachment, .image(file, withFailure: attachment.isAssociatedWithFailure)))
         }
     }
 
@@ -240,19 +266,21 @@ struct TestAttachments {
 
     func keepCopies(in folder: URL) throws {
         for entries in byTest.values {
-            for case (_, .image(let file)) in entries { try file.keepCopy(in: folder) }
+            for case (_, .image(let file, _)) in entries { try file.keepCopy(in: folder) }
         }
     }
 
     /// The images and measurements of the next result of `test` on `device` (the file's `index`-th).
-    mutating func next(for test: String, device: TestReport.Device, index: Int) -> (files: [AttachmentFile], measurements: [MeasurementDraft]) {
+    mutating func next(for test: String, device: TestReport.Device, index: Int)
+        -> (files: [(file: AttachmentFile, withFailure: Bool)], measurements: [MeasurementDraft])
+    {
         guard let entries = byTest[test] else { return ([], []) }
         let key = test + "\n" + String(index)
         met[key, default: 0] += 1
         // Repetitions are counted from 1; a manifest that counts from 0 says so with a 0.
         let first = entries.contains { $0.attachment.repetition == 0 } ? 0 : 1
         let repetition = met[key, default: 1] - 1 + first
-        var found: (files: [AttachmentFile], measurements: [MeasurementDraft]) = ([], [])
+        var found: (files: [(file: AttachmentFile, withFailure: Bool)], measurements: [MeasurementDraft]) = ([], [])
         for (number, entry) in entries.enumerated() {
             let attachment = entry.attachment
             let sameDevice =
@@ -261,7 +289,7 @@ struct TestAttachments {
                 else { true }
             guard sameDevice, attachment.repetition.map({ $0 == repetition }) ?? true else { continue }
             switch entry.content {
-            case .image(let file): found.files.append(file)
+            case .image(let file, let withFailure): found.files.append((file, withFailure))
             case .measurements(let measurements): found.measurements += measurements
             }
             attached.insert(test + "\n" + String(number))

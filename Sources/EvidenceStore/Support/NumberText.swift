@@ -6,6 +6,25 @@ public enum NumberText {
         "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
     }
 
+    /// A number to 10 significant digits: a mean of samples or a difference
+    /// carries no more than its operands, and 0.252 reads 0.252, not
+    /// 0.25199999999999995.
+    public static func rounded(_ value: Double) -> Double {
+        guard value.isFinite, value != 0 else { return value }
+        var factor = 1e10
+        var magnitude = abs(value)
+        while magnitude >= 1 {
+            magnitude /= 10
+            factor /= 10
+        }
+        while magnitude < 0.1 {
+            magnitude *= 10
+            factor *= 10
+        }
+        guard factor.isFinite, factor > 0, (value * factor).isFinite else { return value }
+        return (value * factor).rounded() / factor
+    }
+
     public static func format(_ value: Double) -> String {
         var out: [UInt8] = []
         append(value, into: &out)

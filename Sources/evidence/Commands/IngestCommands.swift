@@ -24,6 +24,10 @@ extension IngestCommands {
         static let xcodeVersionFile = Option.text(
             "xcode-version-file", "file", help: "The output of 'xcodebuild -version', for the Xcode version and build.")
         static let verbose = Option.flag("verbose", help: "List the tests that map to no claim.")
+        static let metrics = Option.text(
+            "metrics", "file",
+            help: "The output of 'xcrun xcresulttool get test-results metrics' for the one tests file given (recognised "
+                + "without this option when it is given beside it).")
         static let maxSize = Option.text(
             "max-size", "bytes", help: "Refuse files larger than this (default: \(IngestOptions.defaultMaxBytes)).")
             .map { text -> Int in
@@ -39,10 +43,12 @@ extension IngestCommands {
             discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. An .xcresult bundle is read with Xcode's 'xcrun xcresulttool get test-results tests' (older bundles: 'get --legacy --format json'), its summary giving each device's OS build; EVIDENCE_XCRUN names another xcrun. The device, OS and build come from the file where it gives them, else from the options, else from Xcode on this machine (xcodebuild -version; a simulator's OS build from xcrun simctl list runtimes) unless --no-detect. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
             arguments: [file.argument],
             options: [format.option] + SharedOptions.environment + [
-                xcodeVersionFile.option, SharedOptions.tester.option, SharedOptions.date.option, SharedOptions.timezone.option, verbose.option, maxSize.option,
+                xcodeVersionFile.option, metrics.option, SharedOptions.tester.option, SharedOptions.date.option,
+                SharedOptions.timezone.option, verbose.option, maxSize.option,
             ])
 
         let files: [String]
+        let metrics: String?
         let options: IngestOptions
         let verbose: Bool
         let detect: Bool
@@ -66,6 +72,10 @@ extension IngestCommands {
             options.timeZone = try SharedOptions.timeZone(values)
             if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
             files = try values[Self.file]
+            metrics = try values[Self.metrics]
+            if metrics != nil, files.count != 1 {
+                throw UsageError(message: "--metrics goes with one tests file; give the files one ingest each.", path: values.path)
+            }
             self.options = options
             verbose = try values[Self.verbose]
             detect = try SharedOptions.detect(values)
@@ -82,6 +92,18 @@ extension IngestCommands {
                 options.xcodeBuild = build
                 runner.output.message(note + " on this machine; give --xcode or --no-detect for files made elsewhere.")
             }
+            // A metrics file beside the tests file it goes with is taken as --metrics.
+            var files = files
+            var metricsFile = metrics
+            if metricsFile == nil, files.count == 2,
+                let index = files.firstIndex(where: {
+                    !XCResultBundle.isBundle(Store.absolutePath($0)) && TestMetrics.looksLikeMetrics(Store.absolutePath($0))
+                })
+            {
+                metricsFile = files.remove(at: index)
+            }
+            let givenMetrics = try metricsFile.map { try TestMetrics.read(Store.absolutePath($0), maxBytes: options.maxBytes) }
+            options.metrics = givenMetrics?.runs ?? []
             let opened = try runner.open()
             defer { opened.close() }
             for file in files {
@@ -93,6 +115,7 @@ extension IngestCommands {
                     fileOptions.source = read.path
                     fileOptions.deviceOSBuilds = read.osBuilds
                     fileOptions.attachments = read.attachments
+                    fileOptions.metrics = read.metrics.runs
                     fileOptions.format = .xcresult
                 }
                 defer { bundle?.remove() }
@@ -101,7 +124,9 @@ extension IngestCommands {
                     progress.show("\(file): \(done) results " + (total.map { "of \($0) written" } ?? "read"))
                 }
                 progress.clear()
-                if let note = bundle?.attachmentsNote, summary.alreadyIngestedAt == nil { summary.notes.append(note) }
+                if summary.alreadyIngestedAt == nil {
+                    summary.notes += bundle?.notes ?? givenMetrics?.leftOutNote.map { [$0] } ?? []
+                }
                 if let bundle { runner.output.message("Read \(file) with '\(bundle.command)'.") }
                 write(summary, to: runner.output)
             }

@@ -283,6 +283,8 @@ public struct ResultAttachment: Sendable, Equatable {
     public var sha256: String
     public var size: Int64
     public var mediaType: String
+    /// Attached by the test when it failed.
+    public var withFailure = false
     /// The OS build it was taken on, as the report names it, and where that build sorts.
     public var build = ""
     public var buildOrder = ""

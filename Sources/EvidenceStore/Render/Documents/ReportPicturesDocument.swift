@@ -313,6 +313,7 @@ public struct ReportPicturesDocument {
             let file = image.attachment
             var html = "<figure class=\"shot\">" + picture(image) + "<figcaption><a href=\"#claim-\(HTML.anchor(file.claim))\">"
             html += Self.e(file.claim) + "</a><br>" + Self.e(file.result.rawValue + (file.retracted ? " (retracted)" : ""))
+            if file.withFailure { html += ", <strong>taken at a failure</strong>" }
             html += " on " + Self.e(file.environment) + ", " + Self.e(file.checkedAt ?? "date not recorded") + "<br>"
             writer.block(html + runLink(file.run) + "</figcaption></figure>\n")
         }

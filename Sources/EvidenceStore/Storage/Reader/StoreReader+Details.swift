@@ -205,13 +205,13 @@ extension StoreReader {
             """)
         let measurements = try database.cached(
             """
-            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture
+            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture, m.samples, m.standard_deviation
             FROM measurements AS m JOIN results AS r ON r.id = m.result_id
             WHERE r.claim_id = ?1 OR r.run_id = ?2 ORDER BY m.id
             """)
         let attachments = try database.cached(
             """
-            SELECT a.result_id, a.path, a.size, a.sha256
+            SELECT a.result_id, a.path, a.size, a.sha256, a.with_failure
             FROM attachments AS a JOIN results AS r ON r.id = a.result_id
             WHERE r.claim_id = ?1 OR r.run_id = ?2 ORDER BY a.path
             """)
@@ -231,6 +231,12 @@ extension StoreReader {
             var text = row.text("name") + " = "
                 + MeasurementDraft.summary(value: row.double("value"), unit: row.text("unit"), baseline: row.optionalDouble("baseline"))
             if let posture = row.optionalText("posture") { text += " at \(posture)" }
+            if let samples = row.optionalInt("samples") {
+                text += " (mean of \(samples) \(samples == 1 ? "sample" : "samples")"
+                    + (row.optionalDouble("standard_deviation").map {
+                        ", standard deviation " + MeasurementDraft.summary(value: $0, unit: row.text("unit"), baseline: nil)
+                    } ?? "") + ")"
+            }
             measured[row.int64("result_id"), default: []].append(text)
         }
         var linked: [Int64: [String]] = [:]
@@ -243,7 +249,8 @@ extension StoreReader {
         var attached: [Int64: [String]] = [:]
         try attachments.forEachRow(arguments) { row in
             attached[row.int64("result_id"), default: []].append(
-                "\(row.text("path")) (\(row.int("size")) bytes, sha256 \(row.text("sha256").prefix(12)))")
+                "\(row.text("path")) (\(row.int("size")) bytes, sha256 \(row.text("sha256").prefix(12))"
+                    + (row.int("with_failure") != 0 ? ", taken at a failure)" : ")"))
         }
         for index in entries.indices {
             entries[index].measurements = measured[entries[index].resultID] ?? []

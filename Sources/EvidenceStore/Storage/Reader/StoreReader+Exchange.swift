@@ -275,7 +275,7 @@ extension StoreReader {
         }
         try database.cached(
             """
-            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture
+            SELECT m.result_id, m.name, m.value, m.unit, m.baseline, m.posture, m.samples, m.standard_deviation
             FROM results AS r JOIN measurements AS m ON m.result_id = r.id
             WHERE r.run_id = ? ORDER BY m.id
             """
@@ -283,18 +283,20 @@ extension StoreReader {
             guard let index = indexByID[row.int64("result_id")] else { return }
             lines[index].measurements.append(TextFormat.Measurement(
                 name: row.text("name"), value: row.double("value"), unit: row.text("unit"), baseline: row.optionalDouble("baseline"),
-                posture: row.optionalText("posture")))
+                posture: row.optionalText("posture"), samples: row.isNull("samples") ? nil : row.int64("samples"),
+                standardDeviation: row.optionalDouble("standard_deviation")))
         }
         try database.cached(
             """
-            SELECT a.result_id, a.path, a.sha256, a.size, a.media_type
+            SELECT a.result_id, a.path, a.sha256, a.size, a.media_type, a.with_failure
             FROM results AS r JOIN attachments AS a ON a.result_id = r.id
             WHERE r.run_id = ? ORDER BY a.path
             """
         ).forEachRow([.integer(runID)]) { row in
             guard let index = indexByID[row.int64("result_id")] else { return }
             lines[index].attachments.append(TextFormat.Attachment(
-                path: row.text("path"), sha256: row.text("sha256"), size: row.int64("size"), mediaType: row.text("media_type")))
+                path: row.text("path"), sha256: row.text("sha256"), size: row.int64("size"), mediaType: row.text("media_type"),
+                withFailure: row.int64("with_failure") != 0))
         }
         return lines
     }

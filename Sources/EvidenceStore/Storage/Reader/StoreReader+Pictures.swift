@@ -240,7 +240,7 @@ extension StoreReader {
             """
             SELECT c.key, r.result,
                    EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id) AS retracted,
-                   u.uuid, r.checked_at, a.path, a.sha256, a.size, a.media_type,
+                   u.uuid, r.checked_at, a.path, a.sha256, a.size, a.media_type, a.with_failure,
                    e.kind, e.model, e.os_name, e.os_version, e.os_build, e.tool_name, e.tool_version, e.tool_build,
                    e.os_version_order || ' ' || e.os_build_order AS build_order
             FROM attachments AS a
@@ -258,6 +258,7 @@ extension StoreReader {
                 claim: row.text("key"), result: outcome, retracted: row.int("retracted") != 0, run: row.text("uuid"),
                 environment: environment.description, checkedAt: row.optionalText("checked_at"),
                 path: row.text("path"), sha256: row.text("sha256"), size: row.int64("size"), mediaType: row.text("media_type"))
+            attachment.withFailure = row.int("with_failure") != 0
             attachment.build = environment.buildLabel
             attachment.buildOrder = row.text("build_order")
             attachments.append(attachment)

@@ -96,9 +96,7 @@ final class ResultBatch {
             start += Self.rows
         }
         for (id, result, measurement) in measurements[start...] {
-            try writer.insertMeasurement(
-                id: id, resultID: result, name: measurement.name, value: measurement.value, unit: measurement.unit,
-                baseline: measurement.baseline, posture: measurement.posture)
+            try writer.insertMeasurement(id: id, resultID: result, measurement)
         }
         measurements.removeAll(keepingCapacity: true)
     }
@@ -165,8 +163,8 @@ extension StoreWriter {
         _ rows: ArraySlice<(id: Int64, resultID: Int64, measurement: TextFormat.Measurement)>
     ) throws {
         let statement = try database.cached(
-            "INSERT INTO measurements (id, result_id, name, value, unit, baseline, posture) VALUES",
-            repeating: "(?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
+            "INSERT INTO measurements (id, result_id, name, value, unit, baseline, posture, samples, standard_deviation) VALUES",
+            repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", times: ResultBatch.rows)
         var index: Int32 = 0
         func next() -> Int32 {
             index += 1
@@ -180,6 +178,8 @@ extension StoreWriter {
             try statement.bind(next(), measurement.unit)
             try statement.bind(next(), measurement.baseline)
             try statement.bind(next(), measurement.posture)
+            try statement.bind(next(), measurement.samples)
+            try statement.bind(next(), measurement.standardDeviation)
         }
         try statement.execute()
     }

@@ -463,29 +463,34 @@ public struct StoreWriter {
     }
 
     /// Inserts a measurement; with no id, SQLite gives it the next one.
-    func insertMeasurement(
-        id: Int64? = nil, resultID: Int64, name: String, value: Double, unit: String, baseline: Double?, posture: String?
-    ) throws {
+    func insertMeasurement(id: Int64? = nil, resultID: Int64, _ measurement: TextFormat.Measurement) throws {
         let statement = try database.cached(
-            "INSERT INTO measurements (id, result_id, name, value, unit, baseline, posture) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            """
+            INSERT INTO measurements (id, result_id, name, value, unit, baseline, posture, samples, standard_deviation)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         try statement.bind(1, id)
         try statement.bind(2, resultID)
-        try statement.bind(3, name)
-        try statement.bind(4, value)
-        try statement.bind(5, unit)
-        try statement.bind(6, baseline)
-        try statement.bind(7, posture)
+        try statement.bind(3, measurement.name)
+        try statement.bind(4, measurement.value)
+        try statement.bind(5, measurement.unit)
+        try statement.bind(6, measurement.baseline)
+        try statement.bind(7, measurement.posture)
+        try statement.bind(8, measurement.samples)
+        try statement.bind(9, measurement.standardDeviation)
         try statement.execute()
     }
 
     /// Attaches a file to a result; attaching the same path twice changes nothing.
-    func insertAttachment(resultID: Int64, path: String, sha256: String, size: Int64, mediaType: String) throws {
+    func insertAttachment(resultID: Int64, path: String, sha256: String, size: Int64, mediaType: String, withFailure: Bool = false)
+        throws
+    {
         try database.execute(
             cached: """
-                INSERT INTO attachments (result_id, path, sha256, size, media_type) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (result_id, path) DO NOTHING
+                INSERT INTO attachments (result_id, path, sha256, size, media_type, with_failure) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (result_id, path) DO UPDATE SET with_failure = max(with_failure, excluded.with_failure)
                 """,
-            [.integer(resultID), .text(path), .text(sha256), .integer(size), .text(mediaType)])
+            [.integer(resultID), .text(path), .text(sha256), .integer(size), .text(mediaType), .integer(withFailure ? 1 : 0)])
     }
 
     /// Removes a result's measurements and attachments, before they are written anew.
