@@ -231,7 +231,7 @@ extension Store {
     public func retireClaim(_ key: String, _ action: RetirementAction, reason: String, by author: String) throws {
         let reason = reason.trimmingWhitespace()
         if action == .retire, reason.isEmpty {
-            throw EvidenceError.invalidValue(field: "reason", value: reason, expected: "why the claim is retired")
+            throw EvidenceError.refused(reason: "give --reason: why the claim is retired, such as \"dropped from the guide\"")
         }
         try write { writer in
             let id = try writer.reader.claimID(key: key)

@@ -8,9 +8,10 @@ public enum NumberText {
 
     /// A number to 10 significant digits: a mean of samples or a difference
     /// carries no more than its operands, and 0.252 reads 0.252, not
-    /// 0.25199999999999995.
+    /// 0.25199999999999995. Numbers of 10 digits or more before the point
+    /// are kept as they are.
     public static func rounded(_ value: Double) -> Double {
-        guard value.isFinite, value != 0 else { return value }
+        guard value.isFinite, value != 0, abs(value) < 1e9 else { return value }
         var factor = 1e10
         var magnitude = abs(value)
         while magnitude >= 1 {

@@ -228,56 +228,39 @@ extension ClaimCommands {
         }
     }
 
+    /// `claim retire` and `claim restore`: one record, only ever added, that
+    /// takes a claim out of every list and report or brings it back.
+    protocol RetirementCommand: DeclaredCommand {
+        static var action: RetirementAction { get }
+        static var reason: Option<String?> { get }
+        var key: String { get }
+        var reason: String { get }
+        var by: String { get }
+        init(key: String, reason: String, by: String)
+    }
+
     /// `claim retire`
-    struct Retire: DeclaredCommand {
-        static let reason = Option.required("reason", "text", help: "Why the claim is retired, such as \"dropped from the guide\".")
+    struct Retire: RetirementCommand {
+        static let action = RetirementAction.retire
+        static let reason = Option.text("reason", "text", help: "Why the claim is retired, such as \"dropped from the guide\".")
         static let spec = CommandSpec(
             name: "retire",
             abstract: "Retire a claim a document dropped: it leaves every list, report, checklist and count.",
             discussion: "Its results, label history and words are kept, 'claim show' and 'history' still show them, and "
                 + "'claim list --retired' lists it. The retirement is only ever added and travels through export and "
-                + "import; 'claim restore' brings the claim back.",
+                + "import; 'claim restore' brings the claim back. A reason is required.",
             arguments: [ClaimCommands.key.argument], options: [reason.option, SharedOptions.by.option])
-
-        let key: String
-        let reason: String
-        let by: String
-
-        init(_ values: ParsedValues) throws {
-            key = try values[ClaimCommands.key]
-            reason = try values[Self.reason]
-            by = try SharedOptions.author(values)
-        }
-
-        func run(_ runner: Runner) throws -> Int32 {
-            try runner.with { try $0.retireClaim(key, .retire, reason: reason, by: by) }
-            runner.output.message("Retired claim \(key); 'evidence claim restore \(key)' brings it back.")
-            return ExitCode.ok
-        }
+        let key, reason, by: String
     }
 
     /// `claim restore`
-    struct Restore: DeclaredCommand {
+    struct Restore: RetirementCommand {
+        static let action = RetirementAction.restore
         static let reason = Option.text("reason", "text", help: "Why the claim comes back.")
         static let spec = CommandSpec(
             name: "restore", abstract: "Bring a retired claim back into lists and reports, with its results and history.",
             arguments: [ClaimCommands.key.argument], options: [reason.option, SharedOptions.by.option])
-
-        let key: String
-        let reason: String
-        let by: String
-
-        init(_ values: ParsedValues) throws {
-            key = try values[ClaimCommands.key]
-            reason = try values[Self.reason] ?? ""
-            by = try SharedOptions.author(values)
-        }
-
-        func run(_ runner: Runner) throws -> Int32 {
-            try runner.with { try $0.retireClaim(key, .restore, reason: reason, by: by) }
-            runner.output.message("Brought claim \(key) back.")
-            return ExitCode.ok
-        }
+        let key, reason, by: String
     }
 
     /// `claim expect`
@@ -323,5 +306,19 @@ extension ClaimCommands {
             }
             return ExitCode.ok
         }
+    }
+}
+
+extension ClaimCommands.RetirementCommand {
+    init(_ values: ParsedValues) throws {
+        self.init(key: try values[ClaimCommands.key], reason: try values[Self.reason] ?? "", by: try SharedOptions.author(values))
+    }
+
+    func run(_ runner: Runner) throws -> Int32 {
+        try runner.with { try $0.retireClaim(key, Self.action, reason: reason, by: by) }
+        runner.output.message(
+            Self.action == .retire
+                ? "Retired claim \(key); 'evidence claim restore \(key)' brings it back." : "Brought claim \(key) back.")
+        return ExitCode.ok
     }
 }
