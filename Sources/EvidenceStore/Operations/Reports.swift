@@ -90,12 +90,16 @@ public enum Reports {
         let runLog = try reader.runLog(document: document)
         runLog.keepNewest(options.runs)
         var claims = try reader.reportClaims(document: document)
+        // What each claim needs that a simulator lacks: the report lists those of
+        // claims that need a device, the pictures mark every one (the state is the claims').
+        let needs = try reader.deviceNeeds(document: document)
+        let needingDevice = Set(claims.filter { $0.state == .needsDevice }.map(\.key))
         let resultCounts = try reader.resultCounts(document: document)
         for index in claims.indices { claims[index].resultCount = resultCounts[claims[index].key] ?? 0 }
         let report = EvidenceReport(
             documents: try document.map { [$0] } ?? reader.documents(), stamp: options.stamp,
             claims: claims, runLog: runLog,
-            deviceNeeds: try reader.deviceNeeds(document: document), notPublished: try reader.notPublished(document: document),
+            deviceNeeds: needs.filter { needingDevice.contains($0.claim) }, notPublished: try reader.notPublished(document: document),
             mismatches: claims.flatMap(\.mismatches).sorted { ($0.claim, $0.problem) < ($1.claim, $1.problem) },
             flaky: try reader.flakyClaims(document: document),
             runsLeftOut: runLog.totalRunCount - runLog.runCount)
@@ -105,7 +109,7 @@ public enum Reports {
             var drawn = ReportPictures(
                 coverage: coverage, trends: trends,
                 images: ReportImages.load(try reader.resultAttachments(document: document), folder: folder, embed: options.images),
-                needsDevice: try reader.claimsNeedingDevice(document: document))
+                needsDevice: Set(needs.map(\.claim)))
             drawn.documentTrends = try reader.documentTrends(document: document)
             (drawn.needs, drawn.models) = try reader.claimNeedsAndModels(document: document)
             drawn.shownRuns = runLog.shownRunUUIDs

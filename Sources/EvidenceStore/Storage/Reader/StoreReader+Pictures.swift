@@ -265,18 +265,6 @@ extension StoreReader {
         }
         return attachments
     }
-
-    /// Claims (of `document`, or all) that need a capability the simulator lacks.
-    public func claimsNeedingDevice(document: String?) throws -> Set<String> {
-        var keys: Set<String> = []
-        try database.cached(
-            """
-            SELECT DISTINCT d.claim_key FROM claim_device_needs AS d JOIN live_claims AS c ON c.id = d.claim_id
-            WHERE ?1 IS NULL OR c.document = ?1
-            """
-        ).forEachRow([SQLValue(document)]) { keys.insert($0.text("claim_key")) }
-        return keys
-    }
 }
 
 /// A measurement of a latest decisive result, on its way into a trend.

@@ -222,7 +222,7 @@ extension StoreReader {
         }
     }
 
-    /// Claims that need a device: each capability a simulator lacks, and who says so.
+    /// What each claim in use needs that a simulator lacks: each capability, the model that lacks it, and who says so.
     public func deviceNeeds(document: String? = nil) throws -> [DeviceNeed] {
         var needs: [DeviceNeed] = []
         try database.cached(
@@ -233,9 +233,8 @@ extension StoreReader {
                        || CASE WHEN n.record_model = '*' THEN ' (a record for every ' || n.kind || ' model)' ELSE '' END
                        AS lacked_by,
                    n.source_title, n.source_url, n.reported_in, n.note
-            FROM claim_device_needs AS n JOIN claim_state AS s ON s.claim_id = n.claim_id
-            JOIN live_claims AS c ON c.id = n.claim_id
-            WHERE s.state = 'needs-device' AND (?1 IS NULL OR s.document = ?1)
+            FROM claim_device_needs AS n JOIN live_claims AS c ON c.id = n.claim_id
+            WHERE ?1 IS NULL OR c.document = ?1
             ORDER BY n.claim_key, n.capability, n.model, n.tool_build
             """
         ).forEachRow([SQLValue(document)]) {
