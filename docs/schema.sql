@@ -1,4 +1,4 @@
--- The schema of an evidence store at version 25, as a fresh store holds it:
+-- The schema of an evidence store at version 26, as a fresh store holds it:
 -- tables, indexes, views and triggers, each kind sorted by name.
 -- Generated from migrations/ by the tests (SchemaDocumentTests); do not edit.
 -- Refresh it with: EVIDENCE_UPDATE_GOLDEN=1 swift test --filter SchemaDocumentTests
@@ -800,7 +800,10 @@ FROM states AS s;
 CREATE VIEW counting_decisive_results AS
 SELECT l.claim_id, l.environment_id, l.result_id
 FROM latest_decisive_results AS l
-WHERE NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+-- A claim that needs no capability has no gap: the cheap test first, so that
+-- the gaps' tables are only opened for the claims that need one.
+WHERE NOT EXISTS (SELECT 1 FROM claim_capabilities AS cc WHERE cc.claim_id = l.claim_id)
+   OR NOT EXISTS (SELECT 1 FROM claim_environment_gaps AS g
                   WHERE g.claim_id = l.claim_id AND g.environment_id = l.environment_id)
 UNION ALL
 SELECT l.claim_id, l.environment_id,
@@ -810,7 +813,8 @@ SELECT l.claim_id, l.environment_id,
           AND NOT EXISTS (SELECT 1 FROM retractions AS x WHERE x.result_id = r.id OR x.run_id = r.run_id)
         ORDER BY coalesce(r.checked_at, r.recorded_at) DESC, r.recorded_at DESC, r.id DESC LIMIT 1) AS result_id
 FROM latest_decisive_results AS l
-WHERE EXISTS (SELECT 1 FROM claim_environment_gaps AS g
+WHERE EXISTS (SELECT 1 FROM claim_capabilities AS cc WHERE cc.claim_id = l.claim_id)
+  AND EXISTS (SELECT 1 FROM claim_environment_gaps AS g
               WHERE g.claim_id = l.claim_id AND g.environment_id = l.environment_id)
   AND EXISTS (SELECT 1 FROM results AS r INDEXED BY results_decisive
               WHERE r.claim_id = l.claim_id AND r.environment_id = l.environment_id

@@ -195,6 +195,7 @@ final class ConcurrentResults: @unchecked Sendable {
         23: "4f8bb55dc0a3ffb28a0c1f314fc1c92ad8f10eab5a67806904a028890c70639f",
         24: "92309e0f156fe2fe1ee69752491804aa2e0fdc0c09327482cdd66345cc5f8494",
         25: "020907d7e48b48fde74b6682797c3569ec286c17529bc1f13f435a3fc8cd112d",
+        26: "05bc146a83ff7f11697363ae0ca1683272166b88989e70e87b547b2974233bcc",
     ]
 
     @Test func landedMigrationsAreFrozen() {
