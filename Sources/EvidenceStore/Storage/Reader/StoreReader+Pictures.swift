@@ -345,12 +345,29 @@ private struct TrendGathering {
         func precedes(_ a: TrendRow.Series, _ b: TrendRow.Series) -> Bool {
             (claim(a), a.model, a.kind.rawValue, a.posture?.rawValue ?? "") < (claim(b), b.model, b.kind.rawValue, b.posture?.rawValue ?? "")
         }
+        // The first `count` series by claim, model, kind and posture, kept as they
+        // come: a trend of every claim draws a dozen lines, and sorting them all
+        // to take a dozen was most of the HTML report's trend work.
+        func first(_ count: Int, of candidates: some Sequence<TrendRow.Series>) -> [TrendRow.Series] {
+            var kept: [TrendRow.Series] = []
+            guard count > 0 else { return kept }
+            for series in candidates {
+                if kept.count == count, let last = kept.last, !precedes(series, last) { continue }
+                let place = kept.firstIndex { precedes(series, $0) } ?? kept.endIndex
+                kept.insert(series, at: place)
+                if kept.count > count { kept.removeLast() }
+            }
+            return kept
+        }
         let chosen = byName.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { key -> (Trend, [String], [TrendRow.Series])? in
             guard let trend = byName[key] else { return nil }
             let builds = trend.order.keys.sorted { (trend.order[$0] ?? "", $0) < (trend.order[$1] ?? "", $1) }
+            // Every series with a failed point first, then the others.
             let failing = Set(trend.latest.filter(\.value.failed).map(\.key.series))
-            let drawn = (failing.sorted(by: precedes) + trend.series.subtracting(failing).sorted(by: precedes))
-                .prefix(MeasurementTrend.drawnLines).sorted(by: precedes)
+            let firstFailing = first(MeasurementTrend.drawnLines, of: failing)
+            let drawn = (firstFailing
+                + first(MeasurementTrend.drawnLines - firstFailing.count, of: trend.series.lazy.filter { !failing.contains($0) }))
+                .sorted(by: precedes)
             return (trend, builds, drawn)
         }
         var drawnResults: [Int64] = []
