@@ -87,6 +87,37 @@ import Testing
         #expect(try run(["claim", "list", "--retired", "--format", "csv"]).stdout.contains("\n\(Self.key),"))
     }
 
+    /// Retired, restored and retired again within one second (a script's
+    /// pace): the last stands. A record from elsewhere at the very end of the
+    /// UUID range in that second leaves no room after it: refused, saying so.
+    @Test func changesWithinOneSecondKeepTheirOrder() throws {
+        let now = "2026-12-01T10:00:00Z"
+        @discardableResult func at(_ arguments: [String], expect status: Int32 = 0) throws -> ProcessResult {
+            let result = try EvidenceBinary.run(
+                arguments, environment: ["EVIDENCE_STORE": store, "USER": user, "EVIDENCE_NOW": now], in: folder.url)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            return result
+        }
+        for _ in 0..<5 {
+            try at(["claim", "retire", Self.key, "--reason", "dropped"])
+            try at(["claim", "restore", Self.key])
+        }
+        try at(["claim", "retire", Self.key, "--reason", "dropped for good"])
+        let shown = try claim(Self.key)
+        #expect(shown["retired"] as? Bool == true && (shown["retirements"] as? [Any])?.count == 11, "\(shown)")
+        #expect(try run(["claim", "list", "--retired", "--format", "csv"]).stdout.contains("\n\(Self.key),"))
+
+        let shared = folder.path("shared")
+        try run(["export", shared])
+        let last = #"{"retirement":"ffffffff-ffff-ffff-ffff-ffffffffffff","claim":"\#(Self.key)","action":"restore","by":"b","at":"\#(now)"}"#
+        let file = shared + "/retirements.jsonl"
+        try (try String(contentsOfFile: file, encoding: .utf8) + last + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try run(["import", shared])
+        #expect(try claim(Self.key)["retired"] as? Bool == false)
+        let refused = try at(["claim", "retire", Self.key, "--reason", "again"], expect: 64)
+        #expect(refused.stderr.contains("in this very second"), "\(refused.stderr)")
+    }
+
     /// One clone retires, the other imports the retirement, brings the claim
     /// back, and the first imports that; a document that still marks the
     /// retired claim is told so.

@@ -47,6 +47,23 @@ import Testing
         #expect(merged.text == text(mine + [yours.last!]))
     }
 
+    /// One clone retires a claim while another restores it after an earlier
+    /// retirement: both records are kept, in time order, and the later one
+    /// decides on every clone (issue 46).
+    @Test func retirementsMergeInTimeOrder() {
+        let base = [
+            #"{"retirement":"1d0e2f3a-0000-4000-8000-000000000001","claim":"a.one","action":"retire","by":"a","at":"2026-12-05T07:00:00Z","reason":"dropped"}"#
+        ]
+        let restored = #"{"retirement":"2d0e2f3a-0000-4000-8000-000000000002","claim":"a.one","action":"restore","by":"b","at":"2026-12-05T08:00:00Z"}"#
+        let other = #"{"retirement":"0d0e2f3a-0000-4000-8000-000000000003","claim":"b.two","action":"retire","by":"a","at":"2026-12-05T07:30:00Z","reason":"merged into a.one"}"#
+        func text(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
+        for (ours, theirs) in [(base + [restored], base + [other]), (base + [other], base + [restored])] {
+            let outcome = MergeFile.merge(base: text(base), ours: text(ours), theirs: text(theirs), path: "retirements.jsonl")
+            #expect(outcome.conflicts.isEmpty, "\(outcome.conflicts)")
+            #expect(outcome.text == text(base + [other, restored]))
+        }
+    }
+
     @Test func differentFieldsOfOneRecordMerge() {
         let ours = Self.claimA.replacingOccurrences(of: "\"area\":\"A\"", with: "\"area\":\"Alpha\"")
         let theirs = Self.claimA.replacingOccurrences(of: "One.", with: "One word.")
