@@ -1010,10 +1010,7 @@ JOIN environment_status AS s ON s.environment_id = l.environment_id;
 CREATE VIEW live_claims AS
 SELECT c.*
 FROM claims AS c
-WHERE NOT EXISTS (SELECT 1 FROM claim_retirements AS x
-                  WHERE x.claim_id = c.id AND x.action = 'retire'
-                    AND NOT EXISTS (SELECT 1 FROM claim_retirements AS y
-                                    WHERE y.claim_id = x.claim_id AND (y.changed_at, y.uuid) > (x.changed_at, x.uuid)));
+WHERE c.id NOT IN (SELECT claim_id FROM retired_claims);
 
 CREATE VIEW live_results AS
 SELECT r.*
