@@ -20,11 +20,6 @@ import Testing
         try run(["seed"])
     }
 
-    func claim(_ key: String, store path: String? = nil) throws -> [String: Any] {
-        let shown = try run(["claim", "show", key, "--format", "json"] + (path.map { ["--store", $0] } ?? [])).stdout
-        return try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any] ?? [:]
-    }
-
     @Test func resultsHistoryChecklistAndMappingsFollowTheNewKey() throws {
         try run(["log", Self.old, "--result", "pass", "--date", "2026-11-02T09:00:00Z"] + Self.duo)
         try run(["claim", "label", Self.old, "unverified", "--reason", "to be checked again"])

@@ -19,11 +19,6 @@ import Testing
         try run(["seed"])
     }
 
-    func claim(_ key: String, store path: String? = nil) throws -> [String: Any] {
-        let shown = try run(["claim", "show", key, "--format", "json"] + (path.map { ["--store", $0] } ?? [])).stdout
-        return try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any] ?? [:]
-    }
-
     /// Every output that lists claims, as a person reads them.
     func outputs() throws -> [String: String] {
         let html = folder.path("report.html")

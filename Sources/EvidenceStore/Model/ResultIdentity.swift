@@ -28,6 +28,19 @@ public enum ResultIdentity {
         UUID().uuidString.lowercased()
     }
 
+    /// A UUID that sorts after `uuid`, a random step above it (so that two
+    /// clones stepping from one record differ); nil at the very end of the range.
+    static func uuid(after uuid: String) -> String? {
+        let digits = uuid.filter { $0 != "-" }
+        guard digits.count == 32, let high = UInt64(digits.prefix(16), radix: 16), let low = UInt64(digits.suffix(16), radix: 16)
+        else { return nil }
+        let (sum, carried) = low.addingReportingOverflow(UInt64.random(in: 1...(1 << 62)))
+        guard !carried || high < .max else { return nil }
+        let hex = String(carried ? high + 1 : high, radix: 16).zeroPadded(to: 16) + String(sum, radix: 16).zeroPadded(to: 16)
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.joined(separator: "-")
+    }
+
     /// The UUID of a result recorded before results had their own: named by its
     /// run and its place in it (from 1), so every store that holds it gives it
     /// the same one.

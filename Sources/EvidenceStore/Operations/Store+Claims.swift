@@ -252,7 +252,7 @@ extension Store {
             let at = max(clock.timestamp(), latest?.at ?? "")
             var uuid = ResultIdentity.newUUID()
             if let latest, latest.at == at, uuid <= latest.uuid {
-                guard let after = Self.uuid(after: latest.uuid) else {
+                guard let after = ResultIdentity.uuid(after: latest.uuid) else {
                     throw EvidenceError.refused(
                         reason: "claim '\(key)' was retired or brought back in this very second (record \(latest.uuid)); "
                             + "give it a second and try again")
@@ -263,19 +263,6 @@ extension Store {
                 TextFormat.Retirement(uuid: uuid, claim: key, action: action, by: Self.author(author), at: at, reason: reason),
                 claimID: id)
         }
-    }
-
-    /// A UUID that sorts after `uuid`, a random step above it (so that two
-    /// clones stepping from one record differ); nil at the very end of the range.
-    static func uuid(after uuid: String) -> String? {
-        let digits = uuid.filter { $0 != "-" }
-        guard digits.count == 32, let high = UInt64(digits.prefix(16), radix: 16), let low = UInt64(digits.suffix(16), radix: 16)
-        else { return nil }
-        let (sum, carried) = low.addingReportingOverflow(UInt64.random(in: 1...(1 << 62)))
-        guard !carried || high < .max else { return nil }
-        let hex = String(carried ? high + 1 : high, radix: 16).zeroPadded(to: 16) + String(sum, radix: 16).zeroPadded(to: 16)
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
-        return parts.joined(separator: "-")
     }
 
     /// Who a change is recorded as: the name given, or "unknown".

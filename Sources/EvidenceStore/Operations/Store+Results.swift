@@ -61,7 +61,7 @@ extension Store {
         return try write { writer in
             let reader = writer.reader
             let claim = try reader.claimID(key: observation.claimKey)
-            if let retirement = try reader.retiredClaims()[observation.claimKey] {
+            if let retirement = try reader.retiredClaims(claim: claim)[observation.claimKey] {
                 throw EvidenceError.refused(
                     reason: "claim '\(observation.claimKey)' is retired (\(retirement.at) by \(retirement.by): "
                         + "\(retirement.reason)); 'evidence claim restore \(observation.claimKey)' brings it back")

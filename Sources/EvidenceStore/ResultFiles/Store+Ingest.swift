@@ -35,7 +35,7 @@ public struct IngestOptions: Equatable, Sendable {
     /// The files the tests attached: an `.xcresult` bundle's, exported.
     public var attachments: [XCResultBundle.Attachment] = []
     /// The tests' performance metrics, by test and device.
-    public var metrics: [TestMetrics.Run] = []
+    public var metrics = TestMetrics()
 
     public static let defaultMaxBytes = 256 << 20
 
@@ -161,10 +161,11 @@ extension Store {
         var summary = IngestSummary(file: path, shape: facts.shape, testCases: facts.testCases, notes: facts.notes)
         // The images the tests attached are copied into the store's folder before the write lock is taken.
         var attachments = try TestAttachments(
-            options.attachments, metrics: options.metrics, storeFolder: folder, storePath: self.path)
+            options.attachments, metrics: options.metrics.runs, storeFolder: folder, storePath: self.path)
         try attachments.keepCopies(in: folder)
-        var attachedFiles: [(resultUUID: String, file: AttachmentFile, withFailure: Bool)] = []
-        var attachedMeasurements: [(resultUUID: String, measurements: [MeasurementDraft])] = []
+        // Written once the results they belong to are.
+        var attachedFiles: [(resultID: Int64, file: AttachmentFile, withFailure: Bool)] = []
+        var measuredResults = 0
         var expectations: [Int64: [ExpectedValue]] = [:]
         try write { writer in
             // Checked again under the write lock: another process may have just ingested it.
@@ -248,44 +249,38 @@ extension Store {
                     }
                     row.uuid = ResultIdentity.ingestedResultUUID(runPart: run.part, test: number, claimSlot: slot)
                     row.recordedAt = moments.next()
-                    try batch.add(row)
-                    for (file, withFailure) in files { attachedFiles.append((row.uuid, file, withFailure)) }
-                    if !measurements.isEmpty { attachedMeasurements.append((row.uuid, measurements)) }
+                    let id = try batch.add(row, measurements: measurements.map(\.record))
+                    for (file, withFailure) in files { attachedFiles.append((id, file, withFailure)) }
+                    if !measurements.isEmpty { measuredResults += 1 }
                 }
                 if number % 2000 == 0 { progress?(number, staging.count) }
             }
             try batch.flush()
-            for (uuid, file, withFailure) in attachedFiles {
-                guard let result = try writer.reader.result(uuid: uuid) else { continue }
+            for (id, file, withFailure) in attachedFiles {
                 try writer.insertAttachment(
-                    resultID: result.id, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType,
+                    resultID: id, path: file.path, sha256: file.sha256, size: file.size, mediaType: file.mediaType,
                     withFailure: withFailure)
             }
-            for (uuid, measurements) in attachedMeasurements {
-                guard let result = try writer.reader.result(uuid: uuid) else { continue }
-                for measurement in measurements {
-                    try writer.insertMeasurement(resultID: result.id, measurement.record)
-                }
-            }
-            if !attachedMeasurements.isEmpty {
+            if measuredResults > 0 {
                 summary.notes.append(
-                    "\(attachedMeasurements.count) \(attachedMeasurements.count == 1 ? "result has" : "results have") what "
-                        + "\(attachedMeasurements.count == 1 ? "its test" : "their tests") measured (XCTest metrics, and "
+                    "\(measuredResults) \(measuredResults == 1 ? "result has" : "results have") what "
+                        + "\(measuredResults == 1 ? "its test" : "their tests") measured (XCTest metrics, and "
                         + "'\(TestAttachments.measurementsName)' attachments) as measurements")
             }
             if !attachedFiles.isEmpty {
                 summary.notes.append(
                     "attached \(attachedFiles.count) \(attachedFiles.count == 1 ? "image" : "images") the tests took to their results")
             }
-            let unattached = attachments.unattached
-            if !unattached.isEmpty {
+            let untaken = attachments.untaken
+            if !untaken.isEmpty {
                 summary.notes.append(
-                    "\(unattached.count) attached \(unattached.count == 1 ? "image names" : "images name") no result of the file: "
-                        + unattached.prefix(3).joined(separator: "; ") + (unattached.count > 3 ? "; …" : ""))
+                    "\(untaken.count) of the tests' attachments and metrics \(untaken.count == 1 ? "names" : "name") no result of "
+                        + "the file: " + untaken.prefix(3).joined(separator: "; ") + (untaken.count > 3 ? "; …" : ""))
             }
             if attachments.leftOut > 0 {
                 summary.notes.append("\(attachments.leftOut) attached files that are not images were left out")
             }
+            if let note = options.metrics.leftOutNote { summary.notes.append(note) }
             try writer.restore(triggers, pairs: touched)
             if facts.devices.isEmpty { facts.devices = [TestReport.Device()] }
             try environments.check(facts.devices)

@@ -11,7 +11,7 @@
 /// `measurements`, and where Xcode has one, `baselineName` and
 /// `baselineAverage`). Each metric becomes a measurement: the mean of its
 /// samples, with their count and standard deviation.
-public struct TestMetrics: Sendable {
+public struct TestMetrics: Equatable, Sendable {
     /// One test's metrics on one device.
     public struct Run: Equatable, Sendable {
         public var test: String

@@ -98,8 +98,7 @@ public struct XCResultBundle: Sendable {
                         osBuilds: summaryBuilds(path, xcrun: xcrun), attachments: attachments, metrics: metrics,
                         notes: [attachmentsNote, metricsNote].compactMap { $0 }, folder: folder)
                 }
-                let said = ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
-                failures.append("'xcrun \(arguments.dropLast(2).joined(separator: " "))': \(said)")
+                failures.append("'xcrun \(arguments.dropLast(2).joined(separator: " "))': \(said(ran))")
             }
             throw EvidenceError.badFile(
                 path: bundle, location: nil,
@@ -137,8 +136,7 @@ public struct XCResultBundle: Sendable {
             xcrun, ["xcresulttool", "export", "attachments", "--path", path, "--output-path", output], limit: 1 << 20,
             seconds: toolSeconds)
         guard ran.status == 0 else {
-            let said = ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
-            return ([], "its attachments were not read: 'xcrun xcresulttool export attachments' said \(said)")
+            return ([], "its attachments were not read: 'xcrun xcresulttool export attachments' said \(said(ran))")
         }
         let manifest = output + "/manifest.json"
         func bad(_ reason: String) -> EvidenceError {
@@ -171,17 +169,19 @@ public struct XCResultBundle: Sendable {
 
     /// The bundle's performance metrics, read with `xcresulttool get
     /// test-results metrics` (Xcode 16 and later); none, with a note saying
-    /// why, where the tool cannot give them. Metrics in units the store has no
-    /// word for are named in the note.
+    /// why, where the tool cannot give them.
     static func readMetrics(_ path: String, xcrun: String, into file: String, maxBytes: Int) throws -> (TestMetrics, String?) {
         let ran = try MachineTools.run(
             xcrun, ["xcresulttool", "get", "test-results", "metrics", "--path", path], to: file, limit: maxBytes, seconds: toolSeconds)
         guard ran.status == 0 else {
-            let said = ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
-            return (TestMetrics(), "its metrics were not read: 'xcrun xcresulttool get test-results metrics' said \(said)")
+            return (TestMetrics(), "its metrics were not read: 'xcrun xcresulttool get test-results metrics' said \(said(ran))")
         }
-        let metrics = try TestMetrics.read(file, maxBytes: maxBytes)
-        return (metrics, metrics.leftOutNote)
+        return (try TestMetrics.read(file, maxBytes: maxBytes), nil)
+    }
+
+    /// What a tool that failed said: the first line it wrote to standard error, or its exit status.
+    private static func said(_ ran: ChildProcess.Ran) -> String {
+        ran.error.split(whereSeparator: \.isNewline).first.map(String.init) ?? "exit status \(ran.status)"
     }
 
     /// Removes the temporary JSON.
@@ -190,22 +190,29 @@ public struct XCResultBundle: Sendable {
     }
 }
 
-/// What a bundle's tests attached, handed to each result as the ingest
-/// writes it: images, and the measurements of an `evidence-measurements`
-/// attachment (one per line, in `--measure`'s syntax). Each goes by test, by
-/// device (its identifier, else its name, where both sides give one) and by
-/// repetition (where the manifest gives one).
+/// What a bundle's tests attached and measured, handed to each result as the
+/// ingest writes it: images, the measurements of an `evidence-measurements`
+/// attachment (one per line, in `--measure`'s syntax), and the tests'
+/// metrics. Each goes by test, by device (its identifier, else its name,
+/// where both sides give one) and by repetition (where it is known).
 struct TestAttachments {
-    /// What one attachment gives its results.
+    /// One attachment or one run's metrics: whose they are and what they give.
+    private struct Entry {
+        var name: String
+        var deviceID, deviceName: String?
+        var repetition: Int?
+        var content: Content
+    }
+
     private enum Content {
         case image(AttachmentFile, withFailure: Bool)
         case measurements([MeasurementDraft])
     }
 
-    private var byTest: [String: [(attachment: XCResultBundle.Attachment, content: Content)]] = [:]
+    private var byTest: [String: [Entry]] = [:]
     /// Repetitions met so far of each test on each device.
     private var met: [String: Int] = [:]
-    private var attached: Set<String> = []
+    private var taken: Set<String> = []
     private(set) var leftOut = 0
 
     /// The name a test gives the attachment that carries measurements.
@@ -220,21 +227,25 @@ struct TestAttachments {
         _ attachments: [XCResultBundle.Attachment], metrics: [TestMetrics.Run] = [], storeFolder: URL, storePath: String
     ) throws {
         for run in metrics {
-            var entry = XCResultBundle.Attachment(test: run.test, file: "", name: "metrics")
-            (entry.deviceID, entry.deviceName, entry.repetition) = (run.deviceID, run.deviceName, 1)
-            byTest[run.test, default: []].append((entry, .measurements(run.measurements)))
+            byTest[run.test, default: []].append(Entry(
+                name: "metrics", deviceID: run.deviceID, deviceName: run.deviceName, repetition: 1,
+                content: .measurements(run.measurements)))
         }
         for attachment in attachments {
+            let content: Content
             if attachment.name == Self.measurementsName || attachment.name.hasPrefix(Self.measurementsName + "_") {
-                byTest[attachment.test, default: []].append((attachment, .measurements(try Self.measurements(attachment))))
-                continue
+                content = .measurements(try Self.measurements(attachment))
+            } else {
+                let file = try AttachmentFile.read(attachment.file, storeFolder: storeFolder, storePath: storePath)
+                guard file.mediaType.hasPrefix("image/") else {
+                    leftOut += 1
+                    continue
+                }
+                content = .image(file, withFailure: attachment.isAssociatedWithFailure)
             }
-            let file = try AttachmentFile.read(attachment.file, storeFolder: storeFolder, storePath: storePath)
-            guard file.mediaType.hasPrefix("image/") else {
-                leftOut += 1
-                continue
-            }
-            byTest[attachment.test, default: []].append((attachment, .image(file, withFailure: attachment.isAssociatedWithFailure)))
+            byTest[attachment.test, default: []].append(Entry(
+                name: attachment.name, deviceID: attachment.deviceID, deviceName: attachment.deviceName,
+                repetition: attachment.repetition, content: content))
         }
     }
 
@@ -266,7 +277,7 @@ struct TestAttachments {
 
     func keepCopies(in folder: URL) throws {
         for entries in byTest.values {
-            for case (_, .image(let file, _)) in entries { try file.keepCopy(in: folder) }
+            for case .image(let file, _) in entries.map(\.content) { try file.keepCopy(in: folder) }
         }
     }
 
@@ -278,29 +289,28 @@ struct TestAttachments {
         let key = test + "\n" + String(index)
         met[key, default: 0] += 1
         // Repetitions are counted from 1; a manifest that counts from 0 says so with a 0.
-        let first = entries.contains { $0.attachment.repetition == 0 } ? 0 : 1
+        let first = entries.contains { $0.repetition == 0 } ? 0 : 1
         let repetition = met[key, default: 1] - 1 + first
         var found: (files: [(file: AttachmentFile, withFailure: Bool)], measurements: [MeasurementDraft]) = ([], [])
         for (number, entry) in entries.enumerated() {
-            let attachment = entry.attachment
             let sameDevice =
-                if let id = attachment.deviceID, let other = device.identifier { id == other }
-                else if let name = attachment.deviceName, let other = device.name { name == other }
+                if let id = entry.deviceID, let other = device.identifier { id == other }
+                else if let name = entry.deviceName, let other = device.name { name == other }
                 else { true }
-            guard sameDevice, attachment.repetition.map({ $0 == repetition }) ?? true else { continue }
+            guard sameDevice, entry.repetition.map({ $0 == repetition }) ?? true else { continue }
             switch entry.content {
             case .image(let file, let withFailure): found.files.append((file, withFailure))
             case .measurements(let measurements): found.measurements += measurements
             }
-            attached.insert(test + "\n" + String(number))
+            taken.insert(test + "\n" + String(number))
         }
         return found
     }
 
-    /// The attachments no result took, named with their tests.
-    var unattached: [String] {
+    /// What no result took, as "NAME of TEST".
+    var untaken: [String] {
         byTest.flatMap { test, entries in
-            entries.indices.filter { !attached.contains(test + "\n" + String($0)) }.map { entries[$0].attachment.name + " of " + test }
+            entries.indices.filter { !taken.contains(test + "\n" + String($0)) }.map { entries[$0].name + " of " + test }
         }.sorted()
     }
 }

@@ -102,8 +102,7 @@ extension IngestCommands {
             {
                 metricsFile = files.remove(at: index)
             }
-            let givenMetrics = try metricsFile.map { try TestMetrics.read(Store.absolutePath($0), maxBytes: options.maxBytes) }
-            options.metrics = givenMetrics?.runs ?? []
+            if let metricsFile { options.metrics = try TestMetrics.read(Store.absolutePath(metricsFile), maxBytes: options.maxBytes) }
             let opened = try runner.open()
             defer { opened.close() }
             for file in files {
@@ -115,7 +114,7 @@ extension IngestCommands {
                     fileOptions.source = read.path
                     fileOptions.deviceOSBuilds = read.osBuilds
                     fileOptions.attachments = read.attachments
-                    fileOptions.metrics = read.metrics.runs
+                    fileOptions.metrics = read.metrics
                     fileOptions.format = .xcresult
                 }
                 defer { bundle?.remove() }
@@ -124,9 +123,7 @@ extension IngestCommands {
                     progress.show("\(file): \(done) results " + (total.map { "of \($0) written" } ?? "read"))
                 }
                 progress.clear()
-                if summary.alreadyIngestedAt == nil {
-                    summary.notes += bundle?.notes ?? givenMetrics?.leftOutNote.map { [$0] } ?? []
-                }
+                if let bundle, summary.alreadyIngestedAt == nil { summary.notes += bundle.notes }
                 if let bundle { runner.output.message("Read \(file) with '\(bundle.command)'.") }
                 write(summary, to: runner.output)
             }

@@ -154,4 +154,9 @@ extension BinarySession {
         #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         return result
     }
+    /// A claim as `claim show --format json` gives it, on the suite's store or `path`.
+    func claim(_ key: String, store path: String? = nil) throws -> [String: Any] {
+        let shown = try run(["claim", "show", key, "--format", "json"] + (path.map { ["--store", $0] } ?? [])).stdout
+        return try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any] ?? [:]
+    }
 }

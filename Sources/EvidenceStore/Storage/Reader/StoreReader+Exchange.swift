@@ -160,10 +160,13 @@ extension StoreReader {
         }
     }
 
-    /// The claims retired now, by key, with the record that retired each.
-    public func retiredClaims() throws -> [String: TextFormat.Retirement] {
+    /// The claims retired now, by key, with the record that retired each;
+    /// with `claim`, only that claim's, if it is retired.
+    public func retiredClaims(claim: Int64? = nil) throws -> [String: TextFormat.Retirement] {
         var retired: [String: TextFormat.Retirement] = [:]
-        try database.cached("SELECT uuid, key, retired_by, retired_at, reason FROM retired_claims").forEachRow {
+        try database.cached(
+            "SELECT uuid, key, retired_by, retired_at, reason FROM retired_claims WHERE ?1 IS NULL OR claim_id = ?1"
+        ).forEachRow([SQLValue(claim)]) {
             retired[$0.text("key")] = TextFormat.Retirement(
                 uuid: $0.text("uuid"), claim: $0.text("key"), action: .retire, by: $0.text("retired_by"), at: $0.text("retired_at"),
                 reason: $0.text("reason"))

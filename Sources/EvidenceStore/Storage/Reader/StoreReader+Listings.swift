@@ -8,7 +8,7 @@ extension StoreReader {
             FROM claim_state AS s JOIN claims AS c ON c.id = s.claim_id
             WHERE (?1 IS NULL OR s.document = ?1 COLLATE NOCASE) AND (?2 IS NULL OR s.area = ?2 COLLATE NOCASE)
               AND (?3 IS NULL OR s.label = ?3) AND (?4 IS NULL OR s.state = ?4) AND (?5 IS NULL OR c.owner = ?5)
-              AND EXISTS (SELECT 1 FROM retired_claims AS x WHERE x.claim_id = c.id) = ?6
+              AND (c.id IN (SELECT claim_id FROM retired_claims)) = ?6
             ORDER BY s.document, s.area, s.key
             """
         ).forEachRow([
