@@ -13,27 +13,58 @@ extension Command {
     var findsTheStoreAbove: Bool { true }
 }
 
-/// A command of the tree, declared once: its help, arguments and options
-/// (`spec`), the typed values it is made of (its stored properties, read from
-/// the parsed words by `init`), and what it does (`run`). The tree lists the
+/// A command of the tree, declared once: its name and help (`about`), and its
+/// options and arguments as its properties (`@Option`, `@Argument`, option
+/// groups), which the parser, the help and `run` all read. The tree lists the
 /// types; nothing else names a command.
-protocol DeclaredCommand: Command, Equatable {
-    /// Its name, help, arguments and options; the tree attaches the type.
-    static var spec: CommandSpec { get }
-    /// Reads the parsed words: the parser has checked what the spec requires
-    /// and allows; what remains is how the values go together.
-    init(_ values: ParsedValues) throws
+protocol DeclaredCommand: Command {
+    /// Its name, abstract and discussion; the options and arguments come from its properties.
+    static var about: CommandSpec { get }
+    /// Made while the words are parsed, each property reading its own value.
+    init()
+    /// Checks how the values go together (`--as-of` or `--clear-as-of`, not
+    /// both); the parser has checked what each declaration requires and allows.
+    func validate() throws
 }
 
 extension DeclaredCommand {
-    /// Its spec, with the type that runs it attached.
+    func validate() throws {}
+
+    /// Its spec, with the type that runs it.
     static var declaration: CommandSpec {
-        var spec = spec
+        var spec = about
         spec.command = Self.self
         return spec
     }
-}
 
+    /// The options and arguments its properties declare, in their order.
+    static var parameters: (options: [OptionSpec], arguments: [ArgumentSpec]) {
+        var options: [OptionSpec] = []
+        var arguments: [ArgumentSpec] = []
+        for parameter in Parsing.$values.withValue(nil, operation: { Parsing.parameters(of: Self()) }) {
+            switch parameter.parameter {
+            case .option(let option) where !CommandTree.globalOptionNames.contains(option.name): options.append(option)
+            case .option: break
+            case .argument(let argument): arguments.append(argument)
+            }
+        }
+        return (options, arguments)
+    }
+
+    /// The command the parsed words make: the first value that cannot be
+    /// read, or values that do not go together, are refused naming the command.
+    static func make(_ values: ParsedValues) throws -> Self {
+        let command = Parsing.$values.withValue(values) { Self() }
+        do {
+            if let failure = Parsing.parameters(of: command).lazy.compactMap(\.failure).first { throw failure }
+            try command.validate()
+        } catch var error as UsageError where error.path.isEmpty {
+            error.path = values.path
+            throw error
+        }
+        return command
+    }
+}
 /// `--help`, `-h`, `help [command]` or a group without its subcommand.
 struct ShowHelp: Command, Equatable {
     let text: String
@@ -55,15 +86,10 @@ struct ShowVersion: Command, Equatable {
 /// A command that prints one listing the store computes, in `--format`.
 protocol ListingCommand: DeclaredCommand {
     var format: OutputFormat { get }
-    init(format: OutputFormat)
     func listing(_ store: Store) throws -> Tabular
 }
 
 extension ListingCommand {
-    init(_ values: ParsedValues) throws {
-        self.init(format: try values[CommandTree.format])
-    }
-
     func run(_ runner: Runner) throws -> Int32 {
         try runner.listing(format: format, listing)
     }

@@ -5,29 +5,19 @@ struct CommandSpec: Sendable {
     var name: String
     var abstract: String
     var discussion: String? = nil
-    var arguments: [ArgumentSpec] = []
-    var options: [OptionSpec] = []
     var subcommands: [CommandSpec] = []
     /// The command its parsed values become; nil for a group of subcommands.
     var command: (any DeclaredCommand.Type)? = nil
     /// How the usage line shows the environment options, when it has them.
     var environment: EnvironmentUsage = .optional
 
-    /// A command's spec: the help of its typed arguments and options
-    /// (`[key.argument]`, `[statement.option, SharedOptions.by.option]`).
-    /// Plain specs, not the typed declarations as existentials: those made
-    /// the run-time metadata of every `Option<Value>` as the tree was built,
-    /// on every start (`evidence --version`, median of 300 runs in turn:
-    /// 7.26 ms, against 6.93 ms before the command types and 6.85 ms now).
-    init(
-        name: String, abstract: String, discussion: String? = nil, arguments: [ArgumentSpec] = [],
-        options: [OptionSpec] = [], environment: EnvironmentUsage = .optional
-    ) {
+    /// A command's name and help; its options and arguments are those its
+    /// type's properties declare, read when asked for (the parser asks for
+    /// one command's, so a start never reads every command's).
+    init(name: String, abstract: String, discussion: String? = nil, environment: EnvironmentUsage = .optional) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments
-        self.options = options
         self.environment = environment
     }
 
@@ -60,6 +50,9 @@ struct CommandSpec: Sendable {
         /// --run, or --device or --simulator with --os.
         case orRun
     }
+
+    var arguments: [ArgumentSpec] { command?.parameters.arguments ?? [] }
+    var options: [OptionSpec] { command?.parameters.options ?? [] }
 
     func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
@@ -103,41 +96,13 @@ struct OptionSpec: Sendable {
 }
 
 /// What the parser found for one command: option values by long name and
-/// argument values by name, each in the order given. A command reads them
-/// through its typed declarations: `try values[ClaimCommands.Add.statement]`.
+/// argument values by name, each in the order given, and the environment. A
+/// command's properties read them as they declare (`Parsing`).
 struct ParsedValues: Sendable {
     var path: [String]
     var options: [String: [String]] = [:]
     var arguments: [String: [String]] = [:]
     var environment: [String: String] = [:]
-    /// The long names of the options the command declares, the global ones
-    /// included, and the names of its arguments; nil reads anything (a test's values).
-    var declaredOptions: Set<String>? = nil
-    var declaredArguments: Set<String>? = nil
-
-    /// The value of an option, read as its declaration says. Reading one the
-    /// command does not declare (a slip in its code) is an error that names
-    /// it, never a value that silently is not there.
-    subscript<Value>(_ option: Option<Value>) -> Value {
-        get throws {
-            let name = option.option.name
-            guard declaredOptions?.contains(name) ?? true else {
-                throw UsageError(message: "'\(option.option.synopsis)' is not an option of this command.", path: path)
-            }
-            return try option.read(options[name] ?? [], self)
-        }
-    }
-
-    /// The value of an argument, read as its declaration says.
-    subscript<Value>(_ argument: Argument<Value>) -> Value {
-        get throws {
-            let name = argument.argument.name
-            guard declaredArguments?.contains(name) ?? true else {
-                throw UsageError(message: "'\(argument.argument.displayName)' is not an argument of this command.", path: path)
-            }
-            return try argument.read(arguments[name] ?? [], self)
-        }
-    }
 }
 
 /// Words for lists in help and errors.

@@ -4,18 +4,17 @@ import EvidenceStore
 enum CommandTree {
     static let version = "0.1.0"
 
-    static let store = Option.text(
+    static let store = OptionDeclaration.text(
         "store", "path", help: "The store file (default: $EVIDENCE_STORE, else the nearest evidence.sqlite in this folder or one above).")
+    /// Options every command takes, which no command's help lists as its own.
+    static let globalOptionNames: Set<String> = [store.option.name]
 
-    static let format = Option.choice(
-        "format", "format", help: "Output format: \(Choices.list(OutputFormat.names)) (default: table).", of: OutputFormat.self
-    ).defaulting(to: .table)
+    static let format = OptionDeclaration<OutputFormat?>.choice(
+        "format", "format", help: "Output format: \(Choices.list(OutputFormat.names)) (default: table).").defaulting(to: .table)
 
-    static let detailFormat = Option.choice(
+    static let detailFormat = OptionDeclaration<DetailFormat?>.choice(
         "format", "format",
-        help: "Output format: \(Choices.list(DetailFormat.allCases.map { $0 == .table ? "table (readable text)" : $0.rawValue })) (default: table).",
-        of: DetailFormat.self
-    ).defaulting(to: .table)
+        help: "Output format: \(Choices.list(DetailFormat.allCases.map { $0 == .table ? "table (readable text)" : $0.rawValue })) (default: table).").defaulting(to: .table)
 
     static let root = CommandSpec(
         group: "evidence",
@@ -65,7 +64,7 @@ enum CommandTree {
     /// finds a repository; with none, or for `init` (`searchingUp` false),
     /// ./evidence.sqlite.
     private static func storePath(_ values: ParsedValues, searchingUp: Bool) throws -> String {
-        if let path = try values[store], !path.isEmpty { return path }
+        if let path = try store.read(values.options[store.option.name] ?? [], values), !path.isEmpty { return path }
         if let path = values.environment["EVIDENCE_STORE"], !path.isEmpty { return path }
         let nearest = searchingUp ? Store.nearest() : nil
         return nearest ?? Store.defaultFileName

@@ -176,19 +176,13 @@ enum Completions {
 extension Completions {
     /// `completions`
     struct Command: DeclaredCommand {
-        static let shell = Argument.choice("shell", help: "bash, zsh or fish.", of: Shell.self)
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "completions",
             abstract: "Print a script that completes evidence's commands, options and their values in bash, zsh or fish.",
             discussion: "bash: source <(evidence completions bash) in ~/.bashrc. zsh: source <(evidence completions zsh) "
-                + "in ~/.zshrc. fish: evidence completions fish > ~/.config/fish/completions/evidence.fish.",
-            arguments: [shell.argument])
+                + "in ~/.zshrc. fish: evidence completions fish > ~/.config/fish/completions/evidence.fish.")
 
-        let shell: Shell
-
-        init(_ values: ParsedValues) throws {
-            shell = try values[Self.shell]
-        }
+        @Argument(.choice("shell", help: "bash, zsh or fish.")) var shell: Shell
 
         func run(_ runner: Runner) throws -> Int32 {
             runner.output.write(Completions.script(shell, root: CommandTree.root, globalOptions: [CommandTree.store.option]))

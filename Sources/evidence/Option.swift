@@ -1,81 +1,94 @@
 import EvidenceStore
 
-/// An option declared with the type its value is read as: `Option<Bool>` for
-/// a flag, `Option<String?>` for a value that may be left out, `Option<String>`
-/// for a required one, `Option<[String]>` for a repeatable one,
-/// `Option<Label?>` for a choice. The declaration gives the help, so what the
-/// help shows and what the command reads cannot part.
-struct Option<Value>: Sendable {
-    /// Its help and how it is parsed, as the command's spec lists it.
+/// An option as a command's property declares it, with the type its value is
+/// read as: `@Option(.flag("force", help: …)) var force: Bool`,
+/// `@Option(.text("note", "text", help: …)) var note: String?`. The one
+/// declaration is what the parser accepts, what the help shows and the value
+/// the command reads, so none of them can part from the others.
+@propertyWrapper
+struct Option<Value: Sendable>: DeclaredParameter {
+    let parameter: Parameter
+    let value: Result<Value, any Error>
+
+    init(_ declaration: OptionDeclaration<Value>) {
+        parameter = .option(declaration.option)
+        value = Parsing.read { try declaration.read($0.options[declaration.option.name] ?? [], $0) }
+    }
+
+    var wrappedValue: Value { value.parsed }
+}
+
+/// How an option is parsed and read: its help, and the values given (in
+/// order; empty when it was not) to the typed value. Options several commands
+/// share are declared once as one of these (`SharedOptions.by`).
+struct OptionDeclaration<Value>: Sendable {
     let option: OptionSpec
-    /// The values given (in order; empty when it was not) to the typed value.
     let read: @Sendable ([String], ParsedValues) throws -> Value
 
     /// The same option read on into another type, such as a number from its text.
-    func map<Other>(_ transform: @escaping @Sendable (Value) throws -> Other) -> Option<Other> {
+    func map<Other>(_ transform: @escaping @Sendable (Value) throws -> Other) -> OptionDeclaration<Other> {
         let read = self.read
-        return Option<Other>(option: option) { try transform(try read($0, $1)) }
+        return OptionDeclaration<Other>(option: option) { try transform(try read($0, $1)) }
+    }
+
+    /// The value the command takes when the option is left out.
+    func defaulting<Wrapped: Sendable>(to fallback: Wrapped) -> OptionDeclaration<Wrapped> where Value == Wrapped? {
+        map { $0 ?? fallback }
+    }
+
+    /// The option with the values the parser accepts (in any case).
+    func accepting(_ choices: [String]) -> OptionDeclaration {
+        var option = self.option
+        option.choices = choices
+        return OptionDeclaration(option: option, read: read)
     }
 }
 
-extension Option where Value == Bool {
+extension OptionDeclaration where Value == Bool {
     /// `--name`: true when given.
-    static func flag(_ name: String, help: String) -> Option<Bool> {
-        Option(option: OptionSpec(name: name, help: help)) { given, _ in !given.isEmpty }
+    static func flag(_ name: String, help: String) -> OptionDeclaration {
+        OptionDeclaration(option: OptionSpec(name: name, help: help)) { given, _ in !given.isEmpty }
     }
 }
 
-extension Option where Value == String? {
+extension OptionDeclaration where Value == String? {
     /// `--name <value>`, at most once; nil when left out.
-    static func text(_ name: String, _ valueName: String, help: String) -> Option<String?> {
-        Option(option: OptionSpec(name: name, valueName: valueName, help: help)) { given, _ in given.last }
+    static func text(_ name: String, _ valueName: String, help: String) -> OptionDeclaration {
+        OptionDeclaration(option: OptionSpec(name: name, valueName: valueName, help: help)) { given, _ in given.last }
     }
 }
 
-extension Option where Value == String {
+extension OptionDeclaration where Value == String {
     /// `--name <value>`, which the parser requires.
-    static func required(_ name: String, _ valueName: String, help: String) -> Option<String> {
+    static func required(_ name: String, _ valueName: String, help: String) -> OptionDeclaration {
         let option = OptionSpec(name: name, valueName: valueName, help: help, isRequired: true)
-        return Option(option: option) { given, values in
+        return OptionDeclaration(option: option) { given, values in
             guard let value = given.last else { throw UsageError.missing(option.synopsis, path: values.path) }
             return value
         }
     }
 }
 
-extension Option where Value == [String] {
+extension OptionDeclaration where Value == [String] {
     /// `--name <value>`, any number of times, in the order given.
-    static func repeated(_ name: String, _ valueName: String, help: String) -> Option<[String]> {
-        Option(option: OptionSpec(name: name, valueName: valueName, help: help, isRepeatable: true)) { given, _ in given }
+    static func repeated(_ name: String, _ valueName: String, help: String) -> OptionDeclaration {
+        OptionDeclaration(option: OptionSpec(name: name, valueName: valueName, help: help, isRepeatable: true)) { given, _ in given }
     }
 }
 
-extension Option where Value: Vocabulary {
+extension OptionDeclaration where Value: Vocabulary {
     /// `--name <value>` of a vocabulary, which the parser requires.
-    static func requiredChoice(_ name: String, _ valueName: String, help: String, of _: Value.Type) -> Option<Value> {
-        Option<String>.required(name, valueName, help: help).accepting(Value.names).map(Value.init(parsing:))
+    static func requiredChoice(_ name: String, _ valueName: String, help: String) -> OptionDeclaration {
+        OptionDeclaration<String>.required(name, valueName, help: help).accepting(Value.names).map(Value.init(parsing:))
     }
 }
 
-extension Option {
+extension OptionDeclaration {
     /// `--name <value>` with the values of a vocabulary, in any case; nil when left out.
-    static func choice<Word: Vocabulary>(_ name: String, _ valueName: String, help: String, of _: Word.Type)
-        -> Option<Word?> where Value == Word?
-    {
-        Option(option: OptionSpec(name: name, valueName: valueName, help: help, choices: Word.names)) { given, _ in
+    static func choice<Word: Vocabulary>(_ name: String, _ valueName: String, help: String) -> OptionDeclaration
+    where Value == Word? {
+        OptionDeclaration(option: OptionSpec(name: name, valueName: valueName, help: help, choices: Word.names)) { given, _ in
             try given.last.map(Word.init(parsing:))
         }
-    }
-
-    /// The value the command takes when the option is left out.
-    func defaulting<Wrapped: Sendable>(to fallback: Wrapped) -> Option<Wrapped> where Value == Wrapped? {
-        map { $0 ?? fallback }
-    }
-
-    /// The option with the values the parser accepts (in any case).
-    func accepting(_ choices: [String]) -> Option {
-        var option = self.option
-        option.choices = choices
-        return Option(option: option, read: read)
     }
 }

@@ -79,13 +79,11 @@ struct Parser {
             return (ShowHelp(text: Help.text(for: spec, path: path, globalOptions: globalOptions)), values)
         }
         values.path = path
-        values.declaredOptions = Set(options(of: spec).map(\.name))
-        values.declaredArguments = Set(spec.arguments.map(\.name))
         try assign(positionals, to: spec, path: path, into: &values)
         try checkRequired(spec, path: path, values: values)
         try checkChoices(spec, path: path, values: values)
         try checkControlCharacters(spec, path: path, values: values)
-        return (try command.init(values), values)
+        return (try command.make(values), values)
     }
 
     /// Refuses a value outside an option's or argument's choices, as

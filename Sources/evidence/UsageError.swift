@@ -7,6 +7,12 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 
     var description: String { message }
 
+    /// A misuse found by a command's `validate`, which `make` names the command of.
+    init(message: String, path: [String] = []) {
+        self.message = message
+        self.path = path
+    }
+
     /// "Missing expected argument '--reason <text>'.", as swift-argument-parser says it.
     static func missing(_ display: String, path: [String]) -> UsageError {
         UsageError(message: "Missing expected argument '\(display)'.", path: path)

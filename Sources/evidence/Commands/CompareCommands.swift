@@ -24,21 +24,7 @@ enum CompareCommands {
 extension CompareCommands {
     /// `compare`
     struct Compare: DeclaredCommand {
-        static let from = Option.required(
-            "from", "side", help: "The earlier run, or with --model the earlier OS version or build.")
-        static let to = Option.required("to", "side", help: "The later run, or with --model the later OS version or build.")
-        static let model = Option.text("model", "model", help: "Compare this model's builds instead of two runs.")
-        static let kind = Option.choice(
-            "kind", "kind", help: "With --model, only \(Choices.list(EnvironmentKind.names)) (default: both).",
-            of: EnvironmentKind.self)
-        static let format = Option.text("format", "format", help: "Output format: \(Choices.list(formats)) (default: table).")
-            .accepting(formats).map { try Output(parsing: $0) }
-        static let failOn = Option.text(
-            "fail-on", "changes",
-            help: "Exit 1 when any line has one of these changes, comma-separated: \(Choices.list(ComparisonChange.names)); "
-                + "such as regressed,moved (a gate for CI)."
-        ).map { text in try (text ?? "").split(separator: ",").map { try ComparisonChange(parsing: String($0)) } }
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "compare",
             abstract: "What changed between two runs, or two builds of a model: regressions, fixes, coverage and moved measurements.",
             discussion: "Each side is a run (--from RUN --to RUN, by UUID, a prefix of 6 or more, or local number) or, with "
@@ -50,32 +36,37 @@ extension CompareCommands {
                 + "still-failing, newly-covered (nothing decisive before) or no-longer-covered (nothing decisive after); a pass "
                 + "on both sides is no line. Retracted results, a claim's results on models it does not speak about, and its "
                 + "passes where the environment lacks a capability it needs count for nothing. A measurement whose latest value differs between the sides is moved, with both values and the delta.",
-            options: [from.option, to.option, model.option, kind.option, format.option, failOn.option])
+)
 
-        let from: ComparisonSide
-        let to: ComparisonSide
-        let output: Output
-        let failOn: Set<ComparisonChange>
+        @Option(.required("from", "side", help: "The earlier run, or with --model the earlier OS version or build."))
+        var fromSide: String
+        @Option(.required("to", "side", help: "The later run, or with --model the later OS version or build.")) var toSide: String
+        @Option(.text("model", "model", help: "Compare this model's builds instead of two runs.")) var model: String?
+        @Option(.choice("kind", "kind", help: "With --model, only \(Choices.list(EnvironmentKind.names)) (default: both)."))
+        var kind: EnvironmentKind?
+        @Option(
+            OptionDeclaration.text("format", "format", help: "Output format: \(Choices.list(formats)) (default: table).")
+                .accepting(formats).map { try Output(parsing: $0) })
+        var output: Output
+        @Option(
+            OptionDeclaration.text(
+                "fail-on", "changes",
+                help: "Exit 1 when any line has one of these changes, comma-separated: \(Choices.list(ComparisonChange.names)); "
+                    + "such as regressed,moved (a gate for CI)."
+            ).map { text in Set(try (text ?? "").split(separator: ",").map { try ComparisonChange(parsing: String($0)) }) })
+        var failOn: Set<ComparisonChange>
 
-        init(_ values: ParsedValues) throws {
-            let model = try values[Self.model]
-            let kind = try values[Self.kind]
-            if model == nil, kind != nil {
-                throw UsageError(message: "--kind needs --model.", path: values.path)
-            }
-            func side(_ option: Option<String>) throws -> ComparisonSide {
-                let value = try values[option]
-                guard let model else { return .run(value) }
-                return .build(model: model, kind: kind, version: value)
-            }
-            from = try side(Self.from)
-            to = try side(Self.to)
-            output = try values[Self.format]
-            failOn = Set(try values[Self.failOn])
+        func validate() throws {
+            if model == nil, kind != nil { throw UsageError(message: "--kind needs --model.") }
+        }
+
+        func side(_ value: String) -> ComparisonSide {
+            guard let model else { return .run(value) }
+            return .build(model: model, kind: kind, version: value)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let comparison = try runner.with(access: .reading) { try $0.compare(from: from, to: to) }
+            let comparison = try runner.with(access: .reading) { try $0.compare(from: side(fromSide), to: side(toSide)) }
             switch output {
             case .markdown:
                 try ComparisonDocument(comparison).write(to: MarkdownWriter(into: runner.output.standardOutput))
@@ -94,21 +85,14 @@ extension CompareCommands {
 
     /// `history`
     struct History: DeclaredCommand {
-        static let claim = Argument.required("claim", help: "The claim's key.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "history",
             abstract: "A claim's results over time and builds, newest first, with measurements and retractions.",
             discussion: "Days come newest first; within a day, results are ordered by the clock when each has a time, and by "
-                + "the order they were recorded in when any has only a date. Retracted results are listed and marked.",
-            arguments: [claim.argument], options: [CommandTree.format.option])
+                + "the order they were recorded in when any has only a date. Retracted results are listed and marked.")
 
-        let claim: String
-        let format: OutputFormat
-
-        init(_ values: ParsedValues) throws {
-            claim = try values[Self.claim]
-            format = try values[CommandTree.format]
-        }
+        @Argument(.required("claim", help: "The claim's key.")) var claim: String
+        @Option(CommandTree.format) var format: OutputFormat
 
         func run(_ runner: Runner) throws -> Int32 {
             try runner.listing(format: format) { Tabular(try $0.reader.history(ofClaim: claim)) }
@@ -117,7 +101,16 @@ extension CompareCommands {
 
     /// `flaky`
     struct Flaky: DeclaredCommand {
-        static let window = Option.text(
+        static let about = CommandSpec(
+            name: "flaky",
+            abstract: "Claims and automated tests that both passed and failed on one environment within their last results.",
+            discussion: "One environment is one model, kind, OS build and Xcode build. Retracted results count for nothing. "
+                + "Flaky never hides failing: a claim whose latest decisive result failed stays failing. "
+                + "`claim show`, `untested` and the evidence report flag flaky claims too (over the last "
+                + "\(FlakyListing.defaultWindow) results).")
+
+        @Option(
+            OptionDeclaration.text(
             "window", "count",
             help: "How many of the latest decisive results (pass or fail) on each environment to look at "
                 + "(default: \(FlakyListing.defaultWindow)).")
@@ -127,23 +120,9 @@ extension CompareCommands {
                     throw EvidenceError.invalidValue(field: "window", value: text, expected: "a whole number of results, 1 or more")
                 }
                 return count
-            }
-        static let spec = CommandSpec(
-            name: "flaky",
-            abstract: "Claims and automated tests that both passed and failed on one environment within their last results.",
-            discussion: "One environment is one model, kind, OS build and Xcode build. Retracted results count for nothing. "
-                + "Flaky never hides failing: a claim whose latest decisive result failed stays failing. "
-                + "`claim show`, `untested` and the evidence report flag flaky claims too (over the last "
-                + "\(FlakyListing.defaultWindow) results).",
-            options: [window.option, CommandTree.format.option])
-
-        let window: Int
-        let format: OutputFormat
-
-        init(_ values: ParsedValues) throws {
-            window = try values[Self.window]
-            format = try values[CommandTree.format]
-        }
+            })
+        var window: Int
+        @Option(CommandTree.format) var format: OutputFormat
 
         func run(_ runner: Runner) throws -> Int32 {
             try runner.listing(format: format) { Tabular(try $0.reader.flakyList(window: window)) }

@@ -15,74 +15,70 @@ enum IngestCommands {
 extension IngestCommands {
     /// `ingest`
     struct Ingest: DeclaredCommand {
-        static let file = Argument.variadic("file", help: "A result file, or an .xcresult bundle.")
-        static let format = Option.text(
-            "format", "format",
-            help: "\(Choices.list(TestReport.Format.allCases.map(\.rawValue))) (default: detected from the content).")
-            // The parser has checked the value against the choices.
-            .accepting(TestReport.Format.allCases.map(\.rawValue)).map { $0.flatMap { TestReport.Format(rawValue: $0.lowercased()) } }
-        static let xcodeVersionFile = Option.text(
-            "xcode-version-file", "file", help: "The output of 'xcodebuild -version', for the Xcode version and build.")
-        static let verbose = Option.flag("verbose", help: "List the tests that map to no claim.")
-        static let metrics = Option.text(
-            "metrics", "file",
-            help: "The output of 'xcrun xcresulttool get test-results metrics' for the one tests file given (recognised "
-                + "without this option when it is given beside it).")
-        static let maxSize = Option.text(
-            "max-size", "bytes", help: "Refuse files larger than this (default: \(IngestOptions.defaultMaxBytes)).")
-            .map { text -> Int in
-                guard let text else { return IngestOptions.defaultMaxBytes }
-                guard let number = Int(text), number > 0 else {
-                    throw EvidenceError.invalidValue(field: "maximum size", value: text, expected: "a number of bytes above 0")
-                }
-                return number
-            }
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "ingest",
             abstract: "Read test results from .xcresult bundles, xcresulttool JSON or JUnit XML into runs, results and claims.",
-            discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. An .xcresult bundle is read with Xcode's 'xcrun xcresulttool get test-results tests' (older bundles: 'get --legacy --format json'), its summary giving each device's OS build; EVIDENCE_XCRUN names another xcrun. The device, OS and build come from the file where it gives them, else from the options, else from Xcode on this machine (xcodebuild -version; a simulator's OS build from xcrun simctl list runtimes) unless --no-detect. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.",
-            arguments: [file.argument],
-            options: [format.option] + SharedOptions.environment + [
-                xcodeVersionFile.option, metrics.option, SharedOptions.tester.option, SharedOptions.date.option,
-                SharedOptions.timezone.option, verbose.option, maxSize.option,
-            ])
+            discussion: "Each file is one transaction; a file whose content was ingested before changes nothing. An .xcresult bundle is read with Xcode's 'xcrun xcresulttool get test-results tests' (older bundles: 'get --legacy --format json'), its summary giving each device's OS build; EVIDENCE_XCRUN names another xcrun. The device, OS and build come from the file where it gives them, else from the options, else from Xcode on this machine (xcodebuild -version; a simulator's OS build from xcrun simctl list runtimes) unless --no-detect. A test maps to a claim through 'evidence map' rules, or when its identifier, a tag or a property carries claim:KEY.")
 
-        let files: [String]
-        let metrics: String?
-        let options: IngestOptions
-        let verbose: Bool
-        let detect: Bool
+        @Argument(.variadic("file", help: "A result file, or an .xcresult bundle.")) var files: [String]
+        @Option(
+            OptionDeclaration.text(
+                "format", "format",
+                help: "\(Choices.list(TestReport.Format.allCases.map(\.rawValue))) (default: detected from the content).")
+                // The parser has checked the value against the choices.
+                .accepting(TestReport.Format.allCases.map(\.rawValue)).map { $0.flatMap { TestReport.Format(rawValue: $0.lowercased()) } })
+        var format: TestReport.Format?
+        let environment = EnvironmentOptions()
+        @Option(.text("xcode-version-file", "file", help: "The output of 'xcodebuild -version', for the Xcode version and build."))
+        var xcodeVersionFile: String?
+        @Option(
+            .text(
+                "metrics", "file",
+                help: "The output of 'xcrun xcresulttool get test-results metrics' for the one tests file given (recognised "
+                    + "without this option when it is given beside it)."))
+        var metrics: String?
+        @Option(SharedOptions.tester) var tester: String
+        @Option(SharedOptions.date) var date: String?
+        @Option(SharedOptions.timezone) var timeZone: Zone
+        @Option(.flag("verbose", help: "List the tests that map to no claim.")) var verbose: Bool
+        @Option(
+            OptionDeclaration.text(
+                "max-size", "bytes", help: "Refuse files larger than this (default: \(IngestOptions.defaultMaxBytes)).")
+                .map { text -> Int in
+                    guard let text else { return IngestOptions.defaultMaxBytes }
+                    guard let number = Int(text), number > 0 else {
+                        throw EvidenceError.invalidValue(field: "maximum size", value: text, expected: "a number of bytes above 0")
+                    }
+                    return number
+                })
+        var maxBytes: Int
 
-        init(_ values: ParsedValues) throws {
-            let device = try values[SharedOptions.device]
-            let simulator = try values[SharedOptions.simulator]
-            if device != nil && simulator != nil {
-                throw UsageError(message: "Give either --device or --simulator, not both.", path: values.path)
-            }
-            let maxBytes = try values[Self.maxSize]
+        /// What the options say of the files.
+        func options() throws -> IngestOptions {
+            let model = try environment.model()
             var options = IngestOptions(
-                format: try values[Self.format], kind: device != nil ? .device : simulator != nil ? .simulator : nil,
-                model: device ?? simulator, os: try values[SharedOptions.os],
-                osBuild: try values[SharedOptions.osBuild].map { try AppleBuild.validated($0, field: "OS build") },
-                xcodeVersion: try values[SharedOptions.xcode],
-                xcodeBuild: try values[SharedOptions.xcodeBuild].map { try AppleBuild.validated($0, field: "Xcode build") },
-                xcodeVersionFile: try values[Self.xcodeVersionFile], tester: try SharedOptions.tester(values),
-                date: try values[SharedOptions.date].map { try Timestamp.parse($0, field: "date") }, maxBytes: maxBytes)
-            options.newModel = try values[SharedOptions.newModel]
-            options.timeZone = try SharedOptions.timeZone(values)
+                format: format, kind: model?.kind, model: model?.name, os: environment.os,
+                osBuild: try environment.osBuild.map { try AppleBuild.validated($0, field: "OS build") },
+                xcodeVersion: environment.xcode,
+                xcodeBuild: try environment.xcodeBuild.map { try AppleBuild.validated($0, field: "Xcode build") },
+                xcodeVersionFile: xcodeVersionFile, tester: tester, date: try date.map { try Timestamp.parse($0, field: "date") },
+                maxBytes: maxBytes)
+            options.newModel = environment.newModel
+            options.timeZone = timeZone
             if let os = options.os { _ = try EnvironmentSpec.splitOS(os) }
-            files = try values[Self.file]
-            metrics = try values[Self.metrics]
+            return options
+        }
+
+        func validate() throws {
+            _ = try options()
             if metrics != nil, files.count != 1 {
-                throw UsageError(message: "--metrics goes with one tests file; give the files one ingest each.", path: values.path)
+                throw UsageError(message: "--metrics goes with one tests file; give the files one ingest each.")
             }
-            self.options = options
-            verbose = try values[Self.verbose]
-            detect = try SharedOptions.detect(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            var options = options
+            var options = try options()
+            let detect = environment.detect
             let detection = detect ? BuildDetection(tools: runner.machine) : nil
             // The Xcode of this machine, where the options name none: said once, for every file.
             if let detection, options.xcodeVersionFile == nil, options.xcodeBuild == nil,
@@ -169,21 +165,13 @@ extension IngestCommands {
 
     /// `map add`
     struct MapAdd: DeclaredCommand {
-        static let pattern = Argument.required("pattern", help: "The test identifier pattern.")
-        static let claim = Argument.required("claim", help: "The claim's key.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "add",
             abstract: "Map tests whose identifier matches a pattern to a claim.",
-            discussion: "A pattern is a test identifier such as LiveActivityTests/testCompactTrailingFitsCircle(), with * and ? as wildcards. It also matches the identifier without its module and with or without \"()\".",
-            arguments: [pattern.argument, claim.argument])
+            discussion: "A pattern is a test identifier such as LiveActivityTests/testCompactTrailingFitsCircle(), with * and ? as wildcards. It also matches the identifier without its module and with or without \"()\".")
 
-        let pattern: String
-        let claim: String
-
-        init(_ values: ParsedValues) throws {
-            pattern = try values[Self.pattern]
-            claim = try values[Self.claim]
-        }
+        @Argument(.required("pattern", help: "The test identifier pattern.")) var pattern: String
+        @Argument(.required("claim", help: "The claim's key.")) var claim: String
 
         func run(_ runner: Runner) throws -> Int32 {
             try runner.with { try $0.addMapping(pattern: pattern, claimKey: claim) }
@@ -194,28 +182,20 @@ extension IngestCommands {
 
     /// `map list`
     struct MapList: ListingCommand {
-        static let spec = CommandSpec(name: "list", abstract: "List the mapping rules.", options: [CommandTree.format.option])
+        static let about = CommandSpec(name: "list", abstract: "List the mapping rules.")
 
-        let format: OutputFormat
+        @Option(CommandTree.format) var format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.mappingList()) }
     }
 
     /// `map remove`
     struct MapRemove: DeclaredCommand {
-        static let pattern = Argument.required("pattern", help: "The pattern of the rule.")
-        static let claim = Argument.optional("claim", help: "The claim's key.")
-        static let spec = CommandSpec(
-            name: "remove", abstract: "Remove a mapping rule (every rule of the pattern when no claim is given).",
-            arguments: [pattern.argument, claim.argument])
+        static let about = CommandSpec(
+            name: "remove", abstract: "Remove a mapping rule (every rule of the pattern when no claim is given).")
 
-        let pattern: String
-        let claim: String?
-
-        init(_ values: ParsedValues) throws {
-            pattern = try values[Self.pattern]
-            claim = try values[Self.claim]
-        }
+        @Argument(.required("pattern", help: "The pattern of the rule.")) var pattern: String
+        @Argument(.optional("claim", help: "The claim's key.")) var claim: String?
 
         func run(_ runner: Runner) throws -> Int32 {
             try runner.with { try $0.removeMapping(pattern: pattern, claimKey: claim) }

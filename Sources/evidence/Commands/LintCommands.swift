@@ -11,21 +11,7 @@ enum LintCommands {}
 extension LintCommands {
     /// `lint`
     struct Lint: DeclaredCommand {
-        static let file = Argument.variadic("file", help: "A Markdown document.")
-        static let document = Option.text("document", "name", help: "The document's name in the store (for every file).")
-        static let format = Option.choice(
-            "format", "format", help: "text (the default), json (one object a line) or github (annotations).",
-            of: LintOutput.Format.self
-        ).defaulting(to: .text)
-        static let strict = Option.flag("strict", help: "Exit 1 on warnings too.")
-        static let write = Option.flag(
-            "write", help: "Rewrite the generated blocks and the verified: field in place; print what changed.")
-        static let sync = Option.flag(
-            "sync",
-            help: "The document leads: carry changed words and labels, and new claims (the sentence a marker ends, in its "
-                + "section's area), into the store; with --write, then rewrite the document's blocks.")
-        static let dryRun = Option.flag("dry-run", help: "With --sync, print the changes and write nothing.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "lint",
             abstract: "Check Markdown documents against the evidence: words, labels, numbers, links, verified line, generated blocks.",
             discussion: "A claim marker is an HTML comment at the end of the text it marks: <!-- evidence: KEY (LABEL) -->, in a "
@@ -34,39 +20,34 @@ extension LintCommands {
                 + "Generated blocks sit between <!-- evidence:checklist --> and <!-- /evidence:checklist --> (also untested and "
                 + "sources). Findings print as FILE:LINE:COL: error|warning: message [rule]. Exit 0 when clean, 1 when any "
                 + "error (or, with --strict, any warning). The document's name is its front matter's name:, else its file "
-                + "name; --document overrides it.",
-            arguments: [file.argument],
-            options: [document.option, format.option, strict.option, write.option, SharedOptions.breakHardLinks.option, sync.option, dryRun.option,
-                      SharedOptions.by.option])
+                + "name; --document overrides it.")
 
-        let files: [String]
-        let document: String?
-        let format: LintOutput.Format
-        let strict: Bool
-        let mode: LintMode
-        let breakHardLinks: Bool
-        let by: String
+        @Argument(.variadic("file", help: "A Markdown document.")) var files: [String]
+        @Option(.text("document", "name", help: "The document's name in the store (for every file).")) var document: String?
+        @Option(
+            OptionDeclaration<LintOutput.Format?>.choice(
+                "format", "format", help: "text (the default), json (one object a line) or github (annotations)."
+            ).defaulting(to: .text))
+        var format: LintOutput.Format
+        @Option(.flag("strict", help: "Exit 1 on warnings too.")) var strict: Bool
+        @Option(.flag("write", help: "Rewrite the generated blocks and the verified: field in place; print what changed."))
+        var write: Bool
+        @Option(SharedOptions.breakHardLinks) var breakHardLinks: Bool
+        @Option(
+            .flag(
+                "sync",
+                help: "The document leads: carry changed words and labels, and new claims (the sentence a marker ends, in its "
+                    + "section's area), into the store; with --write, then rewrite the document's blocks."))
+        var sync: Bool
+        @Option(.flag("dry-run", help: "With --sync, print the changes and write nothing.")) var dryRun: Bool
+        @Option(SharedOptions.by) var by: String
 
-        init(_ values: ParsedValues) throws {
-            let dryRun = try values[Self.dryRun]
-            switch (try values[Self.write], try values[Self.sync]) {
-            case (true, true) where dryRun: throw UsageError(message: "--dry-run writes nothing; leave out --write.", path: values.path)
-            case (let write, true): mode = .sync(dryRun: dryRun, write: write)
-            case (true, false): mode = .write
-            case (false, false): mode = .check
-            }
-            if try dryRun && !values[Self.sync] {
-                throw UsageError(message: "--dry-run goes with --sync.", path: values.path)
-            }
-            files = try values[Self.file]
-            document = try values[Self.document]
-            format = try values[Self.format]
-            strict = try values[Self.strict]
-            breakHardLinks = try values[SharedOptions.breakHardLinks]
-            if breakHardLinks && !mode.writesTheDocument {
-                throw UsageError(message: "--break-hard-links goes with --write.", path: values.path)
-            }
-            by = try SharedOptions.author(values)
+        var mode: LintMode { sync ? .sync(dryRun: dryRun, write: write) : write ? .write : .check }
+
+        func validate() throws {
+            if write && sync && dryRun { throw UsageError(message: "--dry-run writes nothing; leave out --write.") }
+            if dryRun && !sync { throw UsageError(message: "--dry-run goes with --sync.") }
+            if breakHardLinks && !mode.writesTheDocument { throw UsageError(message: "--break-hard-links goes with --write.") }
         }
 
         func run(_ runner: Runner) throws -> Int32 {
@@ -104,26 +85,17 @@ extension LintCommands {
 
     /// `annotate`
     struct Annotate: DeclaredCommand {
-        static let file = Argument.required("file", help: "The Markdown document.")
-        static let document = Option.required("document", "name", help: "The document's name in the store.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "annotate",
             abstract: "Place claim markers in a Markdown document where it states a claim's words.",
             discussion: "A marker goes at the end of a table row whose first cell is a claim's statement, or right after the "
                 + "whole sentences of a list item or paragraph line that state it (whitespace, emphasis and links aside). "
                 + "Claims it cannot place are listed, such as several claims of one sentence, which are marked by hand. "
-                + "Running it again changes nothing.",
-            arguments: [file.argument], options: [document.option, SharedOptions.breakHardLinks.option])
+                + "Running it again changes nothing.")
 
-        let file: String
-        let document: String
-        let breakHardLinks: Bool
-
-        init(_ values: ParsedValues) throws {
-            file = try values[Self.file]
-            document = try values[Self.document]
-            breakHardLinks = try values[SharedOptions.breakHardLinks]
-        }
+        @Argument(.required("file", help: "The Markdown document.")) var file: String
+        @Option(.required("document", "name", help: "The document's name in the store.")) var document: String
+        @Option(SharedOptions.breakHardLinks) var breakHardLinks: Bool
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: .reading)

@@ -13,165 +13,136 @@ enum ReportCommands {
         Sources.declaration, Untested.declaration, Status.declaration, VerifiedLine.declaration,
     ]
 
-    static let document = Option.text("document", "document", help: "Only this document.")
-    static let owner = Option.text("owner", "name", help: "Only claims this person owns.").map { try $0.map(Validate.owner) }
+    static let document = OptionDeclaration.text("document", "document", help: "Only this document.")
+    static let output = OptionDeclaration.text(
+        "output", "file", help: "Write to this file (replaced whole; missing folders are made) instead of standard output.")
+    static let stamp = OptionDeclaration.flag("stamp", help: "Print the generation time (off by default, so the bytes stay stable).")
+    static let format = OptionDeclaration<DocumentFormat?>.choice(
+        "format", "format", help: "markdown (GitHub-flavoured, the default) or html (one self-contained page).").defaulting(to: .markdown)
+
+    /// Writes a document of the store to `output` (standard output when nil),
+    /// stamped with the time of writing when `stamp` says so.
+    static func write(_ kind: Reports.Kind, _ options: Reports.Options, to output: String?, stamp: Bool, _ runner: Runner) throws
+        -> Int32
+    {
+        if let output { try Store.refuseAsOutput(output, store: runner.store) }
+        let opened = try runner.open(access: .reading)
+        defer { opened.close() }
+        var options = options
+        if stamp { options.stamp = runner.clock.timestamp() }
+        let sink = try output.map { try TextSink.output(Store.absolutePath($0)) } ?? runner.output.standardOutput
+        try Reports.write(kind, of: opened, options: options, into: sink)
+        if let output {
+            try sink.close()
+            runner.output.message("Wrote \(output).")
+        }
+        return ExitCode.ok
+    }
 }
 
 extension ReportCommands {
-    /// What `report`, `checklist` and `sources` share: which document, where
-    /// it goes and in what format.
-    struct DocumentRequest: Equatable, Sendable {
-        static let output = Option.text(
-            "output", "file", help: "Write to this file (replaced whole; missing folders are made) instead of standard output.")
-        static let stamp = Option.flag("stamp", help: "Print the generation time (off by default, so the bytes stay stable).")
-        static let format = Option.choice(
-            "format", "format", help: "markdown (GitHub-flavoured, the default) or html (one self-contained page).",
-            of: DocumentFormat.self
-        ).defaulting(to: .markdown)
-        static let noImages = Option.flag("no-images", help: "In HTML, name the images attached to results instead of embedding them.")
-        static let runs = Option.text(
-            "runs", "count",
-            help: "Show the newest this many runs in the run log, or 'all' (default: \(Reports.Options.defaultRuns)); "
-                + "the report says how many it leaves out.")
+    /// What `checklist` and `sources` take: which document, where it goes and in what format.
+    struct DocumentRequest: OptionGroup {
+        @Option(ReportCommands.document) var document: String?
+        @Option(ReportCommands.output) var output: String?
+        @Option(ReportCommands.format) var format: DocumentFormat
+        @Option(ReportCommands.stamp) var stamp: Bool
 
-        /// The options of `checklist` and `sources`.
-        static let options: [OptionSpec] = [document.option, output.option, format.option, stamp.option]
-
-        let kind: Reports.Kind
-        let output: String?
-        let options: Reports.Options
-        /// The generation time is printed, read when the command runs.
-        let stamp: Bool
-
-        init(_ kind: Reports.Kind, _ values: ParsedValues) throws {
-            let format = try values[Self.format]
-            let images = kind == .report ? !(try values[Self.noImages]) : true
-            if !images && format != .html {
-                throw UsageError(message: "--no-images goes with --format html.", path: values.path)
-            }
-            var options = Reports.Options(document: try values[document], format: format, images: images)
-            if kind == .report, let runs = try values[Self.runs] {
-                if runs.lowercased() == "all" {
-                    options.runs = nil
-                } else if let count = Int(runs), count >= 0 {
-                    options.runs = count
-                } else {
-                    throw EvidenceError.invalidValue(field: "--runs", value: runs, expected: "a number of runs, 0 or more, or 'all'")
-                }
-            }
-            self.kind = kind
-            output = try values[Self.output]
-            self.options = options
-            stamp = try values[Self.stamp]
-        }
-
-        func run(_ runner: Runner) throws -> Int32 {
-            if let output { try Store.refuseAsOutput(output, store: runner.store) }
-            let opened = try runner.open(access: .reading)
-            defer { opened.close() }
-            var options = options
-            // The time of writing, read now rather than when the command was parsed.
-            if stamp { options.stamp = runner.clock.timestamp() }
-            let sink = try output.map { try TextSink.output(Store.absolutePath($0)) } ?? runner.output.standardOutput
-            try Reports.write(kind, of: opened, options: options, into: sink)
-            if let output {
-                try sink.close()
-                runner.output.message("Wrote \(output).")
-            }
-            return ExitCode.ok
+        func run(_ kind: Reports.Kind, _ runner: Runner) throws -> Int32 {
+            try write(kind, Reports.Options(document: document, format: format, images: true), to: output, stamp: stamp, runner)
         }
     }
 
     /// `report`
     struct Report: DeclaredCommand {
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "report",
             abstract: "Write the evidence report as GitHub-flavoured Markdown or one HTML page.",
-            discussion: "A legend of labels and states, claims by label and state, every claim once with its state and reason, sources, the result it rests on and its measurements against what it expects, the newest runs of the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support. The HTML page also draws each document's claims by state and by build, a coverage matrix of claims by environment (each kind and model's current build, every build a click away), each measurement's values by build with the expected band, and screenshots side by side across builds; its filters take an address (#filter?document=NAME&state=STATE&label=LABEL&needs=CAPABILITY&model=MODEL&owner=NAME). It makes no network request, reads whole without JavaScript, and follows the reader's light or dark setting.",
-            options: [
-                document.option, DocumentRequest.runs.option, DocumentRequest.output.option, DocumentRequest.format.option, DocumentRequest.noImages.option,
-                DocumentRequest.stamp.option,
-            ])
+            discussion: "A legend of labels and states, claims by label and state, every claim once with its state and reason, sources, the result it rests on and its measurements against what it expects, the newest runs of the run log, what still needs a device, what went stale, what is not published, and the labels the evidence does not support. The HTML page also draws each document's claims by state and by build, a coverage matrix of claims by environment (each kind and model's current build, every build a click away), each measurement's values by build with the expected band, and screenshots side by side across builds; its filters take an address (#filter?document=NAME&state=STATE&label=LABEL&needs=CAPABILITY&model=MODEL&owner=NAME). It makes no network request, reads whole without JavaScript, and follows the reader's light or dark setting.")
 
-        let request: DocumentRequest
+        @Option(ReportCommands.document) var document: String?
+        @Option(
+            OptionDeclaration.text(
+                "runs", "count",
+                help: "Show the newest this many runs in the run log, or 'all' (default: \(Reports.Options.defaultRuns)); "
+                    + "the report says how many it leaves out."
+            ).map { text -> Int? in
+                guard let text else { return Reports.Options.defaultRuns }
+                if text.lowercased() == "all" { return nil }
+                guard let count = Int(text), count >= 0 else {
+                    throw EvidenceError.invalidValue(field: "--runs", value: text, expected: "a number of runs, 0 or more, or 'all'")
+                }
+                return count
+            })
+        var runs: Int?
+        @Option(ReportCommands.output) var output: String?
+        @Option(ReportCommands.format) var format: DocumentFormat
+        @Option(.flag("no-images", help: "In HTML, name the images attached to results instead of embedding them.")) var noImages: Bool
+        @Option(ReportCommands.stamp) var stamp: Bool
 
-        init(_ values: ParsedValues) throws { request = try DocumentRequest(.report, values) }
+        func validate() throws {
+            if noImages && format != .html { throw UsageError(message: "--no-images goes with --format html.") }
+        }
 
-        func run(_ runner: Runner) throws -> Int32 { try request.run(runner) }
+        func run(_ runner: Runner) throws -> Int32 {
+            var options = Reports.Options(document: document, format: format, images: !noImages)
+            options.runs = runs
+            return try write(.report, options, to: output, stamp: stamp, runner)
+        }
     }
 
     /// `checklist`
     struct Checklist: DeclaredCommand {
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "checklist",
             abstract: "Write a document's checklist as a Markdown task list.",
-            discussion: "An item is ticked only when every claim linked to it is verified in an environment that has every capability the claim needs; an unticked item says why.",
-            options: DocumentRequest.options)
+            discussion: "An item is ticked only when every claim linked to it is verified in an environment that has every capability the claim needs; an unticked item says why.")
 
-        let request: DocumentRequest
+        let request = DocumentRequest()
 
-        init(_ values: ParsedValues) throws { request = try DocumentRequest(.checklist, values) }
-
-        func run(_ runner: Runner) throws -> Int32 { try request.run(runner) }
+        func run(_ runner: Runner) throws -> Int32 { try request.run(.checklist, runner) }
     }
 
     /// `sources`
     struct Sources: DeclaredCommand {
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "sources",
-            abstract: "Write the source list as Markdown, grouped by publisher and kind, with the claims that cite each.",
-            options: DocumentRequest.options)
+            abstract: "Write the source list as Markdown, grouped by publisher and kind, with the claims that cite each.")
 
-        let request: DocumentRequest
+        let request = DocumentRequest()
 
-        init(_ values: ParsedValues) throws { request = try DocumentRequest(.sources, values) }
-
-        func run(_ runner: Runner) throws -> Int32 { try request.run(runner) }
+        func run(_ runner: Runner) throws -> Int32 { try request.run(.sources, runner) }
     }
 
     /// `checklist mark`
     struct Mark: DeclaredCommand {
-        static let item = Argument.required("item", help: "The item's key, such as surfaces.previews-and-device.")
-        static let untested = Option.flag("untested", help: "Mark it untested on purpose.")
-        static let checked = Option.flag("checked", help: "Mark it checked by hand (only items with no linked claim).")
-        static let reason = Option.text("reason", "text", help: "Why: what was checked, or why it stays untested.")
-        static let clear = Option.flag("clear", help: "Remove the mark.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "mark",
             abstract: "Mark a checklist item untested on purpose or checked by hand, or clear the mark.",
-            discussion: "A mark never hides a failure: an item marked untested still shows its failing claims first. --checked ticks only an item no claim is linked to; where claims are linked, their evidence decides.",
-            arguments: [item.argument], options: [untested.option, checked.option, reason.option, clear.option, SharedOptions.by.option])
+            discussion: "A mark never hides a failure: an item marked untested still shows its failing claims first. --checked ticks only an item no claim is linked to; where claims are linked, their evidence decides.")
 
-        let item: String
+        @Argument(.required("item", help: "The item's key, such as surfaces.previews-and-device.")) var item: String
+        @Option(.flag("untested", help: "Mark it untested on purpose.")) var untested: Bool
+        @Option(.flag("checked", help: "Mark it checked by hand (only items with no linked claim).")) var checked: Bool
+        @Option(.text("reason", "text", help: "Why: what was checked, or why it stays untested.")) var reason: String?
+        @Option(.flag("clear", help: "Remove the mark.")) var clear: Bool
+        @Option(SharedOptions.by) var by: String
+
         /// The mark to set; nil clears it.
-        let mark: TextFormat.ChecklistMark.Kind?
-        let reason: String?
-        let by: String
+        var mark: TextFormat.ChecklistMark.Kind? { untested ? .untested : checked ? .checked : nil }
 
-        init(_ values: ParsedValues) throws {
-            let chosen: [(Option<Bool>, TextFormat.ChecklistMark.Kind?)] = [(Self.untested, .untested), (Self.checked, .checked), (Self.clear, nil)]
-            let given = try chosen.filter { try values[$0.0] }
-            guard given.count == 1 else {
-                throw UsageError(message: "Give exactly one of --untested, --checked or --clear.", path: values.path)
+        func validate() throws {
+            guard [untested, checked, clear].filter({ $0 }).count == 1 else {
+                throw UsageError(message: "Give exactly one of --untested, --checked or --clear.")
             }
-            let mark = given[0].1
-            let reason = try values[Self.reason]
-            if mark != nil && reason == nil {
-                throw UsageError.missing(Self.reason.option.synopsis, path: values.path)
-            }
+            if mark != nil && reason == nil { throw UsageError.missing("--reason <text>", path: []) }
             if mark == nil && reason != nil {
-                throw UsageError(message: "--reason goes with --untested or --checked, not --clear.", path: values.path)
+                throw UsageError(message: "--reason goes with --untested or --checked, not --clear.")
             }
-            item = try values[Self.item]
-            self.mark = mark
-            self.reason = reason
-            by = try SharedOptions.author(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open()
-            defer { opened.close() }
-            try opened.markChecklistItem(key: item, as: mark, reason: reason, by: by)
+            try runner.with { try $0.markChecklistItem(key: item, as: mark, reason: reason, by: by) }
             switch mark {
             case .untested?: runner.output.message("Marked \(item) untested.")
             case .checked?: runner.output.message("Marked \(item) checked by hand.")
@@ -183,34 +154,24 @@ extension ReportCommands {
 
     /// `untested`
     struct Untested: DeclaredCommand {
-        static let needsDevice = Option.flag("needs-device", help: "Only claims that need a device.")
-        static let all = Option.flag("all", help: "Include not-published claims.")
-        static let failing = Option.flag(
-            "failing",
-            help: "Include every failing claim too, not-published ones included (no label hides a fail), each with the issues known to track it (evidence result link).")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "untested",
             abstract: "List claims still untested or needing a device.",
-            discussion: "Not-published claims record what the vendor has not said; they are not QA work, and are listed only with --all.",
-            options: [needsDevice.option, all.option, failing.option, ReportCommands.owner.option, ReportCommands.document.option, CommandTree.format.option])
+            discussion: "Not-published claims record what the vendor has not said; they are not QA work, and are listed only with --all.")
 
-        let needsDevice: Bool
-        let document: String?
-        let all: Bool
-        let owner: String?
-        let failing: Bool
-        let format: OutputFormat
+        @Option(.flag("needs-device", help: "Only claims that need a device.")) var needsDevice: Bool
+        @Option(.flag("all", help: "Include not-published claims.")) var all: Bool
+        @Option(
+            .flag(
+                "failing",
+                help: "Include every failing claim too, not-published ones included (no label hides a fail), each with the issues known to track it (evidence result link)."))
+        var failing: Bool
+        @Option(SharedOptions.owner) var owner: String?
+        @Option(ReportCommands.document) var document: String?
+        @Option(CommandTree.format) var format: OutputFormat
 
-        init(_ values: ParsedValues) throws {
-            needsDevice = try values[Self.needsDevice]
-            failing = try values[Self.failing]
-            if needsDevice && failing {
-                throw UsageError(message: "Give either --needs-device or --failing, not both.", path: values.path)
-            }
-            document = try values[ReportCommands.document]
-            all = try values[Self.all]
-            owner = try values[ReportCommands.owner]
-            format = try values[CommandTree.format]
+        func validate() throws {
+            if needsDevice && failing { throw UsageError(message: "Give either --needs-device or --failing, not both.") }
         }
 
         func run(_ runner: Runner) throws -> Int32 {
@@ -226,24 +187,17 @@ extension ReportCommands {
 
     /// `status`
     struct Status: DeclaredCommand {
-        static let by = Option.text("by", "grouping", help: "document (the default) or owner (\"\" for claims with none).")
-            .accepting(["document", "owner"]).map { $0?.lowercased() == "owner" }
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "status",
-            abstract: "Count claims by document (or owner), label and state, with the issues known to track failing ones.",
-            options: [by.option, ReportCommands.owner.option, ReportCommands.document.option, CommandTree.format.option])
+            abstract: "Count claims by document (or owner), label and state, with the issues known to track failing ones.")
 
-        let document: String?
-        let byOwner: Bool
-        let owner: String?
-        let format: OutputFormat
-
-        init(_ values: ParsedValues) throws {
-            document = try values[ReportCommands.document]
-            byOwner = try values[Self.by]
-            owner = try values[ReportCommands.owner]
-            format = try values[CommandTree.format]
-        }
+        @Option(
+            OptionDeclaration.text("by", "grouping", help: "document (the default) or owner (\"\" for claims with none).")
+                .accepting(["document", "owner"]).map { $0?.lowercased() == "owner" })
+        var byOwner: Bool
+        @Option(SharedOptions.owner) var owner: String?
+        @Option(ReportCommands.document) var document: String?
+        @Option(CommandTree.format) var format: OutputFormat
 
         func run(_ runner: Runner) throws -> Int32 {
             try runner.listing(format: format) {
@@ -256,17 +210,12 @@ extension ReportCommands {
 
     /// `verified-line`
     struct VerifiedLine: DeclaredCommand {
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "verified-line",
             abstract: "Print the one-line summary a document's front matter carries.",
-            discussion: "Such as: Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no",
-            options: [ReportCommands.document.option])
+            discussion: "Such as: Xcode 27.1 (27A9275), iOS 27.1 simulator, device: no")
 
-        let document: String?
-
-        init(_ values: ParsedValues) throws {
-            document = try values[ReportCommands.document]
-        }
+        @Option(ReportCommands.document) var document: String?
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: .reading)

@@ -12,7 +12,11 @@ enum RunCommands {
         group: "attachments", abstract: "List attachments, or verify that their files are unchanged.",
         commands: [AttachmentList.self, AttachmentVerify.self])
 
-    static let note = Option.text("note", "text", help: "A note about the run.")
+    static let id = ArgumentDeclaration.required(
+        "id", help: "The run's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
+    static let resultID = ArgumentDeclaration.required(
+        "result", help: "The result's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
+    static let url = ArgumentDeclaration.required("url", help: "The issue's http:// or https:// address.")
 }
 
 /// What `retract` corrects.
@@ -24,25 +28,19 @@ enum RetractTarget: Equatable, Sendable {
 extension RunCommands {
     /// `run start`
     struct Start: DeclaredCommand {
-        static let spec = CommandSpec(
-            name: "start", abstract: "Start a run and print its id.",
-            options: SharedOptions.environment + [SharedOptions.tester.option, SharedOptions.date.option, note.option], environment: .required)
+        static let about = CommandSpec(name: "start", abstract: "Start a run and print its id.", environment: .required)
 
-        let draft: RunDraft
-        /// What the options leave out of the environment is read from Xcode on this machine.
-        let detect: Bool
+        let environment = EnvironmentOptions()
+        @Option(SharedOptions.tester) var tester: String
+        @Option(SharedOptions.date) var date: String?
+        @Option(.text("note", "text", help: "A note about the run.")) var note: String?
 
-        init(_ values: ParsedValues) throws {
-            draft = RunDraft(
-                environment: try SharedOptions.requireEnvironment(values), tester: try SharedOptions.tester(values),
-                startedAt: try values[SharedOptions.date], note: try values[note] ?? "",
-                newModel: try values[SharedOptions.newModel])
-            detect = try SharedOptions.detect(values)
-        }
+        func validate() throws { _ = try environment.required() }
 
         func run(_ runner: Runner) throws -> Int32 {
-            var draft = draft
-            draft.environment = try runner.complete(draft.environment, detect: detect)
+            let draft = RunDraft(
+                environment: try runner.complete(try environment.required(), detect: environment.detect), tester: tester,
+                startedAt: date, note: note ?? "", newModel: environment.newModel)
             let opened = try runner.open()
             defer { opened.close() }
             let run = try opened.startRun(draft)
@@ -54,28 +52,19 @@ extension RunCommands {
 
     /// `run list`
     struct List: ListingCommand {
-        static let spec = CommandSpec(
-            name: "list", abstract: "List runs with their environment and number of results.", options: [CommandTree.format.option])
+        static let about = CommandSpec(name: "list", abstract: "List runs with their environment and number of results.")
 
-        let format: OutputFormat
+        @Option(CommandTree.format) var format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.runList()) }
     }
 
     /// `run show`
     struct Show: DeclaredCommand {
-        static let id = Argument.required(
-            "id", help: "The run's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
-        static let spec = CommandSpec(
-            name: "show", abstract: "Show a run and every result in it.", arguments: [id.argument], options: [CommandTree.detailFormat.option])
+        static let about = CommandSpec(name: "show", abstract: "Show a run and every result in it.")
 
-        let reference: String
-        let format: DetailFormat
-
-        init(_ values: ParsedValues) throws {
-            reference = try values[Self.id]
-            format = try values[CommandTree.detailFormat]
-        }
+        @Argument(RunCommands.id) var reference: String
+        @Option(CommandTree.detailFormat) var format: DetailFormat
 
         func run(_ runner: Runner) throws -> Int32 {
             try runner.show(format: format, { try $0.reader.runDetail(reference: reference) }, text: DetailRenderer.text,
@@ -84,29 +73,17 @@ extension RunCommands {
     }
 
     /// `run retract` and `result retract`: what they share.
-    struct Retraction: Equatable, Sendable {
-        static let id = Argument.required("id", help: "The run's or the result's UUID.")
-        static let reason = Option.required("reason", "text", help: "Why it is wrong.")
-
-        static func spec(abstract: String, id: String) -> CommandSpec {
-            CommandSpec(
-                name: "retract",
-                abstract: abstract,
-                discussion: "Retractions are append-only: nothing is deleted, and the retraction records who, when and why. Use it for a wrong date, claim, device or build, then log the result again correctly.",
-                arguments: [Self.id.helped(id).argument],
-                options: [reason.option, SharedOptions.by.option])
-        }
+    struct Retraction: OptionGroup {
+        static let discussion = "Retractions are append-only: nothing is deleted, and the retraction records who, when and why. Use it for a wrong date, claim, device or build, then log the result again correctly."
 
         let target: RetractTarget
-        let reference: String
-        let reason: String
-        let by: String
+        @Argument var reference: String
+        @Option(.required("reason", "text", help: "Why it is wrong.")) var reason: String
+        @Option(SharedOptions.by) var by: String
 
-        init(_ target: RetractTarget, _ values: ParsedValues) throws {
+        init(_ target: RetractTarget, id help: String) {
             self.target = target
-            reference = try values[Self.id]
-            reason = try values[Self.reason]
-            by = try SharedOptions.author(values)
+            _reference = Argument(.required("id", help: help))
         }
 
         func run(_ runner: Runner) throws -> Int32 {
@@ -127,28 +104,18 @@ extension RunCommands {
 
     /// `run correct`
     struct Correct: DeclaredCommand {
-        static let build = Option.required("os-build", "build", help: "The OS build the run used, such as 24B85.")
-        static let reason = Option.required("reason", "text", help: "How you know it used that build.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "correct",
             abstract: "Say which OS build a run used, where it recorded none or a wrong one.",
             discussion: "The run and its results move to the environment with that build, so a device run logged as "
                 + "\"iOS 27.1\" counts as current beside later runs of \"iOS 27.1 (24B85)\". The correction is only ever "
                 + "added, like a retraction: it keeps who made it, when and why, travels through export and import, and "
-                + "the latest one decides.",
-            arguments: [Show.id.argument], options: [build.option, reason.option, SharedOptions.by.option])
+                + "the latest one decides.")
 
-        let reference: String
-        let build: String
-        let reason: String
-        let by: String
-
-        init(_ values: ParsedValues) throws {
-            reference = try values[Show.id]
-            build = try values[Self.build]
-            reason = try values[Self.reason]
-            by = try SharedOptions.author(values)
-        }
+        @Argument(RunCommands.id) var reference: String
+        @Option(.required("os-build", "build", help: "The OS build the run used, such as 24B85.")) var build: String
+        @Option(.required("reason", "text", help: "How you know it used that build.")) var reason: String
+        @Option(SharedOptions.by) var by: String
 
         func run(_ runner: Runner) throws -> Int32 {
             let summary = try runner.with { try $0.correctRunBuild(reference, osBuild: build, reason: reason, by: by) }
@@ -161,54 +128,44 @@ extension RunCommands {
 
     /// `run retract`
     struct RetractRun: DeclaredCommand {
-        static let spec = Retraction.spec(
-            abstract: "Retract a whole run: every result in it counts for nothing from now on.",
+        static let about = CommandSpec(
+            name: "retract", abstract: "Retract a whole run: every result in it counts for nothing from now on.",
+            discussion: Retraction.discussion)
+
+        let retraction = Retraction(
+            .run,
             id: "The run's UUID, or a prefix of it of 6 or more, or its local number, which another clone's store "
                 + "gives another run.")
-
-        let retraction: Retraction
-
-        init(_ values: ParsedValues) throws { retraction = try Retraction(.run, values) }
 
         func run(_ runner: Runner) throws -> Int32 { try retraction.run(runner) }
     }
 
     /// `result retract`
     struct RetractResult: DeclaredCommand {
-        static let spec = Retraction.spec(
-            abstract: "Retract one result: it stays in the store, shown as retracted, and counts for nothing.",
+        static let about = CommandSpec(
+            name: "retract", abstract: "Retract one result: it stays in the store, shown as retracted, and counts for nothing.",
+            discussion: Retraction.discussion)
+
+        let retraction = Retraction(
+            .result,
             id: "The result's UUID, or a prefix of it of 6 or more (as 'claim show' and 'run show' print it), or its "
                 + "local number, which another clone's store gives another result.")
-
-        let retraction: Retraction
-
-        init(_ values: ParsedValues) throws { retraction = try Retraction(.result, values) }
 
         func run(_ runner: Runner) throws -> Int32 { try retraction.run(runner) }
     }
 
     /// `result link`
     struct Link: DeclaredCommand {
-        static let result = Argument.required(
-            "result", help: "The result's UUID, or a prefix of it of 6 or more, or its local number (this store's only).")
-        static let url = Argument.required("url", help: "The issue's http:// or https:// address.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "link",
             abstract: "Tie a result to the issue (bug) that tracks it.",
             discussion: "Links travel through export and import; one made by mistake is removed with result unlink. A failing "
                 + "claim stays failing; its reason names the issues linked to its failures since its last pass "
-                + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.",
-            arguments: [result.argument, url.argument], options: [SharedOptions.by.option])
+                + "(\"failing, known: URL\") in claim show, untested, status, the reports, compare and the session.")
 
-        let reference: String
-        let url: String
-        let by: String
-
-        init(_ values: ParsedValues) throws {
-            reference = try values[Self.result]
-            url = try values[Self.url]
-            by = try SharedOptions.author(values)
-        }
+        @Argument(RunCommands.resultID) var reference: String
+        @Argument(RunCommands.url) var url: String
+        @Option(SharedOptions.by) var by: String
 
         func run(_ runner: Runner) throws -> Int32 {
             let (result, added) = try runner.with { try $0.linkResult(reference, to: url, by: by) }
@@ -219,25 +176,16 @@ extension RunCommands {
 
     /// `result unlink`
     struct Unlink: DeclaredCommand {
-        static let reason = Option.required("reason", "text", help: "Why the link is wrong.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "unlink",
             abstract: "Remove a result's link to an issue made by mistake, keeping who removed it, when and why.",
             discussion: "The issue leaves the claim's reason and every listing; the removal is only ever added, like a "
-                + "retraction, and travels through export and import, so every clone drops the link.",
-            arguments: [Link.result.argument, Link.url.argument], options: [reason.option, SharedOptions.by.option])
+                + "retraction, and travels through export and import, so every clone drops the link.")
 
-        let reference: String
-        let url: String
-        let reason: String
-        let by: String
-
-        init(_ values: ParsedValues) throws {
-            reference = try values[Link.result]
-            url = try values[Link.url]
-            reason = try values[Self.reason]
-            by = try SharedOptions.author(values)
-        }
+        @Argument(RunCommands.resultID) var reference: String
+        @Argument(RunCommands.url) var url: String
+        @Option(.required("reason", "text", help: "Why the link is wrong.")) var reason: String
+        @Option(SharedOptions.by) var by: String
 
         func run(_ runner: Runner) throws -> Int32 {
             let result = try runner.with { try $0.unlinkResult(reference, from: url, reason: reason, by: by) }
@@ -248,25 +196,19 @@ extension RunCommands {
 
     /// `attachments list`
     struct AttachmentList: ListingCommand {
-        static let spec = CommandSpec(
-            name: "list", abstract: "List attachments with their size and SHA-256.", options: [CommandTree.format.option])
+        static let about = CommandSpec(name: "list", abstract: "List attachments with their size and SHA-256.")
 
-        let format: OutputFormat
+        @Option(CommandTree.format) var format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.attachmentList()) }
     }
 
     /// `attachments verify`
     struct AttachmentVerify: DeclaredCommand {
-        static let spec = CommandSpec(
-            name: "verify", abstract: "List attachments whose files changed or vanished; exit 1 when there are any.",
-            options: [CommandTree.format.option])
+        static let about = CommandSpec(
+            name: "verify", abstract: "List attachments whose files changed or vanished; exit 1 when there are any.")
 
-        let format: OutputFormat
-
-        init(_ values: ParsedValues) throws {
-            format = try values[CommandTree.format]
-        }
+        @Option(CommandTree.format) var format: OutputFormat
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: .reading)
@@ -287,76 +229,77 @@ extension RunCommands {
 extension RunCommands {
     /// `log`
     struct Log: DeclaredCommand {
-        static let claim = Argument.required("claim", help: "The claim's key.")
-        static let result = Option.choice(
-            "result", "result",
-            help: "\(Choices.list(Outcome.names)) (default: judged by the measurements against the claim's expected "
-                + "values, when each has one).",
-            of: Outcome.self)
-        static let runID = Option.text(
-            "run", "id", help: "The run to add it to: its UUID, a prefix of it of 6 or more, or its local number (this store's only).")
-        static let posture = Option.choice("posture", "posture", help: "\(Choices.list(Posture.names)).", of: Posture.self)
-        static let note = Option.text("note", "text", help: "What was seen.")
-        static let measure = Option.repeated("measure", "measurement", help: "A measurement (see above).").map {
-            try $0.map(MeasurementDraft.init(parsing:))
-        }
-        static let attach = Option.repeated("attach", "file", help: "A file to attach (a screenshot, a log); one from outside the store's folder is copied into its attachments/ folder, named by its SHA-256.")
-        static let issue = Option.repeated(
-            "issue", "url",
-            help: "The issue (bug) that tracks what it shows, such as https://github.com/o/r/issues/12; a failing claim "
-                + "stays failing and names it as known.")
-        static let format = Option.text(
-            "format", "format", help: "text (a sentence on standard error) or json (the result on standard output) (default: text).")
-            .accepting(["text", "json"]).map { $0?.lowercased() == "json" }
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "log",
             abstract: "Log one result for a claim, with its measurements and attachments.",
             discussion: "Without --run, the result joins the run of the same environment, tester and day, or starts one. Measurements take the form NAME=VALUE UNIT [from BASELINE] [at POSTURE], such as 'status-bar clock y=171pt from 87pt'; units: pt, px, mm, ms, s, %, count, fps, B, KB, MB, x (a ratio, 2.5x).",
-            arguments: [claim.argument],
-            options: [result.option, runID.option] + SharedOptions.environment + [
-                SharedOptions.tester.option, SharedOptions.date.option, posture.option, note.option, measure.option, attach.option, issue.option, format.option,
-            ],
             environment: .orRun)
 
-        let observation: Observation
-        /// The run it goes to: one named, or the run of its environment, tester and day.
-        let choice: RunChoice
+        @Argument(.required("claim", help: "The claim's key.")) var claim: String
+        @Option(
+            .choice(
+                "result", "result",
+                help: "\(Choices.list(Outcome.names)) (default: judged by the measurements against the claim's expected "
+                    + "values, when each has one)."))
+        var outcome: Outcome?
+        @Option(
+            .text("run", "id", help: "The run to add it to: its UUID, a prefix of it of 6 or more, or its local number (this store's only)."))
+        var runID: String?
+        let environment = EnvironmentOptions()
+        @Option(SharedOptions.tester) var tester: String
+        @Option(SharedOptions.date) var date: String?
+        @Option(.choice("posture", "posture", help: "\(Choices.list(Posture.names)).")) var posture: Posture?
+        @Option(.text("note", "text", help: "What was seen.")) var note: String?
+        @Option(
+            OptionDeclaration.repeated("measure", "measurement", help: "A measurement (see above).").map {
+                try $0.map(MeasurementDraft.init(parsing:))
+            })
+        var measurements: [MeasurementDraft]
+        @Option(
+            .repeated(
+                "attach", "file",
+                help: "A file to attach (a screenshot, a log); one from outside the store's folder is copied into its attachments/ folder, named by its SHA-256."))
+        var attachments: [String]
+        @Option(
+            .repeated(
+                "issue", "url",
+                help: "The issue (bug) that tracks what it shows, such as https://github.com/o/r/issues/12; a failing claim "
+                    + "stays failing and names it as known."))
+        var issues: [String]
         /// The result on standard output as JSON, instead of a sentence on standard error.
-        let json: Bool
-        let detect: Bool
+        @Option(
+            OptionDeclaration.text(
+                "format", "format", help: "text (a sentence on standard error) or json (the result on standard output) (default: text).")
+                .accepting(["text", "json"]).map { $0?.lowercased() == "json" })
+        var json: Bool
 
-        init(_ values: ParsedValues) throws {
-            let environment = try SharedOptions.environment(values, requireAll: true)
-            switch (try values[Self.runID], environment) {
+        /// The run it goes to: one named, or the run of its environment, tester and day.
+        func choice() throws -> RunChoice {
+            switch (runID, try environment.spec(requireAll: true)) {
             case (let run?, nil):
-                choice = .existing(run)
+                return .existing(run)
             case (nil, let environment?):
-                choice = .matching(
-                    environment, tester: try SharedOptions.tester(values), newModel: try values[SharedOptions.newModel])
+                return .matching(environment, tester: tester, newModel: self.environment.newModel)
             case (.some, .some):
-                throw UsageError(message: "Give either --run or the environment options, not both.", path: values.path)
+                throw UsageError(message: "Give either --run or the environment options, not both.")
             case (nil, nil):
                 throw UsageError(
                     message: "Missing expected argument '--run <id>' or '--device <model>' or '--simulator <model>': a result "
-                        + "goes to a run, or to the run of an environment named by --device or --simulator, --os and --xcode.",
-                    path: values.path)
+                        + "goes to a run, or to the run of an environment named by --device or --simulator, --os and --xcode.")
             }
-            let outcome = try values[Self.result]
-            var observation = Observation(
-                claimKey: try values[Self.claim], outcome: outcome ?? .pass, posture: try values[Self.posture],
-                note: try values[Self.note] ?? "", measurements: try values[Self.measure], attachments: try values[Self.attach],
-                checkedAt: try values[SharedOptions.date])
-            observation.issues = try values[Self.issue]
-            observation.outcomeGiven = outcome != nil
-            self.observation = observation
-            json = try values[Self.format]
-            detect = try SharedOptions.detect(values)
         }
 
+        func validate() throws { _ = try choice() }
+
         func run(_ runner: Runner) throws -> Int32 {
-            var choice = choice
+            var observation = Observation(
+                claimKey: claim, outcome: outcome ?? .pass, posture: posture, note: note ?? "", measurements: measurements,
+                attachments: attachments, checkedAt: date)
+            observation.issues = issues
+            observation.outcomeGiven = outcome != nil
+            var choice = try choice()
             if case .matching(let environment, let tester, let newModel) = choice {
-                choice = .matching(try runner.complete(environment, detect: detect), tester: tester, newModel: newModel)
+                choice = .matching(try runner.complete(environment, detect: self.environment.detect), tester: tester, newModel: newModel)
             }
             let opened = try runner.open()
             defer { opened.close() }
@@ -387,23 +330,16 @@ extension RunCommands {
 
     /// `measurements`
     struct Measurements: DeclaredCommand {
-        static let name = Option.text("name", "name", help: "Only measurements with this name.")
-        static let claim = Option.text("claim", "key", help: "Only measurements of this claim.")
-        static let model = Option.text("model", "model", help: "Only measurements on this model.")
-        static let spec = CommandSpec(
-            name: "measurements", abstract: "List measurements with their baseline and delta.",
-            options: [name.option, claim.option, model.option, CommandTree.format.option])
+        static let about = CommandSpec(name: "measurements", abstract: "List measurements with their baseline and delta.")
 
-        let filter: MeasurementFilter
-        let format: OutputFormat
-
-        init(_ values: ParsedValues) throws {
-            filter = MeasurementFilter(name: try values[Self.name], claimKey: try values[Self.claim], model: try values[Self.model])
-            format = try values[CommandTree.format]
-        }
+        @Option(.text("name", "name", help: "Only measurements with this name.")) var name: String?
+        @Option(.text("claim", "key", help: "Only measurements of this claim.")) var claim: String?
+        @Option(.text("model", "model", help: "Only measurements on this model.")) var model: String?
+        @Option(CommandTree.format) var format: OutputFormat
 
         func run(_ runner: Runner) throws -> Int32 {
-            try runner.listing(format: format) { Tabular(try $0.reader.measurementList(filter)) }
+            let filter = MeasurementFilter(name: name, claimKey: claim, model: model)
+            return try runner.listing(format: format) { Tabular(try $0.reader.measurementList(filter)) }
         }
     }
 }

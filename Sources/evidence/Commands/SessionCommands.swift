@@ -20,15 +20,7 @@ enum SessionCommands {
 extension SessionCommands {
     /// `session`
     struct Session: DeclaredCommand {
-        static let claim = Argument.variadic("claim", help: "Only these claims, by key.", optional: true)
-        static let needsDevice = Option.flag("needs-device", help: "Claims that need a device (the default for a device).")
-        static let untested = Option.flag("untested", help: "Claims with no result yet (the default for a simulator).")
-        static let stale = Option.flag("stale", help: "Claims whose proof is stale.")
-        static let document = Option.text("document", "document", help: "Only claims of this document.")
-        static let area = Option.text("area", "area", help: "Only claims of this area, such as StandBy.")
-        static let owner = Option.text("owner", "name", help: "Only claims this person owns.")
-        static let answers = Option.text("answers", "file", help: "Read the answers from this file instead of a terminal.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "session",
             abstract: "Walk through the claims that need checking on one device or simulator, logging each answer at once.",
             discussion: "Each claim is shown with its statement, what it needs, its latest results and measurements elsewhere, "
@@ -39,36 +31,23 @@ extension SessionCommands {
                 + "session started again that day resumes that run and passes by the claims it holds. Without claims or a state "
                 + "option, a device session takes the claims that need a device, a simulator session those with no result. "
                 + "On a terminal it asks; otherwise give --answers. " + answersFormat,
-            arguments: [claim.argument],
-            options: SharedOptions.environment + [
-                SharedOptions.tester.option, needsDevice.option, untested.option, stale.option, document.option, area.option, owner.option, answers.option,
-            ],
             environment: .required)
 
-        let environment: EnvironmentSpec
-        let tester: String
-        let newModel: Bool
-        let selection: SessionSelection
-        let answers: String?
-        let detect: Bool
+        @Argument(.variadic("claim", help: "Only these claims, by key.", optional: true)) var claims: [String]
+        let environment = EnvironmentOptions()
+        @Option(SharedOptions.tester) var tester: String
+        @Option(.flag("needs-device", help: "Claims that need a device (the default for a device).")) var needsDevice: Bool
+        @Option(.flag("untested", help: "Claims with no result yet (the default for a simulator).")) var untested: Bool
+        @Option(.flag("stale", help: "Claims whose proof is stale.")) var stale: Bool
+        @Option(SharedOptions.document) var document: String?
+        @Option(.text("area", "area", help: "Only claims of this area, such as StandBy.")) var area: String?
+        @Option(SharedOptions.owner) var owner: String?
+        @Option(.text("answers", "file", help: "Read the answers from this file instead of a terminal.")) var answers: String?
 
-        init(_ values: ParsedValues) throws {
-            environment = try SharedOptions.requireEnvironment(values)
-            var states: Set<VerificationState> = []
-            if try values[Self.needsDevice] { states.insert(.needsDevice) }
-            if try values[Self.untested] { states.insert(.untested) }
-            if try values[Self.stale] { states.insert(.stale) }
-            tester = try SharedOptions.tester(values)
-            newModel = try values[SharedOptions.newModel]
-            selection = SessionSelection(
-                keys: try values[Self.claim], states: states, document: try values[Self.document], area: try values[Self.area],
-                owner: try values[Self.owner].map(Validate.owner))
-            answers = try values[Self.answers]
-            detect = try SharedOptions.detect(values)
-        }
+        func validate() throws { _ = try environment.required() }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let environment = try runner.complete(environment, detect: detect)
+            let environment = try runner.complete(try self.environment.required(), detect: self.environment.detect)
             guard answers != nil || ThisProcess.isTerminal(ThisProcess.standardInput) else {
                 throw EvidenceError.refused(
                     reason: "'evidence session' asks its questions on a terminal, and standard input is not one; "
@@ -76,8 +55,10 @@ extension SessionCommands {
             }
             let opened = try runner.open()
             defer { opened.close() }
+            let states = [(needsDevice, VerificationState.needsDevice), (untested, .untested), (stale, .stale)].filter(\.0).map(\.1)
+            let selection = SessionSelection(keys: claims, states: Set(states), document: document, area: area, owner: owner)
             let session = try GuidedSession(
-                store: opened, environment: environment, tester: tester, newModel: newModel, selection: selection)
+                store: opened, environment: environment, tester: tester, newModel: self.environment.newModel, selection: selection)
             defer { session.close() }
             FaultPoint.reached("session.started")
             let console = SessionConsole(output: runner.output, session: session)

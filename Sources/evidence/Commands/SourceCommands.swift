@@ -18,32 +18,22 @@ enum SourceCommands {
 extension SourceCommands {
     /// `source add`
     struct Add: DeclaredCommand {
-        static let url = Argument.required("url", help: "The page's URL, without a locator.")
-        static let title = Option.required("title", "text", help: "The page's title.")
-        static let publisher = Option.required("publisher", "name", help: "Who publishes it, such as Apple.")
-        static let kind = Option.requiredChoice("kind", "kind", help: "\(Choices.list(SourceKind.names)).", of: SourceKind.self)
-        static let published = Option.text("published", "date", help: "When it was published (YYYY-MM-DD).")
-        static let updated = Option.text("updated", "date", help: "When it was last updated (YYYY-MM-DD).")
-        static let retrieved = Option.text("retrieved", "date", help: "When it was read (YYYY-MM-DD).")
-        static let spec = CommandSpec(
-            name: "add", abstract: "Add a source: a URL with its title, publisher, kind and dates.",
-            arguments: [url.argument], options: [title.option, publisher.option, kind.option, published.option, updated.option, retrieved.option, SharedOptions.by.option])
+        static let about = CommandSpec(name: "add", abstract: "Add a source: a URL with its title, publisher, kind and dates.")
 
-        let draft: SourceDraft
-        let by: String
-
-        init(_ values: ParsedValues) throws {
-            draft = SourceDraft(
-                url: try values[Self.url], title: try values[Self.title], publisher: try values[Self.publisher],
-                kind: try values[Self.kind], published: try values[Self.published], updated: try values[Self.updated],
-                retrieved: try values[Self.retrieved])
-            by = try SharedOptions.author(values)
-        }
+        @Argument(.required("url", help: "The page's URL, without a locator.")) var url: String
+        @Option(.required("title", "text", help: "The page's title.")) var title: String
+        @Option(.required("publisher", "name", help: "Who publishes it, such as Apple.")) var publisher: String
+        @Option(.requiredChoice("kind", "kind", help: "\(Choices.list(SourceKind.names)).")) var kind: SourceKind
+        @Option(.text("published", "date", help: "When it was published (YYYY-MM-DD).")) var published: String?
+        @Option(.text("updated", "date", help: "When it was last updated (YYYY-MM-DD).")) var updated: String?
+        @Option(.text("retrieved", "date", help: "When it was read (YYYY-MM-DD).")) var retrieved: String?
+        @Option(SharedOptions.by) var by: String
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open()
-            defer { opened.close() }
-            try opened.addSource(draft, by: by)
+            let draft = SourceDraft(
+                url: url, title: title, publisher: publisher, kind: kind, published: published, updated: updated,
+                retrieved: retrieved)
+            try runner.with { try $0.addSource(draft, by: by) }
             runner.output.message("Added source \(draft.url).")
             return ExitCode.ok
         }
@@ -51,28 +41,19 @@ extension SourceCommands {
 
     /// `source list`
     struct List: ListingCommand {
-        static let spec = CommandSpec(
-            name: "list", abstract: "List sources with how many claims cite each.", options: [CommandTree.format.option])
+        static let about = CommandSpec(name: "list", abstract: "List sources with how many claims cite each.")
 
-        let format: OutputFormat
+        @Option(CommandTree.format) var format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.sourceList()) }
     }
 
     /// `source show`
     struct Show: DeclaredCommand {
-        static let url = Argument.required("url", help: "The source's URL.")
-        static let spec = CommandSpec(
-            name: "show", abstract: "Show a source and the claims that cite it.", arguments: [url.argument],
-            options: [CommandTree.detailFormat.option])
+        static let about = CommandSpec(name: "show", abstract: "Show a source and the claims that cite it.")
 
-        let url: String
-        let format: DetailFormat
-
-        init(_ values: ParsedValues) throws {
-            url = try values[Self.url]
-            format = try values[CommandTree.detailFormat]
-        }
+        @Argument(.required("url", help: "The source's URL.")) var url: String
+        @Option(CommandTree.detailFormat) var format: DetailFormat
 
         func run(_ runner: Runner) throws -> Int32 {
             try runner.show(format: format, { try $0.reader.sourceDetail(url: url) }, text: DetailRenderer.text,
@@ -82,26 +63,14 @@ extension SourceCommands {
 
     /// `capability add`
     struct CapabilityAdd: DeclaredCommand {
-        static let name = Argument.required("name", help: "Lower-case letters, digits and '-'.")
-        static let description = Option.required("description", "text", help: "What it is.")
-        static let spec = CommandSpec(
-            name: "add", abstract: "Add a capability, such as standby or app-extension.", arguments: [name.argument],
-            options: [description.option, SharedOptions.by.option])
+        static let about = CommandSpec(name: "add", abstract: "Add a capability, such as standby or app-extension.")
 
-        let name: String
-        let description: String
-        let by: String
-
-        init(_ values: ParsedValues) throws {
-            name = try values[Self.name]
-            description = try values[Self.description]
-            by = try SharedOptions.author(values)
-        }
+        @Argument(.required("name", help: "Lower-case letters, digits and '-'.")) var name: String
+        @Option(.required("description", "text", help: "What it is.")) var description: String
+        @Option(SharedOptions.by) var by: String
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open()
-            defer { opened.close() }
-            try opened.addCapability(name: name, description: description, by: by)
+            try runner.with { try $0.addCapability(name: name, description: description, by: by) }
             runner.output.message("Added capability \(name).")
             return ExitCode.ok
         }
@@ -109,34 +78,20 @@ extension SourceCommands {
 
     /// `capability list`
     struct CapabilityList: ListingCommand {
-        static let spec = CommandSpec(
-            name: "list", abstract: "List capabilities, how many claims need each, and which environments lack it.",
-            options: [CommandTree.format.option])
+        static let about = CommandSpec(
+            name: "list", abstract: "List capabilities, how many claims need each, and which environments lack it.")
 
-        let format: OutputFormat
+        @Option(CommandTree.format) var format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.capabilityList()) }
     }
 
     /// `env lacks` and `env has`: one record of what environments of a kind
     /// and model have from an Xcode build on.
-    struct CapabilityRecord: Equatable, Sendable {
-        static let capability = Argument.required("capability", help: "The capability it lacks or has.")
-        static let simulator = Option.text("simulator", "model", help: "The simulator model, such as \"iPhone Duo\".")
-        static let device = Option.text("device", "model", help: "The device model.")
-        static let allModels = Option.flag(
-            "all-models", help: "Every model of the kind --kind names, instead of --simulator or --device.")
-        static let kind = Option.choice(
-            "kind", "kind", help: "With --all-models: simulator or device (default: simulator).", of: EnvironmentKind.self)
-        static let xcodeBuild = Option.text("xcode-build", "build", help: "The Xcode build it holds from, such as 27A9275.")
-        static let source = Option.text("source", "url", help: "The source that says so.")
-        static let reportedIn = Option.text("reported-in", "document", help: "The document whose testing found it.")
-        static let note = Option.text("note", "text", help: "A note, such as the wording of the limit.")
-
-        static func spec(_ status: CapabilityStatus) -> CommandSpec {
-            let verb = status == .lacks ? "lacks" : "has"
-            return CommandSpec(
-                name: verb,
+    struct CapabilityRecord: OptionGroup {
+        static func about(_ status: CapabilityStatus) -> CommandSpec {
+            CommandSpec(
+                name: status == .lacks ? "lacks" : "has",
                 abstract: status == .lacks
                     ? "Record that a simulator or device model lacks a capability from an Xcode build on, and who says so."
                     : "Record that a simulator or device model has a capability from an Xcode build on, and who says so.",
@@ -145,44 +100,47 @@ extension SourceCommands {
                     + "For an environment, the record with the newest build at or before its own decides; before the first "
                     + "record, the first decides; an environment with no Xcode build lacks a capability when any record for "
                     + "its kind and model says so. Give --source for a page that says so, or --reported-in for a document of "
-                    + "this store whose own testing found it.",
-                arguments: [capability.helped("The capability it \(verb).").argument],
-                options: [
-                    simulator.option, device.option, allModels.option, kind.option, xcodeBuild.option, source.option, reportedIn.option, note.option, SharedOptions.newModel.option,
-                    SharedOptions.by.option,
-                ])
+                    + "this store whose own testing found it.")
         }
 
-        let draft: LackDraft
-        let by: String
+        let status: CapabilityStatus
+        @Argument var capability: String
+        @Option(.text("simulator", "model", help: "The simulator model, such as \"iPhone Duo\".")) var simulator: String?
+        @Option(.text("device", "model", help: "The device model.")) var device: String?
+        @Option(.flag("all-models", help: "Every model of the kind --kind names, instead of --simulator or --device."))
+        var allModels: Bool
+        @Option(.choice("kind", "kind", help: "With --all-models: simulator or device (default: simulator).")) var kind: EnvironmentKind?
+        @Option(.text("xcode-build", "build", help: "The Xcode build it holds from, such as 27A9275.")) var xcodeBuild: String?
+        @Option(.text("source", "url", help: "The source that says so.")) var source: String?
+        @Option(.text("reported-in", "document", help: "The document whose testing found it.")) var reportedIn: String?
+        @Option(.text("note", "text", help: "A note, such as the wording of the limit.")) var note: String?
+        @Option(SharedOptions.newModel) var newModel: Bool
+        @Option(SharedOptions.by) var by: String
 
-        init(_ values: ParsedValues, status: CapabilityStatus) throws {
-            let simulator = try values[Self.simulator]
-            let device = try values[Self.device]
-            let allModels = try values[Self.allModels]
+        init(_ status: CapabilityStatus) {
+            self.status = status
+            _capability = Argument(.required("capability", help: "The capability it \(status == .lacks ? "lacks" : "has")."))
+        }
+
+        func validate() throws {
             guard [simulator != nil, device != nil, allModels].filter({ $0 }).count == 1 else {
-                throw UsageError(message: "Give exactly one of --simulator, --device or --all-models.", path: values.path)
+                throw UsageError(message: "Give exactly one of --simulator, --device or --all-models.")
             }
-            if try values[Self.kind] != nil && !allModels {
-                throw UsageError(message: "--kind goes with --all-models; --simulator and --device name the kind.", path: values.path)
+            if kind != nil && !allModels {
+                throw UsageError(message: "--kind goes with --all-models; --simulator and --device name the kind.")
             }
-            let source = try values[Self.source]
-            let document = try values[Self.reportedIn]
-            guard (source == nil) != (document == nil) else {
-                throw UsageError(message: "Give exactly one of --source or --reported-in.", path: values.path)
+            guard (source == nil) != (reportedIn == nil) else {
+                throw UsageError(message: "Give exactly one of --source or --reported-in.")
             }
-            let kind: EnvironmentKind = allModels ? try values[Self.kind] ?? .simulator : simulator != nil ? .simulator : .device
-            draft = LackDraft(
-                kind: kind, model: simulator ?? device ?? LackDraft.everyModel, toolBuild: try values[Self.xcodeBuild] ?? "",
-                capability: try values[Self.capability], evidence: source.map { .source(url: $0) } ?? .document(document ?? ""),
-                note: try values[Self.note] ?? "", status: status, newModel: try values[SharedOptions.newModel])
-            by = try SharedOptions.author(values)
         }
 
         func run(_ runner: Runner) throws -> Int32 {
-            let opened = try runner.open()
-            defer { opened.close() }
-            try opened.addLack(draft, by: by)
+            let draft = LackDraft(
+                kind: allModels ? kind ?? .simulator : simulator != nil ? .simulator : .device,
+                model: simulator ?? device ?? LackDraft.everyModel, toolBuild: xcodeBuild ?? "", capability: capability,
+                evidence: source.map { .source(url: $0) } ?? .document(reportedIn ?? ""), note: note ?? "", status: status,
+                newModel: newModel)
+            try runner.with { try $0.addLack(draft, by: by) }
             let scope = draft.toolBuild.isEmpty ? "from the first Xcode build" : "from Xcode build \(draft.toolBuild) on"
             runner.output.message("Recorded: \(draft.subject) \(draft.status.rawValue) \(draft.capability) (\(scope)).")
             return ExitCode.ok
@@ -191,54 +149,42 @@ extension SourceCommands {
 
     /// `env lacks`
     struct Lacks: DeclaredCommand {
-        static let spec = CapabilityRecord.spec(.lacks)
-        let record: CapabilityRecord
-        init(_ values: ParsedValues) throws { record = try CapabilityRecord(values, status: .lacks) }
+        static let about = CapabilityRecord.about(.lacks)
+        let record = CapabilityRecord(.lacks)
+        func validate() throws { try record.validate() }
         func run(_ runner: Runner) throws -> Int32 { try record.run(runner) }
     }
 
     /// `env has`
     struct Has: DeclaredCommand {
-        static let spec = CapabilityRecord.spec(.has)
-        let record: CapabilityRecord
-        init(_ values: ParsedValues) throws { record = try CapabilityRecord(values, status: .has) }
+        static let about = CapabilityRecord.about(.has)
+        let record = CapabilityRecord(.has)
+        func validate() throws { try record.validate() }
         func run(_ runner: Runner) throws -> Int32 { try record.run(runner) }
     }
 
     /// `env list`
     struct EnvironmentList: ListingCommand {
-        static let spec = CommandSpec(
-            name: "list", abstract: "List environments, whether each is current, what each lacks and which record decides.",
-            options: [CommandTree.format.option])
+        static let about = CommandSpec(
+            name: "list", abstract: "List environments, whether each is current, what each lacks and which record decides.")
 
-        let format: OutputFormat
+        @Option(CommandTree.format) var format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.environmentList()) }
     }
 
     /// `document subjects`
     struct Subjects: DeclaredCommand {
-        static let document = Argument.required("document", help: "The document.")
-        static let model = Option.repeated("model", "model", help: "A model to add to the defaults.")
-        static let removeModel = Option.repeated("remove-model", "model", help: "A model to take out of the defaults.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "subjects",
             abstract: "Set the models a document's new claims speak about when 'claim add' names none.",
             discussion: "Prints the document's default models afterwards; with no option, only prints them. "
-                + "Claims already added keep their own models ('claim edit --model').",
-            arguments: [document.argument], options: [model.option, removeModel.option, SharedOptions.newModel.option])
+                + "Claims already added keep their own models ('claim edit --model').")
 
-        let document: String
-        let add: [String]
-        let remove: [String]
-        let newModel: Bool
-
-        init(_ values: ParsedValues) throws {
-            document = try values[Self.document]
-            add = try values[Self.model]
-            remove = try values[Self.removeModel]
-            newModel = try values[SharedOptions.newModel]
-        }
+        @Argument(.required("document", help: "The document.")) var document: String
+        @Option(.repeated("model", "model", help: "A model to add to the defaults.")) var add: [String]
+        @Option(.repeated("remove-model", "model", help: "A model to take out of the defaults.")) var remove: [String]
+        @Option(SharedOptions.newModel) var newModel: Bool
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: add.isEmpty && remove.isEmpty ? .reading : .readWrite)
@@ -257,10 +203,9 @@ extension SourceCommands {
 
     /// `document list`
     struct DocumentList: ListingCommand {
-        static let spec = CommandSpec(
-            name: "list", abstract: "List documents with their claims and default models.", options: [CommandTree.format.option])
+        static let about = CommandSpec(name: "list", abstract: "List documents with their claims and default models.")
 
-        let format: OutputFormat
+        @Option(CommandTree.format) var format: OutputFormat
 
         func listing(_ store: Store) throws -> Tabular { Tabular(try store.reader.documentList()) }
     }

@@ -15,7 +15,7 @@ enum StoreCommands {
 extension StoreCommands {
     /// `init`
     struct Initialize: DeclaredCommand {
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "init",
             abstract: "Create the store, or upgrade it to this version's schema.",
             discussion: "Running it again changes nothing. It also restores WAL mode if someone switched it off.")
@@ -24,25 +24,15 @@ extension StoreCommands {
         /// It creates the store in the current folder, never one found above.
         var findsTheStoreAbove: Bool { false }
 
-        init() {}
-        init(_ values: ParsedValues) throws {}
-
         func run(_ runner: Runner) throws -> Int32 { try runner.initialize() }
     }
 
     /// `migrate`
     struct Migrate: DeclaredCommand {
-        static let list = Option.flag("list", help: "List applied and pending migrations; change nothing.")
-        static let spec = CommandSpec(
-            name: "migrate", abstract: "Apply pending migrations, or list them.", options: [list.option, CommandTree.format.option])
+        static let about = CommandSpec(name: "migrate", abstract: "Apply pending migrations, or list them.")
 
-        let list: Bool
-        let format: OutputFormat
-
-        init(_ values: ParsedValues) throws {
-            list = try values[Self.list]
-            format = try values[CommandTree.format]
-        }
+        @Option(.flag("list", help: "List applied and pending migrations; change nothing.")) var list: Bool
+        @Option(CommandTree.format) var format: OutputFormat
 
         func run(_ runner: Runner) throws -> Int32 {
             guard list else { return try runner.initialize() }
@@ -55,13 +45,10 @@ extension StoreCommands {
 
     /// `check`
     struct Check: DeclaredCommand {
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "check",
             abstract: "Check the store: SQLite's integrity and foreign keys, the schema version, and attachments.",
             discussion: "Exits with 1 when anything is wrong.")
-
-
-        init(_ values: ParsedValues) throws {}
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: .inspect)
@@ -78,53 +65,42 @@ extension StoreCommands {
 
     /// `query`
     struct Query: DeclaredCommand {
-        static let sql = Argument.required("sql", help: "The SQL statement, such as \"\(StoreReader.exampleQuery)\".")
-        static let maxRows = Option.text("max-rows", "count", help: "Print at most this many rows (default: all).").map { text -> Int? in
-            try text.map { text in
-                guard let count = Int(text), count > 0 else {
-                    throw EvidenceError.invalidValue(field: "maximum rows", value: text, expected: "a whole number above 0")
-                }
-                return count
-            }
-        }
-        static let timeLimit = Option.text(
-            "time-limit", "seconds",
-            help: "Stop the query this many seconds after it starts; 0 for none "
-                + "(default: \(NumberText.format(QueryLimits.defaultSeconds)))."
-        ).map { text -> Double?? in
-            try text.map { text in
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                    throw EvidenceError.invalidValue(field: "time limit", value: text, expected: "a number of seconds, 0 for none")
-                }
-                return seconds == 0 ? nil : seconds
-            }
-        }
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "query",
             abstract: "Run one read-only SQL statement against the store.",
             discussion: "The connection is read-only; a statement that would write is refused. Tables and views are described in the README. "
                 + "Rows are printed as SQLite produces them, never held (the table format aligns its columns on the first "
                 + "\(TabularStream.alignmentWindow) rows). A query that goes past --max-rows, --time-limit or builds a value "
                 + "over \(QueryLimits.defaultMaxValueBytes >> 20) MB is stopped: what was printed is closed off as valid output, "
-                + "the reason goes to standard error, and the exit code is 64.",
-            arguments: [sql.argument],
-            options: [CommandTree.format.option, maxRows.option, timeLimit.option])
+                + "the reason goes to standard error, and the exit code is 64.")
 
-        let sql: String
-        let format: OutputFormat
-        let limits: QueryLimits
+        @Argument(.required("sql", help: "The SQL statement, such as \"\(StoreReader.exampleQuery)\".")) var sql: String
+        @Option(CommandTree.format) var format: OutputFormat
+        @Option(
+            OptionDeclaration.text("max-rows", "count", help: "Print at most this many rows (default: all).").map { text -> Int? in
+                try text.map { text in
+                    guard let count = Int(text), count > 0 else {
+                        throw EvidenceError.invalidValue(field: "maximum rows", value: text, expected: "a whole number above 0")
+                    }
+                    return count
+                }
+            })
+        var maxRows: Int?
+        @Option(
+            OptionDeclaration.text(
+                "time-limit", "seconds",
+                help: "Stop the query this many seconds after it starts; 0 for none "
+                    + "(default: \(NumberText.format(QueryLimits.defaultSeconds)))."
+            ).map { text -> Double? in
+                guard let text else { return QueryLimits.defaultSeconds }
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                    throw EvidenceError.invalidValue(field: "time limit", value: text, expected: "a number of seconds, 0 for none")
+                }
+                return seconds == 0 ? nil : seconds
+            })
+        var seconds: Double?
 
-        init(sql: String, format: OutputFormat, limits: QueryLimits) {
-            self.sql = sql
-            self.format = format
-            self.limits = limits
-        }
-
-        init(_ values: ParsedValues) throws {
-            var limits = QueryLimits(maxRows: try values[Self.maxRows], seconds: QueryLimits.defaultSeconds)
-            if let seconds = try values[Self.timeLimit] { limits.seconds = seconds }
-            self.init(sql: try values[Self.sql], format: try values[CommandTree.format], limits: limits)
-        }
+        var limits: QueryLimits { QueryLimits(maxRows: maxRows, seconds: seconds) }
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: .inspect)
@@ -150,22 +126,14 @@ extension StoreCommands {
 
     /// `backup`
     struct Backup: DeclaredCommand {
-        static let destination = Argument.required("destination", help: "The new file; it must not exist unless --force.")
-        static let force = Option.flag("force", help: "Replace an existing destination (never the store itself).")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "backup",
             abstract: "Write a consistent copy of the store to a new file, while others keep writing.",
             discussion: "Uses SQLite's online backup API into a temporary file of its own beside the destination; "
-                + "the copy is checked with quick_check before it takes its name, so the destination is never half a copy.",
-            arguments: [destination.argument], options: [force.option])
+                + "the copy is checked with quick_check before it takes its name, so the destination is never half a copy.")
 
-        let destination: String
-        let force: Bool
-
-        init(_ values: ParsedValues) throws {
-            destination = try values[Self.destination]
-            force = try values[Self.force]
-        }
+        @Argument(.required("destination", help: "The new file; it must not exist unless --force.")) var destination: String
+        @Option(.flag("force", help: "Replace an existing destination (never the store itself).")) var force: Bool
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open(access: .reading)
@@ -178,15 +146,13 @@ extension StoreCommands {
 
     /// `demo`
     struct Demo: DeclaredCommand {
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "demo",
             abstract: "Create a store with the bundled iPhone Duo data set and print its evidence report.",
             discussion: "Uses a temporary store, removed once the report is printed, unless --store names one to keep.")
 
         /// The store --store names; nil for a fresh temporary one.
-        let store: String?
-
-        init(_ values: ParsedValues) throws { store = try values[CommandTree.store] }
+        @Option(CommandTree.store) var store: String?
 
         func run(_ runner: Runner) throws -> Int32 {
             let target: String

@@ -26,21 +26,13 @@ enum TransferCommands {
 extension TransferCommands {
     /// `export`
     struct Export: DeclaredCommand {
-        static let folder = Argument.required("folder", help: "The folder to write; created if missing.")
-        static let replace = Option.flag("replace", help: "Write over records in the folder that this store has not imported.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "export",
             abstract: "Write the whole store as a folder of JSON Lines files, for git.",
-            discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Only the format's own files are written or removed: .git, a README or anything else in the folder stays, even when the export is killed (the next export, import or sync finishes a killed one). Records in the folder this store has not imported (a teammate's run, their edit) stop the export: run 'evidence sync' to merge them, or give --replace. The format (version 3) is described in docs/text-format.md.",
-            arguments: [folder.argument], options: [replace.option])
+            discussion: "The same store always gives the same bytes; records refer to each other by natural keys and UUIDs, and each run has a file of its own, so two people's work merges. Only the format's own files are written or removed: .git, a README or anything else in the folder stays, even when the export is killed (the next export, import or sync finishes a killed one). Records in the folder this store has not imported (a teammate's run, their edit) stop the export: run 'evidence sync' to merge them, or give --replace. The format (version 3) is described in docs/text-format.md.")
 
-        let folder: String
-        let replace: Bool
-
-        init(_ values: ParsedValues) throws {
-            folder = try values[Self.folder]
-            replace = try values[Self.replace]
-        }
+        @Argument(.required("folder", help: "The folder to write; created if missing.")) var folder: String
+        @Option(.flag("replace", help: "Write over records in the folder that this store has not imported.")) var replace: Bool
 
         func run(_ runner: Runner) throws -> Int32 {
             let opened = try runner.open()
@@ -54,21 +46,13 @@ extension TransferCommands {
 
     /// `import`
     struct Import: DeclaredCommand {
-        static let folder = Argument.required("folder", help: "The folder to read.")
-        static let replace = Option.flag("replace", help: "Take the input's values where they differ from the store's.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "import",
             abstract: "Read a folder written by 'evidence export' into the store, all or nothing.",
-            discussion: "Records the store already holds are skipped, so importing twice changes nothing. A record someone edited is merged field by field with this store's version, against the version both last shared (a claim's label: the later change wins); what was changed both ways is a conflict. Every conflict is reported and nothing is written, unless --replace. Reads format versions 1 and 2.",
-            arguments: [folder.argument], options: [replace.option])
+            discussion: "Records the store already holds are skipped, so importing twice changes nothing. A record someone edited is merged field by field with this store's version, against the version both last shared (a claim's label: the later change wins); what was changed both ways is a conflict. Every conflict is reported and nothing is written, unless --replace. Reads format versions 1 and 2.")
 
-        let folder: String
-        let replace: Bool
-
-        init(_ values: ParsedValues) throws {
-            folder = try values[Self.folder]
-            replace = try values[Self.replace]
-        }
+        @Argument(.required("folder", help: "The folder to read.")) var folder: String
+        @Option(.flag("replace", help: "Take the input's values where they differ from the store's.")) var replace: Bool
 
         func run(_ runner: Runner) throws -> Int32 {
             let files = try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath(folder)))
@@ -85,18 +69,12 @@ extension TransferCommands {
 
     /// `sync`
     struct Sync: DeclaredCommand {
-        static let folder = Argument.required("folder", help: "The export folder in the team's git repository.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "sync",
             abstract: "Import a shared folder, then export the store back to it: run it after 'git pull' and before 'git commit'.",
-            discussion: "A folder with no export yet is simply written. In a clone with no store yet, the store is created first (./evidence.sqlite, or where --store says). Nothing is exported when the import finds a conflict.",
-            arguments: [folder.argument])
+            discussion: "A folder with no export yet is simply written. In a clone with no store yet, the store is created first (./evidence.sqlite, or where --store says). Nothing is exported when the import finds a conflict.")
 
-        let folder: String
-
-        init(_ values: ParsedValues) throws {
-            folder = try values[Self.folder]
-        }
+        @Argument(.required("folder", help: "The export folder in the team's git repository.")) var folder: String
 
         func run(_ runner: Runner) throws -> Int32 {
             let url = URL(fileURLWithPath: Store.absolutePath(folder))
@@ -123,27 +101,15 @@ extension TransferCommands {
 
     /// `merge-file`: git's merge driver.
     struct MergeFile: DeclaredCommand {
-        static let base = Argument.required("base", help: "The common ancestor's version (%O).")
-        static let ours = Argument.required("ours", help: "This branch's version, replaced by the result (%A).")
-        static let theirs = Argument.required("theirs", help: "The other branch's version (%B).")
-        static let path = Argument.optional("path", help: "The file's path in the repository, for messages (%P).")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "merge-file",
             abstract: "Merge three versions of one file of an export, record by record: git's merge driver.",
-            discussion: "Git runs it as 'evidence merge-file %O %A %B %P' once 'evidence git-setup' has set it up. The merged file replaces OURS. Records changed on one side take that side; a record changed both ways is merged field by field, and what still differs is left between git's conflict markers and named on standard error. Exits 1 when there is a conflict.",
-            arguments: [base.argument, ours.argument, theirs.argument, path.argument])
+            discussion: "Git runs it as 'evidence merge-file %O %A %B %P' once 'evidence git-setup' has set it up. The merged file replaces OURS. Records changed on one side take that side; a record changed both ways is merged field by field, and what still differs is left between git's conflict markers and named on standard error. Exits 1 when there is a conflict.")
 
-        let base: String
-        let ours: String
-        let theirs: String
-        let path: String?
-
-        init(_ values: ParsedValues) throws {
-            base = try values[Self.base]
-            ours = try values[Self.ours]
-            theirs = try values[Self.theirs]
-            path = try values[Self.path]
-        }
+        @Argument(.required("base", help: "The common ancestor's version (%O).")) var base: String
+        @Argument(.required("ours", help: "This branch's version, replaced by the result (%A).")) var ours: String
+        @Argument(.required("theirs", help: "The other branch's version (%B).")) var theirs: String
+        @Argument(.optional("path", help: "The file's path in the repository, for messages (%P).")) var path: String?
 
         func run(_ runner: Runner) throws -> Int32 {
             func read(_ file: String) throws -> String {
@@ -168,18 +134,12 @@ extension TransferCommands {
 
     /// `git-setup`
     struct GitSetup: DeclaredCommand {
-        static let folder = Argument.required("folder", help: "The export folder, inside a git repository.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "git-setup",
             abstract: "Set a git repository up to merge an export folder with 'evidence merge-file'.",
-            discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path; where the store lies inside the repository, its file and its copies of attached files go in the top .gitignore. Run it once in every clone; running it again changes nothing.",
-            arguments: [folder.argument])
+            discussion: "Writes the folder's .gitattributes (commit it) and sets merge.evidence.driver in the repository's config, with this binary's path; where the store lies inside the repository, its file and its copies of attached files go in the top .gitignore. Run it once in every clone; running it again changes nothing.")
 
-        let folder: String
-
-        init(_ values: ParsedValues) throws {
-            folder = try values[Self.folder]
-        }
+        @Argument(.required("folder", help: "The export folder, inside a git repository.")) var folder: String
 
         func run(_ runner: Runner) throws -> Int32 {
             let executable = ThisProcess.executablePath() ?? Store.absolutePath(CommandLine.arguments[0])
@@ -194,18 +154,12 @@ extension TransferCommands {
 
     /// `seed`
     struct Seed: DeclaredCommand {
-        static let folder = Argument.optional("folder", help: "A folder to import instead of the bundled data set.")
-        static let spec = CommandSpec(
+        static let about = CommandSpec(
             name: "seed",
             abstract: "Import the bundled iPhone Duo data set, or a folder in the same format.",
-            discussion: "Running it twice changes nothing.",
-            arguments: [folder.argument])
+            discussion: "Running it twice changes nothing.")
 
-        let folder: String?
-
-        init(_ values: ParsedValues) throws {
-            folder = try values[Self.folder]
-        }
+        @Argument(.optional("folder", help: "A folder to import instead of the bundled data set.")) var folder: String?
 
         func run(_ runner: Runner) throws -> Int32 {
             let files: RecordFiles = try folder.map { try FolderRecordFiles(folder: URL(fileURLWithPath: Store.absolutePath($0))) }

@@ -1,0 +1,62 @@
+import EvidenceStore
+
+/// An option or an argument of a command, as its help lists it.
+enum Parameter: Sendable {
+    case option(OptionSpec)
+    case argument(ArgumentSpec)
+}
+
+/// A property of a command that the parser fills: `@Option` or `@Argument`.
+protocol DeclaredParameter: Sendable {
+    var parameter: Parameter { get }
+    /// What reading the words gave: the value, or why there is none.
+    var value: Result<Value, any Error> { get }
+    associatedtype Value: Sendable
+}
+
+/// Options that go together and that several commands take, such as those
+/// that name an environment: a command holds the group as a property
+/// (`let environment = EnvironmentOptions()`), and its options are the command's.
+protocol OptionGroup: Sendable {}
+
+/// The words a command is being made of, while `DeclaredCommand.make` builds
+/// it; none while a command is made to read its declaration.
+enum Parsing {
+    @TaskLocal static var values: ParsedValues?
+
+    /// What a property reads from the words being parsed; reading no words
+    /// when a command is made for its declaration (the value is never used then).
+    static func read<Value>(_ body: (ParsedValues) throws -> Value) -> Result<Value, any Error> {
+        Result { try body(values ?? ParsedValues(path: [])) }
+    }
+
+    /// The options and arguments an instance declares, in the order of its
+    /// properties, those of its groups in the place of the group.
+    static func parameters(of instance: Any) -> [any DeclaredParameter] {
+        Mirror(reflecting: instance).children.flatMap { child -> [any DeclaredParameter] in
+            if let parameter = child.value as? any DeclaredParameter { return [parameter] }
+            if let group = child.value as? any OptionGroup { return parameters(of: group) }
+            return []
+        }
+    }
+}
+
+extension DeclaredParameter {
+    /// The reason reading failed, if it did.
+    var failure: (any Error)? {
+        if case .failure(let error) = value { return error }
+        return nil
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The value a property read. A command is only ever handed on by
+    /// `DeclaredCommand.make`, which throws the first failure of its
+    /// properties first, so no one reads one that failed.
+    var parsed: Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let error): preconditionFailure("a command's property that failed to parse was read: \(error)")
+        }
+    }
+}
