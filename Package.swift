@@ -16,6 +16,9 @@ import PackageDescription
 
 let package = Package(
     name: "evidence",
+    // macOS 13 at least: the command line's task-local parse values (macOS
+    // 10.15) and the Foundation of Xcode 15 and later; users run current Xcodes.
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "evidence", targets: ["evidence"]),
         .library(name: "EvidenceStore", targets: ["EvidenceStore"]),
