@@ -66,6 +66,8 @@ public struct IngestOptions: Equatable, Sendable {
 /// What one file's ingest did.
 public struct IngestSummary: Sendable {
     public var file: String
+    /// The xcresulttool command an .xcresult bundle was read with.
+    public var readWith: String?
     public var shape: String
     /// When the same content was ingested before, and nothing was written now.
     public var alreadyIngestedAt: String?

@@ -88,78 +88,20 @@ extension IngestCommands {
                 options.xcodeBuild = build
                 runner.output.message(note + " on this machine; give --xcode or --no-detect for files made elsewhere.")
             }
-            // A metrics file beside the tests file it goes with is taken as --metrics.
-            var files = files
-            var metricsFile = metrics
-            if metricsFile == nil, files.count == 2,
-                let index = files.firstIndex(where: {
-                    !XCResultBundle.isBundle(Store.absolutePath($0)) && TestMetrics.looksLikeMetrics(Store.absolutePath($0))
-                })
-            {
-                metricsFile = files.remove(at: index)
-            }
-            if let metricsFile { options.metrics = try TestMetrics.read(Store.absolutePath(metricsFile), maxBytes: options.maxBytes) }
             let opened = try runner.open()
             defer { opened.close() }
-            for file in files {
-                var fileOptions = options
-                var bundle: XCResultBundle?
-                if XCResultBundle.isBundle(Store.absolutePath(file)) {
-                    let read = try XCResultBundle.read(file, tools: runner.machine, maxBytes: fileOptions.maxBytes)
-                    bundle = read
-                    fileOptions.source = read.path
-                    fileOptions.deviceOSBuilds = read.osBuilds
-                    fileOptions.attachments = read.attachments
-                    fileOptions.metrics = read.metrics
-                    fileOptions.format = .xcresult
-                }
-                defer { bundle?.remove() }
-                let progress = ProgressLine(runner.output)
-                var summary = try opened.ingest(file: bundle?.json ?? file, options: fileOptions, detection: detection) { done, total in
+            let progress = ProgressLine(runner.output)
+            try opened.ingest(
+                files: files, metrics: metrics, options: options, tools: runner.machine, detection: detection,
+                progress: { file, done, total in
                     progress.show("\(file): \(done) results " + (total.map { "of \($0) written" } ?? "read"))
-                }
-                progress.clear()
-                if let bundle, summary.alreadyIngestedAt == nil { summary.notes += bundle.notes }
-                if let bundle { runner.output.message("Read \(file) with '\(bundle.command)'.") }
-                write(summary, to: runner.output)
-            }
+                },
+                done: { summary in
+                    progress.clear()
+                    runner.output.write(summary.text(verbose: verbose))
+                    summary.messages.forEach(runner.output.message)
+                })
             return ExitCode.ok
-        }
-
-        /// What a file's ingest did: on standard output, its warnings on standard error.
-        private func write(_ summary: IngestSummary, to output: Output) {
-            if let earlier = summary.alreadyIngestedAt {
-                output.write("\(summary.file): already ingested on \(earlier) (same SHA-256); nothing changed.\n")
-                return
-            }
-            let cases = summary.testCases == 1 ? "1 test case" : "\(summary.testCases) test cases"
-            let results = summary.read == 1 ? "1 result" : "\(summary.read) results"
-            let why = summary.read > summary.testCases ? ", one per device, repetition and retry" : ""
-            var line = "\(summary.file): \(cases), \(results) (\(summary.shape)\(why)): \(summary.passed) passed, "
-                + "\(summary.failed) failed, \(summary.skipped) skipped"
-            if summary.other > 0 { line += ", \(summary.other) other" }
-            line += "; \(summary.mapped) mapped to claims, \(summary.unmappedCount) not.\n"
-            output.write(line)
-            for (run, environment) in summary.runs {
-                output.write("  \(run.described) on \(environment)\n")
-            }
-            for note in summary.notes {
-                output.write("  note: \(note)\n")
-            }
-            for warning in summary.warnings {
-                output.message("Warning: \(summary.file): \(warning)")
-            }
-            for (test, key) in summary.unknownClaims {
-                output.message("Warning: \(summary.file): test \(test) names claim:\(key), which is not in the store")
-            }
-            if verbose {
-                for test in summary.unmapped {
-                    output.write("  unmapped: \(test)\n")
-                }
-                if summary.unmappedCount > summary.unmapped.count {
-                    output.write("  and \(summary.unmappedCount - summary.unmapped.count) more unmapped, not listed\n")
-                }
-            }
         }
     }
 

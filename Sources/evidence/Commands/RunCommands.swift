@@ -306,23 +306,10 @@ extension RunCommands {
             let logged = try opened.log(observation, run: choice)
             for note in logged.notes { runner.output.message("Warning: \(note).") }
             if json {
-                let value = JSONValue.object([
-                    ("claim", .string(observation.claimKey)), ("result", .string(logged.resultUUID)),
-                    ("id", .integer(logged.resultID)), ("run", .string(logged.run.uuid)), ("new_run", .bool(logged.startedRun)),
-                    ("outcome", .string(logged.outcome.rawValue)), ("judged", .bool(!observation.outcomeGiven)),
-                    ("outside_expected", .array(logged.misses.map(JSONValue.string))),
-                    ("counts", .bool(logged.notes.isEmpty)), ("notes", .array(logged.notes.map(JSONValue.string))),
-                ])
-                runner.output.write(value.rendered() + "\n")
+                runner.output.write(logged.json(of: observation).rendered() + "\n")
                 return ExitCode.ok
             }
-            let runText = (logged.startedRun ? "new " : "") + logged.run.described
-            var text = "Logged \(logged.outcome.rawValue)" + (observation.outcomeGiven ? "" : " (judged by its expected values)")
-                + " for \(observation.claimKey) as "
-                + ResultIdentity.described("result", uuid: logged.resultUUID, local: logged.resultID) + " in \(runText)"
-            if !observation.measurements.isEmpty { text += ", " + NumberText.counted(observation.measurements.count, "measurement") }
-            if !observation.attachments.isEmpty { text += ", " + NumberText.counted(observation.attachments.count, "attachment") }
-            runner.output.message(text + ".")
+            runner.output.message(logged.sentence(of: observation))
             for miss in logged.misses { runner.output.message("Outside the expected values: \(miss).") }
             return ExitCode.ok
         }
