@@ -9,7 +9,7 @@ struct Argument<Value: Sendable>: DeclaredParameter {
 
     init(_ declaration: ArgumentDeclaration<Value>) {
         parameter = .argument(declaration.argument)
-        value = Parsing.read { try declaration.read($0.arguments[declaration.argument.name] ?? [], $0) }
+        value = Parsing.read { try declaration.read(try declaration.argument.given(in: $0), $0) }
     }
 
     var wrappedValue: Value { value.parsed }
@@ -50,8 +50,10 @@ extension ArgumentDeclaration where Value == String? {
 extension ArgumentDeclaration where Value == [String] {
     /// `<name> ...`: the rest of the words, at least one unless `optional`.
     static func variadic(_ name: String, help: String, optional: Bool = false) -> ArgumentDeclaration {
-        ArgumentDeclaration(argument: ArgumentSpec(name: name, help: help, isOptional: optional, isVariadic: true)) { given, _ in
-            given
+        let argument = ArgumentSpec(name: name, help: help, isOptional: optional, isVariadic: true)
+        return ArgumentDeclaration(argument: argument) { given, values in
+            guard optional || !given.isEmpty else { throw UsageError.missing(argument.displayName, path: values.path) }
+            return given
         }
     }
 }

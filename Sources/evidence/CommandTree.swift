@@ -46,17 +46,7 @@ enum CommandTree {
     /// the times the binary writes reproducible; nothing else reads it.
     static func clock(_ environment: [String: String]) throws -> Clock {
         guard let fixed = environment["EVIDENCE_NOW"], !fixed.isEmpty else { return .system }
-        if Timestamp.isMicroseconds(fixed), let second = Timestamp.date(String(fixed.prefix(19)) + "Z"),
-            let fraction = Int(fixed.dropFirst(20).prefix(6))
-        {
-            return .fixed(second.addingTimeInterval(Double(fraction) / 1_000_000))
-        }
-        let text = try Timestamp.parse(fixed, field: "EVIDENCE_NOW")
-        guard let date = Timestamp.date(text), text.count > 10 else {
-            throw EvidenceError.invalidValue(
-                field: "EVIDENCE_NOW", value: fixed, expected: "a UTC timestamp such as 2026-10-20T14:03:00Z")
-        }
-        return .fixed(date)
+        return try .fixed(parsing: fixed, field: "EVIDENCE_NOW")
     }
 
     /// The store path: --store, else $EVIDENCE_STORE, else the nearest
@@ -64,7 +54,7 @@ enum CommandTree {
     /// finds a repository; with none, or for `init` (`searchingUp` false),
     /// ./evidence.sqlite.
     private static func storePath(_ values: ParsedValues, searchingUp: Bool) throws -> String {
-        if let path = try store.read(values.options[store.option.name] ?? [], values), !path.isEmpty { return path }
+        if let path = try store.read(try store.option.given(in: values), values), !path.isEmpty { return path }
         if let path = values.environment["EVIDENCE_STORE"], !path.isEmpty { return path }
         let nearest = searchingUp ? Store.nearest() : nil
         return nearest ?? Store.defaultFileName

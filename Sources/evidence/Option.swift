@@ -12,7 +12,7 @@ struct Option<Value: Sendable>: DeclaredParameter {
 
     init(_ declaration: OptionDeclaration<Value>) {
         parameter = .option(declaration.option)
-        value = Parsing.read { try declaration.read($0.options[declaration.option.name] ?? [], $0) }
+        value = Parsing.read { try declaration.read(try declaration.option.given(in: $0), $0) }
     }
 
     var wrappedValue: Value { value.parsed }

@@ -41,6 +41,45 @@ enum Parsing {
     }
 }
 
+extension Parsing {
+    /// Options and arguments of free text, which may hold line breaks and tabs.
+    static let freeText: Set<String> = ["statement", "note", "reason", "description", "sql"]
+
+    /// The values given to an option or argument (`display`), refused when one
+    /// is outside its choices, as swift-argument-parser refuses it (the value,
+    /// the option and what it accepts), or holds a control character: names,
+    /// versions and builds are one line; free text has line breaks and tabs at most.
+    static func checked(_ given: [String], _ name: String, _ display: String, choices: [String]?, path: [String]) throws
+        -> [String]
+    {
+        for value in given {
+            if let choices, !choices.contains(where: { $0.lowercased() == value.lowercased() }) {
+                throw UsageError(
+                    message: "The value '\(value)' is invalid for '\(display)'. Please provide one of \(Choices.quoted(choices)).",
+                    path: path)
+            }
+            if let problem = ControlCharacters.problem(in: value, allowingLineBreaks: freeText.contains(name)) {
+                throw UsageError(message: "The value of '\(display)': \(problem).", path: path)
+            }
+        }
+        return given
+    }
+}
+
+extension OptionSpec {
+    /// The values given to it in `values`, checked (`Parsing.checked`).
+    func given(in values: ParsedValues) throws -> [String] {
+        try Parsing.checked(values.options[name] ?? [], name, synopsis, choices: choices, path: values.path)
+    }
+}
+
+extension ArgumentSpec {
+    /// The words it took in `values`, checked (`Parsing.checked`).
+    func given(in values: ParsedValues) throws -> [String] {
+        try Parsing.checked(values.arguments[name] ?? [], name, displayName, choices: choices, path: values.path)
+    }
+}
+
 extension DeclaredParameter {
     /// The reason reading failed, if it did.
     var failure: (any Error)? {

@@ -80,51 +80,7 @@ struct Parser {
         }
         values.path = path
         try assign(positionals, to: spec, path: path, into: &values)
-        try checkRequired(spec, path: path, values: values)
-        try checkChoices(spec, path: path, values: values)
-        try checkControlCharacters(spec, path: path, values: values)
         return (try command.make(values), values)
-    }
-
-    /// Refuses a value outside an option's or argument's choices, as
-    /// swift-argument-parser does: the value, the option and what it accepts.
-    private func checkChoices(_ spec: CommandSpec, path: [String], values: ParsedValues) throws {
-        func check(_ given: [String], _ choices: [String]?, _ name: String) throws {
-            guard let choices else { return }
-            for value in given where !choices.contains(where: { $0.lowercased() == value.lowercased() }) {
-                throw UsageError(
-                    message: "The value '\(value)' is invalid for '\(name)'. Please provide one of \(Choices.quoted(choices)).",
-                    path: path)
-            }
-        }
-        for option in options(of: spec) {
-            try check(values.options[option.name] ?? [], option.choices, option.synopsis)
-        }
-        for argument in spec.arguments {
-            try check(values.arguments[argument.name] ?? [], argument.choices, argument.displayName)
-        }
-    }
-
-    /// Options and arguments of free text, which may hold line breaks and tabs.
-    static let freeText: Set<String> = ["statement", "note", "reason", "description", "sql"]
-
-    /// Refuses a control character in any value: names, versions and builds
-    /// are one line; free text has line breaks and tabs at most.
-    private func checkControlCharacters(_ spec: CommandSpec, path: [String], values: ParsedValues) throws {
-        func check(_ given: [String], _ name: String, _ display: String) throws {
-            for value in given {
-                guard let problem = ControlCharacters.problem(in: value, allowingLineBreaks: Self.freeText.contains(name)) else {
-                    continue
-                }
-                throw UsageError(message: "The value of '\(display)': \(problem).", path: path)
-            }
-        }
-        for option in options(of: spec) where !option.isFlag {
-            try check(values.options[option.name] ?? [], option.name, option.synopsis)
-        }
-        for argument in spec.arguments {
-            try check(values.arguments[argument.name] ?? [], argument.name, argument.displayName)
-        }
     }
 
     // MARK: - Options
@@ -196,17 +152,6 @@ struct Parser {
         }
         if let extra = remaining.first {
             throw UsageError(message: "Unexpected argument '\(extra)'.", path: path)
-        }
-    }
-
-    private func checkRequired(_ spec: CommandSpec, path: [String], values: ParsedValues) throws {
-        for argument in spec.arguments where !argument.isOptional {
-            if values.arguments[argument.name]?.isEmpty ?? true {
-                throw UsageError.missing(argument.displayName, path: path)
-            }
-        }
-        for option in spec.options where option.isRequired && values.options[option.name] == nil {
-            throw UsageError.missing(option.synopsis, path: path)
         }
     }
 

@@ -18,6 +18,27 @@ public enum MergeFile {
         public var conflicts: [String]
     }
 
+    /// git's call: the three files merged, the result written over `ours`
+    /// (a version git gives as missing reads as empty); the conflicts, one line each.
+    public static func merge(baseFile: String, oursFile: String, theirsFile: String, path: String?) throws -> [String] {
+        func read(_ file: String) throws -> String {
+            let absolute = Store.absolutePath(file)
+            guard FileManager.default.fileExists(atPath: absolute) else { return "" }
+            guard let text = String(data: try InputFile.read(absolute, maxBytes: 1 << 30), encoding: .utf8) else {
+                throw EvidenceError.badFile(path: absolute, location: nil, reason: "is not UTF-8 text")
+            }
+            return text
+        }
+        let outcome = merge(
+            base: try read(baseFile), ours: try read(oursFile), theirs: try read(theirsFile), path: path ?? oursFile)
+        do {
+            try Data(outcome.text.utf8).write(to: URL(fileURLWithPath: Store.absolutePath(oursFile)), options: .atomic)
+        } catch {
+            throw EvidenceError.io(path: oursFile, reason: "cannot be written (\(SystemCall.words(for: error)))")
+        }
+        return outcome.conflicts
+    }
+
     public static func merge(base: String, ours: String, theirs: String, path: String) -> Outcome {
         // What git itself settles: the same change on both sides, or a change on one side only.
         if ours == theirs || base == theirs { return Outcome(text: ours, conflicts: []) }

@@ -374,3 +374,18 @@ final class ExportFolder {
         return found
     }
 }
+
+extension Store {
+    /// `sync`: the team's folder imported (when it holds an export), then the
+    /// store exported back to it. Everything in the folder was just imported,
+    /// so the export may write over it; a conflict stops it before the export.
+    public func sync(folder: URL, progress: ((Int) -> Void)? = nil) throws
+        -> (imported: StoreImporter.Summary?, exported: StoreExporter.Summary)
+    {
+        var imported: StoreImporter.Summary?
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(TextFormat.manifest).path) {
+            imported = try StoreImporter(store: self).run(try FolderRecordFiles(folder: folder), progress: progress)
+        }
+        return (imported, try StoreExporter.export(self, to: folder, replace: imported != nil))
+    }
+}

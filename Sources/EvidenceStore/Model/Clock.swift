@@ -22,6 +22,21 @@ public struct Clock: Sendable {
         Clock { date }
     }
 
+    /// A clock that always reads the UTC timestamp `text` (to the second, or
+    /// to the microsecond as results record it); `field` names it in an error.
+    public static func fixed(parsing text: String, field: String) throws -> Clock {
+        if Timestamp.isMicroseconds(text), let second = Timestamp.date(String(text.prefix(19)) + "Z"),
+            let fraction = Int(text.dropFirst(20).prefix(6))
+        {
+            return .fixed(second.addingTimeInterval(Double(fraction) / 1_000_000))
+        }
+        let parsed = try Timestamp.parse(text, field: field)
+        guard let date = Timestamp.date(parsed), parsed.count > 10 else {
+            throw EvidenceError.invalidValue(field: field, value: text, expected: "a UTC timestamp such as 2026-10-20T14:03:00Z")
+        }
+        return .fixed(date)
+    }
+
     public func now() -> Date { read() }
 
     /// Now in the store's form, `YYYY-MM-DDTHH:MM:SSZ`.

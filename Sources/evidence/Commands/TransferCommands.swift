@@ -83,16 +83,10 @@ extension TransferCommands {
             }
             let opened = try runner.open()
             defer { opened.close() }
-            var imported = false
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent(TextFormat.manifest).path) {
-                let progress = ProgressLine(runner.output)
-                let summary = try StoreImporter(store: opened).run(try FolderRecordFiles(folder: url)) { progress.show("\(folder): \($0) results read") }
-                progress.clear()
-                runner.output.message("Imported \(folder): \(summary).")
-                imported = true
-            }
-            // Everything in the folder was just imported: the export may write over it.
-            let exported = try StoreExporter.export(opened, to: url, replace: imported)
+            let progress = ProgressLine(runner.output)
+            let (imported, exported) = try opened.sync(folder: url) { progress.show("\(folder): \($0) results read") }
+            progress.clear()
+            if let imported { runner.output.message("Imported \(folder): \(imported).") }
             runner.output.message("Exported \(exported.total) records to \(folder).")
             TransferCommands.warnOfForeignStaging(in: folder, runner)
             return ExitCode.ok
@@ -112,23 +106,9 @@ extension TransferCommands {
         @Argument(.optional("path", help: "The file's path in the repository, for messages (%P).")) var path: String?
 
         func run(_ runner: Runner) throws -> Int32 {
-            func read(_ file: String) throws -> String {
-                let absolute = Store.absolutePath(file)
-                guard FileManager.default.fileExists(atPath: absolute) else { return "" }
-                guard let text = String(data: try InputFile.read(absolute, maxBytes: 1 << 30), encoding: .utf8) else {
-                    throw EvidenceError.badFile(path: absolute, location: nil, reason: "is not UTF-8 text")
-                }
-                return text
-            }
-            let outcome = EvidenceStore.MergeFile.merge(
-                base: try read(base), ours: try read(ours), theirs: try read(theirs), path: path ?? ours)
-            do {
-                try Data(outcome.text.utf8).write(to: URL(fileURLWithPath: Store.absolutePath(ours)), options: .atomic)
-            } catch {
-                throw EvidenceError.io(path: ours, reason: "cannot be written (\(SystemCall.words(for: error)))")
-            }
-            for conflict in outcome.conflicts { runner.output.message("conflict: " + conflict) }
-            return outcome.conflicts.isEmpty ? ExitCode.ok : ExitCode.failure
+            let conflicts = try EvidenceStore.MergeFile.merge(baseFile: base, oursFile: ours, theirsFile: theirs, path: path)
+            for conflict in conflicts { runner.output.message("conflict: " + conflict) }
+            return conflicts.isEmpty ? ExitCode.ok : ExitCode.failure
         }
     }
 
