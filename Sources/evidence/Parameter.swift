@@ -8,10 +8,10 @@ enum Parameter: Sendable {
 
 /// A property of a command that the parser fills: `@Option` or `@Argument`.
 protocol DeclaredParameter: Sendable {
+    associatedtype Value: Sendable
     var parameter: Parameter { get }
     /// What reading the words gave: the value, or why there is none.
     var value: Result<Value, any Error> { get }
-    associatedtype Value: Sendable
 }
 
 /// Options that go together and that several commands take, such as those
