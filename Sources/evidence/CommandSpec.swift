@@ -104,20 +104,3 @@ struct ParsedValues: Sendable {
     var arguments: [String: [String]] = [:]
     var environment: [String: String] = [:]
 }
-
-/// Words for lists in help and errors.
-enum Choices {
-    /// "a, b or c"
-    static func list(_ names: [String], conjunction: String = "or") -> String {
-        guard var text = names.first else { return "" }
-        for (index, name) in names.enumerated().dropFirst() {
-            text += (index == names.count - 1 ? " \(conjunction) " : ", ") + name
-        }
-        return text
-    }
-
-    /// "'a', 'b' or 'c'", as swift-argument-parser lists accepted values.
-    static func quoted(_ names: [String]) -> String {
-        list(names.map { "'\($0)'" })
-    }
-}

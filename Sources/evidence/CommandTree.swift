@@ -10,11 +10,11 @@ enum CommandTree {
     static let globalOptionNames: Set<String> = [store.option.name]
 
     static let format = OptionDeclaration<OutputFormat?>.choice(
-        "format", "format", help: "Output format: \(Choices.list(OutputFormat.names)) (default: table).").defaulting(to: .table)
+        "format", "format", help: "Output format: \(OutputFormat.names.listed()) (default: table).").defaulting(to: .table)
 
     static let detailFormat = OptionDeclaration<DetailFormat?>.choice(
         "format", "format",
-        help: "Output format: \(Choices.list(DetailFormat.allCases.map { $0 == .table ? "table (readable text)" : $0.rawValue })) (default: table).").defaulting(to: .table)
+        help: "Output format: \(DetailFormat.allCases.map { $0 == .table ? "table (readable text)" : $0.rawValue }.listed()) (default: table).").defaulting(to: .table)
 
     static let root = CommandSpec(
         group: "evidence",

@@ -55,7 +55,7 @@ extension Parsing {
         for value in given {
             if let choices, !choices.contains(where: { $0.lowercased() == value.lowercased() }) {
                 throw UsageError(
-                    message: "The value '\(value)' is invalid for '\(display)'. Please provide one of \(Choices.quoted(choices)).",
+                    message: "The value '\(value)' is invalid for '\(display)'. Please provide one of \(choices.map { "'\($0)'" }.listed()).",
                     path: path)
             }
             if let problem = ControlCharacters.problem(in: value, allowingLineBreaks: freeText.contains(name)) {

@@ -36,7 +36,7 @@ public struct AttachmentFile: Equatable, Sendable {
 }
 
 /// An attachment whose file no longer matches what the store recorded.
-public struct AttachmentProblem: Equatable, Sendable {
+public struct AttachmentProblem: TableRow, Equatable, Sendable {
     public enum Kind: String, Sendable {
         case vanished
         case changed
@@ -55,4 +55,7 @@ public struct AttachmentProblem: Equatable, Sendable {
         self.claimKey = claimKey
         self.runUUID = runUUID
     }
+
+    public static let columns = ["path", "problem", "claim", "run"]
+    public var cells: [TableValue] { [.text(path), .text(kind.rawValue), TableValue(claimKey), .text(String(runUUID.prefix(8)))] }
 }

@@ -18,6 +18,12 @@ public struct StoreCheck: Sendable, Equatable {
 
     public var ok: Bool { items.allSatisfy(\.ok) }
 
+    /// One line a check: "ok" or "FAIL", its name, and what it found.
+    public var text: String {
+        let width = items.map(\.name.count).max() ?? 0
+        return items.map { ($0.ok ? "ok    " : "FAIL  ") + $0.name.padded(to: width) + "  " + $0.detail + "\n" }.joined()
+    }
+
     public static func run(_ store: Store, migrator: Migrator = Migrator()) throws -> StoreCheck {
         let reader = store.reader
         var items: [Item] = []

@@ -99,3 +99,12 @@ public enum PathText {
         return String(text)
     }
 }
+
+extension Array where Element == String {
+    /// The words as a sentence lists them: "a", "a or b", "a, b or c" (or
+    /// another conjunction, such as "and").
+    public func listed(_ conjunction: String = "or") -> String {
+        guard let last else { return "" }
+        return count == 1 ? last : dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}

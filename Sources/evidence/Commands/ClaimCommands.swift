@@ -21,7 +21,7 @@ extension ClaimCommands {
         @Option(.required("statement", "text", help: "What the document says.")) var statement: String
         @Option(.required("document", "document", help: "The document it belongs to.")) var document: String
         @Option(.required("area", "area", help: "The section, such as \"Live Activities\".")) var area: String
-        @Option(.requiredChoice("label", "label", help: "What the document says it is: \(Choices.list(Label.names)).")) var label: Label
+        @Option(.requiredChoice("label", "label", help: "What the document says it is: \(Label.names.listed()).")) var label: Label
         @Option(.text("as-of", "date", help: "The date the label holds as of (YYYY-MM-DD).")) var asOf: String?
         @Option(.repeated("source", "url", help: "A source it cites, with an optional locator (URL#StandBy, URL?time=94)."))
         var sources: [String]
@@ -53,7 +53,7 @@ extension ClaimCommands {
         @Option(SharedOptions.document) var document: String?
         @Option(.text("area", "area", help: "Only claims of this area.")) var area: String?
         @Option(.choice("label", "label", help: "Only claims with this label.")) var label: Label?
-        @Option(.choice("state", "state", help: "Only claims in this state: \(Choices.list(VerificationState.names)).")) var state: VerificationState?
+        @Option(.choice("state", "state", help: "Only claims in this state: \(VerificationState.names.listed()).")) var state: VerificationState?
         @Option(SharedOptions.owner) var owner: String?
         @Option(.flag("retired", help: "The retired claims instead of those in use.")) var retired: Bool
         @Option(CommandTree.format) var format: OutputFormat
@@ -132,7 +132,7 @@ extension ClaimCommands {
             name: "label", abstract: "Change a claim's label, recording who, when and why in its history.")
 
         @Argument(ClaimCommands.key) var key: String
-        @Argument(.choice("label", help: "The new label: \(Choices.list(Label.names)).")) var label: Label
+        @Argument(.choice("label", help: "The new label: \(Label.names.listed()).")) var label: Label
         @Option(.required("reason", "text", help: "Why the label changes.")) var reason: String
         @Option(SharedOptions.by) var by: String
 

@@ -42,16 +42,16 @@ extension CompareCommands {
         var fromSide: String
         @Option(.required("to", "side", help: "The later run, or with --model the later OS version or build.")) var toSide: String
         @Option(.text("model", "model", help: "Compare this model's builds instead of two runs.")) var model: String?
-        @Option(.choice("kind", "kind", help: "With --model, only \(Choices.list(EnvironmentKind.names)) (default: both)."))
+        @Option(.choice("kind", "kind", help: "With --model, only \(EnvironmentKind.names.listed()) (default: both)."))
         var kind: EnvironmentKind?
         @Option(
-            OptionDeclaration.text("format", "format", help: "Output format: \(Choices.list(formats)) (default: table).")
+            OptionDeclaration.text("format", "format", help: "Output format: \(formats.listed()) (default: table).")
                 .accepting(formats).map { try Output(parsing: $0) })
         var output: Output
         @Option(
             OptionDeclaration.text(
                 "fail-on", "changes",
-                help: "Exit 1 when any line has one of these changes, comma-separated: \(Choices.list(ComparisonChange.names)); "
+                help: "Exit 1 when any line has one of these changes, comma-separated: \(ComparisonChange.names.listed()); "
                     + "such as regressed,moved (a gate for CI)."
             ).map { text in Set(try (text ?? "").split(separator: ",").map { try ComparisonChange(parsing: String($0)) }) })
         var failOn: Set<ComparisonChange>

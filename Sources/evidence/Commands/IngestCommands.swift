@@ -24,7 +24,7 @@ extension IngestCommands {
         @Option(
             OptionDeclaration.text(
                 "format", "format",
-                help: "\(Choices.list(TestReport.Format.allCases.map(\.rawValue))) (default: detected from the content).")
+                help: "\(TestReport.Format.allCases.map(\.rawValue).listed()) (default: detected from the content).")
                 // The parser has checked the value against the choices.
                 .accepting(TestReport.Format.allCases.map(\.rawValue)).map { $0.flatMap { TestReport.Format(rawValue: $0.lowercased()) } })
         var format: TestReport.Format?

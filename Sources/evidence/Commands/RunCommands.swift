@@ -214,12 +214,7 @@ extension RunCommands {
             let opened = try runner.open(access: .reading)
             defer { opened.close() }
             let (checked, problems) = try opened.verifyAttachments()
-            let table = Tabular(
-                columns: ["path", "problem", "claim", "run"],
-                rows: problems.map {
-                    [.text($0.path), .text($0.kind.rawValue), TableValue($0.claimKey), .text(String($0.runUUID.prefix(8)))]
-                })
-            runner.output.write(table, format)
+            runner.output.write(Tabular(problems), format)
             runner.output.message("Checked \(NumberText.counted(checked, "attachment file")): \(problems.isEmpty ? "all unchanged" : "\(problems.count) changed, vanished or outside the folder").")
             return problems.isEmpty ? ExitCode.ok : ExitCode.failure
         }
@@ -239,7 +234,7 @@ extension RunCommands {
         @Option(
             .choice(
                 "result", "result",
-                help: "\(Choices.list(Outcome.names)) (default: judged by the measurements against the claim's expected "
+                help: "\(Outcome.names.listed()) (default: judged by the measurements against the claim's expected "
                     + "values, when each has one)."))
         var outcome: Outcome?
         @Option(
@@ -248,7 +243,7 @@ extension RunCommands {
         let environment = EnvironmentOptions()
         @Option(SharedOptions.tester) var tester: String
         @Option(SharedOptions.date) var date: String?
-        @Option(.choice("posture", "posture", help: "\(Choices.list(Posture.names)).")) var posture: Posture?
+        @Option(.choice("posture", "posture", help: "\(Posture.names.listed()).")) var posture: Posture?
         @Option(.text("note", "text", help: "What was seen.")) var note: String?
         @Option(
             OptionDeclaration.repeated("measure", "measurement", help: "A measurement (see above).").map {

@@ -23,7 +23,7 @@ extension SourceCommands {
         @Argument(.required("url", help: "The page's URL, without a locator.")) var url: String
         @Option(.required("title", "text", help: "The page's title.")) var title: String
         @Option(.required("publisher", "name", help: "Who publishes it, such as Apple.")) var publisher: String
-        @Option(.requiredChoice("kind", "kind", help: "\(Choices.list(SourceKind.names)).")) var kind: SourceKind
+        @Option(.requiredChoice("kind", "kind", help: "\(SourceKind.names.listed()).")) var kind: SourceKind
         @Option(.text("published", "date", help: "When it was published (YYYY-MM-DD).")) var published: String?
         @Option(.text("updated", "date", help: "When it was last updated (YYYY-MM-DD).")) var updated: String?
         @Option(.text("retrieved", "date", help: "When it was read (YYYY-MM-DD).")) var retrieved: String?

@@ -54,11 +54,7 @@ extension StoreCommands {
             let opened = try runner.open(access: .inspect)
             defer { opened.close() }
             let result = try StoreCheck.run(opened)
-            let width = result.items.map(\.name.count).max() ?? 0
-            for item in result.items {
-                runner.output.write((item.ok ? "ok    " : "FAIL  ") + item.name.padded(to: width)
-                    + "  " + item.detail + "\n")
-            }
+            runner.output.write(result.text)
             return result.ok ? ExitCode.ok : ExitCode.failure
         }
     }

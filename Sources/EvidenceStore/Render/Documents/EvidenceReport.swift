@@ -59,7 +59,7 @@ public struct EvidenceReport {
         writer.beginParagraph()
         let apart = claims.count { !$0.label.isQAWork }
         writer.text(
-            "Claims of " + Self.list(documents) + ": \(claims.count) in all"
+            "Claims of " + (documents.isEmpty ? "no documents" : documents.listed("and")) + ": \(claims.count) in all"
                 + (apart > 0 ? ", \(claims.count - apart) to check and \(apart) not published" : "")
                 + ". Every state below is derived from the results in the store.")
         if let stamp {
@@ -483,12 +483,4 @@ public struct EvidenceReport {
         }
     }
 
-    /// "a", "a and b", "a, b and c"
-    static func list(_ items: [String]) -> String {
-        switch items.count {
-        case 0: return "no documents"
-        case 1: return items[0]
-        default: return items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
-        }
-    }
 }

@@ -56,7 +56,7 @@ public struct SourceListDocument {
             writer.text(" Cited by no claim.")
         } else {
             writer.text(" Cited by ")
-            writer.text(EvidenceReport.list(source.citations.map { $0.0 + ($0.1.isEmpty ? "" : " (\($0.1))") }))
+            writer.text(source.citations.map { $0.0 + ($0.1.isEmpty ? "" : " (\($0.1))") }.listed("and"))
             writer.text(".")
         }
         if !source.lacks.isEmpty {
