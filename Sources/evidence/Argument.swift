@@ -1,20 +1,5 @@
 import EvidenceStore
 
-/// An argument as a command's property declares it, with the type its value
-/// is read as: `@Argument(.required("key", help: …)) var key: String`.
-@propertyWrapper
-struct Argument<Value: Sendable>: DeclaredParameter {
-    let parameter: Parameter
-    let value: Result<Value, any Error>
-
-    init(_ declaration: ArgumentDeclaration<Value>) {
-        parameter = .argument(declaration.argument)
-        value = Parsing.read { try declaration.read(try declaration.argument.given(in: $0), $0) }
-    }
-
-    var wrappedValue: Value { value.parsed }
-}
-
 /// How an argument is parsed and read: its help, and the words it took
 /// (empty when none) to the typed value.
 struct ArgumentDeclaration<Value>: Sendable {

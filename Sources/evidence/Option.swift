@@ -1,23 +1,5 @@
 import EvidenceStore
 
-/// An option as a command's property declares it, with the type its value is
-/// read as: `@Option(.flag("force", help: …)) var force: Bool`,
-/// `@Option(.text("note", "text", help: …)) var note: String?`. The one
-/// declaration is what the parser accepts, what the help shows and the value
-/// the command reads, so none of them can part from the others.
-@propertyWrapper
-struct Option<Value: Sendable>: DeclaredParameter {
-    let parameter: Parameter
-    let value: Result<Value, any Error>
-
-    init(_ declaration: OptionDeclaration<Value>) {
-        parameter = .option(declaration.option)
-        value = Parsing.read { try declaration.read(try declaration.option.given(in: $0), $0) }
-    }
-
-    var wrappedValue: Value { value.parsed }
-}
-
 /// How an option is parsed and read: its help, and the values given (in
 /// order; empty when it was not) to the typed value. Options several commands
 /// share are declared once as one of these (`SharedOptions.by`).

@@ -6,6 +6,34 @@ enum Parameter: Sendable {
     case argument(ArgumentSpec)
 }
 
+/// An option or an argument as a command's property declares it, with the
+/// type its value is read as: `@Option(.flag("force", help: …)) var force:
+/// Bool`, `@Option(.text("note", "text", help: …)) var note: String?`,
+/// `@Argument(.required("key", help: …)) var key: String`. The one
+/// declaration is what the parser accepts, what the help shows and the value
+/// the command reads, so none of them can part from the others.
+@propertyWrapper
+struct Declared<Value: Sendable>: DeclaredParameter {
+    let parameter: Parameter
+    let value: Result<Value, any Error>
+
+    init(_ option: OptionDeclaration<Value>) {
+        parameter = .option(option.option)
+        value = Parsing.read { try option.read(try option.option.given(in: $0), $0) }
+    }
+
+    init(_ argument: ArgumentDeclaration<Value>) {
+        parameter = .argument(argument.argument)
+        value = Parsing.read { try argument.read(try argument.argument.given(in: $0), $0) }
+    }
+
+    var wrappedValue: Value { value.parsed }
+}
+
+/// `@Option(…)` and `@Argument(…)`: a property declared as the help names it.
+typealias Option<Value: Sendable> = Declared<Value>
+typealias Argument<Value: Sendable> = Declared<Value>
+
 /// A property of a command that the parser fills: `@Option` or `@Argument`.
 protocol DeclaredParameter: Sendable {
     associatedtype Value: Sendable
