@@ -226,6 +226,7 @@ extension Store {
                     attachments.isEmpty ? ([], []) : attachments.next(for: test.identifier, device: facts.devices[device], index: device)
                 let keys: [String?] = claims.isEmpty ? [nil] : claims.sorted()
                 let given = (row.result, row.note)
+                let records = measurements.map(\.record)
                 for (index, key) in keys.enumerated() {
                     let slot = claims.isEmpty ? 0 : index + 1
                     if let key {
@@ -251,7 +252,7 @@ extension Store {
                     }
                     row.uuid = ResultIdentity.ingestedResultUUID(runPart: run.part, test: number, claimSlot: slot)
                     row.recordedAt = moments.next()
-                    let id = try batch.add(row, measurements: measurements.map(\.record))
+                    let id = try batch.add(row, measurements: records)
                     for (file, withFailure) in files { attachedFiles.append((id, file, withFailure)) }
                     if !measurements.isEmpty { measuredResults += 1 }
                 }

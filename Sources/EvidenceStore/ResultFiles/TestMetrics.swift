@@ -63,8 +63,7 @@ public struct TestMetrics: Equatable, Sendable {
     /// sample that is not a number, is refused naming where.
     public static func read(_ path: String, maxBytes: Int = IngestOptions.defaultMaxBytes) throws -> TestMetrics {
         try ResultFile.check(path, maxBytes: maxBytes)
-        guard let data = FileManager.default.contents(atPath: path) else { throw EvidenceError.fileMissing(path: path) }
-        return try parse(data, path: path)
+        return try parse(try InputFile.read(path, maxBytes: maxBytes), path: path)
     }
 
     static func parse(_ data: Data, path: String) throws -> TestMetrics {

@@ -201,6 +201,8 @@ struct TestAttachments {
         var name: String
         var deviceID, deviceName: String?
         var repetition: Int?
+        /// Taken by the first result that matches it only (a test's metrics on a device).
+        var once = false
         var content: Content
     }
 
@@ -228,7 +230,7 @@ struct TestAttachments {
     ) throws {
         for run in metrics {
             byTest[run.test, default: []].append(Entry(
-                name: "metrics", deviceID: run.deviceID, deviceName: run.deviceName, repetition: 1,
+                name: "metrics", deviceID: run.deviceID, deviceName: run.deviceName, once: true,
                 content: .measurements(run.measurements)))
         }
         for attachment in attachments {
@@ -256,8 +258,9 @@ struct TestAttachments {
                 path: attachment.file, location: nil,
                 reason: "the attachment '\(attachment.name)' of \(attachment.test) \(reason)")
         }
-        guard let data = FileManager.default.contents(atPath: attachment.file), let text = String(validating: data, as: UTF8.self)
-        else { throw bad("is not UTF-8 text") }
+        guard let text = String(validating: try InputFile.read(attachment.file, maxBytes: 1 << 20), as: UTF8.self) else {
+            throw bad("is not UTF-8 text")
+        }
         var measurements: [MeasurementDraft] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let words = String(line).trimmingWhitespaceAndNewlines()
@@ -297,12 +300,15 @@ struct TestAttachments {
                 if let id = entry.deviceID, let other = device.identifier { id == other }
                 else if let name = entry.deviceName, let other = device.name { name == other }
                 else { true }
-            guard sameDevice, entry.repetition.map({ $0 == repetition }) ?? true else { continue }
+            let place = test + "\n" + String(number)
+            guard sameDevice, entry.repetition.map({ $0 == repetition }) ?? true, !(entry.once && taken.contains(place)) else {
+                continue
+            }
             switch entry.content {
             case .image(let file, let withFailure): found.files.append((file, withFailure))
             case .measurements(let measurements): found.measurements += measurements
             }
-            taken.insert(test + "\n" + String(number))
+            taken.insert(place)
         }
         return found
     }
