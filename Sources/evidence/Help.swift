@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// Help text in the layout swift-argument-parser prints: OVERVIEW, USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS.

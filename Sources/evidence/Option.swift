@@ -40,6 +40,21 @@ extension OptionDeclaration where Value == String? {
     }
 }
 
+extension OptionDeclaration where Value == String? {
+    /// The value as a whole number of at least `minimum`, nil when left out;
+    /// another is refused, naming `field` and what it expects.
+    func number(atLeast minimum: Int, field: String, expected: String) -> OptionDeclaration<Int?> {
+        map { text in
+            try text.map { text in
+                guard let number = Int(text), number >= minimum else {
+                    throw EvidenceError.invalidValue(field: field, value: text, expected: expected)
+                }
+                return number
+            }
+        }
+    }
+}
+
 extension OptionDeclaration where Value == String {
     /// `--name <value>`, which the parser requires.
     static func required(_ name: String, _ valueName: String, help: String) -> OptionDeclaration {

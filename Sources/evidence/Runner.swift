@@ -48,24 +48,10 @@ struct Runner {
 
 extension Runner {
     /// An environment with what its options left out read from Xcode on this
-    /// machine (unless `detect` is off), each value read named on standard
-    /// error; an Xcode version still missing is refused, saying which options
-    /// name an environment.
+    /// machine (unless `detect` is off), each value read named on standard error.
     func complete(_ environment: EnvironmentSpec, detect: Bool) throws -> EnvironmentSpec {
-        var environment = environment
-        if detect {
-            let (completed, notes) = BuildDetection(tools: machine).complete(environment)
-            environment = completed
-            for note in notes { output.message(note + ".") }
-        }
-        guard !environment.toolVersion.isEmpty else {
-            let reason = detect
-                ? (machine.xcodebuild == nil ? "no xcodebuild on this machine to read it from" : "xcodebuild -version said nothing readable")
-                : "--no-detect reads nothing from this machine"
-            throw EvidenceError.refused(
-                reason: "Missing expected argument '--xcode <version>' (\(reason)): an environment is named by --device or "
-                    + "--simulator, --os and --xcode, with --os-build and --xcode-build at will")
-        }
-        return environment
+        let (completed, notes) = try BuildDetection.complete(environment, with: detect ? BuildDetection(tools: machine) : nil)
+        for note in notes { output.message(note + ".") }
+        return completed
     }
 }

@@ -5,21 +5,12 @@ import EvidenceStore
     import Foundation
 #endif
 
-
 // A write past a file-size limit must fail with EFBIG (and exit 74), not kill the process.
 ThisProcess.ignoreFileSizeLimitSignal()
 
 let output = Output()
 let words = Array(CommandLine.arguments.dropFirst())
-var environment = ProcessInfo.processInfo.environment
-// Who runs it, for testers and authors: $USER, else $LOGNAME, else the login name of the user id.
-if (environment["USER"] ?? "").isEmpty {
-    if let login = environment["LOGNAME"], !login.isEmpty {
-        environment["USER"] = login
-    } else if let name = ThisProcess.userName() {
-        environment["USER"] = name
-    }
-}
+let environment = ThisProcess.environment(ProcessInfo.processInfo.environment)
 var status: Int32
 do {
     let (command, store) = try CommandTree.parse(words, environment: environment)

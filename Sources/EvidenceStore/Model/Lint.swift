@@ -75,3 +75,8 @@ public struct DocumentChange: Sendable, Equatable {
         self.description = description
     }
 }
+
+extension [DocumentChange] {
+    /// One line a change, "FILE:LINE: what changed", for standard output.
+    public var text: String { map { "\($0.file):\($0.line): \($0.description)\n" }.joined() }
+}

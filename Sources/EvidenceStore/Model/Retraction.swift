@@ -37,4 +37,9 @@ public struct RetractionSummary: Equatable, Sendable {
     public var results: Int
     /// The claims whose evidence changed, by key.
     public var claims: [String]
+
+    /// "Retracted run 1a2b3c4d (3 results); evidence changed for duo.a, duo.b.", from what was done to what.
+    public func sentence(_ done: String) -> String {
+        done + (claims.isEmpty ? "." : "; evidence changed for " + claims.joined(separator: ", ") + ".")
+    }
 }

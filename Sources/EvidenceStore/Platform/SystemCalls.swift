@@ -720,9 +720,18 @@ public enum ThisProcess {
     }
 
     /// The login name of this process's user, from the password database.
-    public static func userName() -> String? {
+    private static func userName() -> String? {
         guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
         return String(cString: name)
+    }
+
+    /// The environment with USER set to who runs the process, for testers and
+    /// authors: $USER, else $LOGNAME, else the login name of the user id.
+    public static func environment(_ variables: [String: String]) -> [String: String] {
+        guard (variables["USER"] ?? "").isEmpty else { return variables }
+        var variables = variables
+        variables["USER"] = variables["LOGNAME"].flatMap { $0.isEmpty ? nil : $0 } ?? userName()
+        return variables
     }
 
     /// The user's home folder: `$HOME`, else the password database's entry.
@@ -754,6 +763,13 @@ public enum ThisProcess {
     /// Whether a standard descriptor (0, 1, 2) is a terminal.
     public static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) == 1
+    }
+
+    /// Whether standard output takes colour: a terminal that has it, and never when NO_COLOR is set.
+    public static var colourOnStandardOutput: Bool {
+        let variables = ProcessInfo.processInfo.environment
+        return isTerminal(standardOutput) && (variables["NO_COLOR"] ?? "").isEmpty
+            && !["", "dumb"].contains(variables["TERM"] ?? "")
     }
 
     /// How many columns the terminal on `descriptor` has; nil when it is none.

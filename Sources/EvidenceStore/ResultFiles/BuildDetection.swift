@@ -58,6 +58,36 @@ public final class BuildDetection {
         return (spec, notes)
     }
 
+    /// An environment a person names, with what its options left out read from
+    /// this machine through `detection` (nil for --no-detect): each value read
+    /// is named in a note; an Xcode version still missing is refused, saying
+    /// which options name an environment.
+    public static func complete(_ spec: EnvironmentSpec, with detection: BuildDetection?) throws
+        -> (environment: EnvironmentSpec, notes: [String])
+    {
+        let (environment, notes) = detection?.complete(spec) ?? (spec, [])
+        guard environment.toolVersion.isEmpty else { return (environment, notes) }
+        let reason =
+            detection == nil ? "--no-detect reads nothing from this machine"
+            : detection?.tools.xcodebuild == nil ? "no xcodebuild on this machine to read it from"
+            : "xcodebuild -version said nothing readable"
+        throw EvidenceError.refused(
+            reason: "Missing expected argument '--xcode <version>' (\(reason)): an environment is named by --device or "
+                + "--simulator, --os and --xcode, with --os-build and --xcode-build at will")
+    }
+
+    /// Where the options name no Xcode build and no `xcodebuild -version`
+    /// file, the Xcode of this machine (when it is the version given, if
+    /// any), taken into `options` for every file; the note to say once.
+    public func takeInstalledXcode(into options: inout IngestOptions) -> String? {
+        guard options.xcodeVersionFile == nil, options.xcodeBuild == nil,
+            let (version, build, note) = xcodeValues(given: options.xcodeVersion ?? "")
+        else { return nil }
+        options.xcodeVersion = version
+        options.xcodeBuild = build
+        return note + " on this machine; give --xcode or --no-detect for files made elsewhere."
+    }
+
     /// The Xcode version and build to take, when none was given or the one given is installed.
     public func xcodeValues(given version: String) -> (version: String, build: String, note: String)? {
         guard let installed = installedXcode else { return nil }

@@ -22,6 +22,18 @@ public final class Store {
         case created(version: Int)
         case upgraded(from: Int, to: Int, applied: [String])
         case upToDate(version: Int)
+
+        /// What was done to the store at `path`, in a sentence.
+        public func sentence(path: String) -> String {
+            switch self {
+            case .created(let version):
+                "Created store \(path) (schema version \(version))."
+            case .upgraded(let from, let to, let applied):
+                "Upgraded store \(path) from schema version \(from) to \(to) (applied \(applied.joined(separator: ", ")))."
+            case .upToDate(let version):
+                "Store \(path) is up to date (schema version \(version)); nothing changed."
+            }
+        }
     }
 
     public enum Access: Sendable {

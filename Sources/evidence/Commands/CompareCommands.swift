@@ -1,9 +1,4 @@
 import EvidenceStore
-#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// compare: what changed between two runs or two builds.
 enum CompareCommands {
@@ -111,16 +106,11 @@ extension CompareCommands {
 
         @Option(
             OptionDeclaration.text(
-            "window", "count",
-            help: "How many of the latest decisive results (pass or fail) on each environment to look at "
-                + "(default: \(FlakyListing.defaultWindow)).")
-            .map { text -> Int in
-                guard let text else { return FlakyListing.defaultWindow }
-                guard let count = Int(text), count >= 1 else {
-                    throw EvidenceError.invalidValue(field: "window", value: text, expected: "a whole number of results, 1 or more")
-                }
-                return count
-            })
+                "window", "count",
+                help: "How many of the latest decisive results (pass or fail) on each environment to look at "
+                    + "(default: \(FlakyListing.defaultWindow)).")
+                .number(atLeast: 1, field: "window", expected: "a whole number of results, 1 or more")
+                .defaulting(to: FlakyListing.defaultWindow))
         var window: Int
         @Option(CommandTree.format) var format: OutputFormat
 

@@ -1,9 +1,4 @@
 import EvidenceStore
-#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// ingest, and map add/list/remove.
 enum IngestCommands {
@@ -44,13 +39,8 @@ extension IngestCommands {
         @Option(
             OptionDeclaration.text(
                 "max-size", "bytes", help: "Refuse files larger than this (default: \(IngestOptions.defaultMaxBytes)).")
-                .map { text -> Int in
-                    guard let text else { return IngestOptions.defaultMaxBytes }
-                    guard let number = Int(text), number > 0 else {
-                        throw EvidenceError.invalidValue(field: "maximum size", value: text, expected: "a number of bytes above 0")
-                    }
-                    return number
-                })
+                .number(atLeast: 1, field: "maximum size", expected: "a number of bytes above 0")
+                .defaulting(to: IngestOptions.defaultMaxBytes))
         var maxBytes: Int
 
         /// What the options say of the files.
@@ -78,16 +68,8 @@ extension IngestCommands {
 
         func run(_ runner: Runner) throws -> Int32 {
             var options = try options()
-            let detect = environment.detect
-            let detection = detect ? BuildDetection(tools: runner.machine) : nil
-            // The Xcode of this machine, where the options name none: said once, for every file.
-            if let detection, options.xcodeVersionFile == nil, options.xcodeBuild == nil,
-                let (version, build, note) = detection.xcodeValues(given: options.xcodeVersion ?? "")
-            {
-                options.xcodeVersion = version
-                options.xcodeBuild = build
-                runner.output.message(note + " on this machine; give --xcode or --no-detect for files made elsewhere.")
-            }
+            let detection = environment.detect ? BuildDetection(tools: runner.machine) : nil
+            if let note = detection?.takeInstalledXcode(into: &options) { runner.output.message(note) }
             let opened = try runner.open()
             defer { opened.close() }
             let progress = ProgressLine(runner.output)

@@ -1,9 +1,4 @@
 import EvidenceStore
-#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// lint and annotate: Markdown documents checked against the store.
 enum LintCommands {}
@@ -62,7 +57,7 @@ extension LintCommands {
                     try rewrite(file, opened, runner)
                 case .sync(let dryRun, let write):
                     let changes = try DocumentLint.sync(file: file, store: opened, document: document, dryRun: dryRun, by: by)
-                    for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
+                    runner.output.write(changes.text)
                     runner.output.message(changes.isEmpty ? "\(file): the store already agrees." : dryRun ? "Nothing written (--dry-run)." : "Synced \(file).")
                     if write { try rewrite(file, opened, runner) }
                 }
@@ -78,7 +73,7 @@ extension LintCommands {
         /// Rewrites the document's generated blocks and verified line, printing what changed.
         private func rewrite(_ file: String, _ store: Store, _ runner: Runner) throws {
             let changes = try DocumentLint.write(file: file, store: store, document: document, breakingHardLinks: breakHardLinks)
-            for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
+            runner.output.write(changes.text)
             if changes.isEmpty { runner.output.message("\(file): up to date.") }
         }
     }
@@ -101,7 +96,7 @@ extension LintCommands {
             let opened = try runner.open(access: .reading)
             defer { opened.close() }
             let (changes, unplaced) = try DocumentLint.annotate(file: file, store: opened, document: document, breakingHardLinks: breakHardLinks)
-            for change in changes { runner.output.write("\(change.file):\(change.line): \(change.description)\n") }
+            runner.output.write(changes.text)
             for key in unplaced { runner.output.write("not placed: \(key)\n") }
             runner.output.message("Marked \(NumberText.counted(changes.count, "claim")); \(unplaced.count) not placed.")
             return ExitCode.ok

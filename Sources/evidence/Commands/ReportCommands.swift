@@ -1,9 +1,4 @@
 import EvidenceStore
-#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// report, checklist, sources, untested, status, verified-line.
 enum ReportCommands {

@@ -94,10 +94,8 @@ extension RunCommands {
                 case .result: try opened.retractResult(reference, reason: reason, by: by)
                 case .run: try opened.retractRun(reference, reason: reason, by: by)
                 }
-            var text = "Retracted \(summary.target)"
-            if target == .run { text += " (\(NumberText.counted(summary.results, "result")))" }
-            text += summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."
-            runner.output.message(text)
+            let counted = target == .run ? " (\(NumberText.counted(summary.results, "result")))" : ""
+            runner.output.message(summary.sentence("Retracted \(summary.target)" + counted))
             return ExitCode.ok
         }
     }
@@ -120,8 +118,7 @@ extension RunCommands {
         func run(_ runner: Runner) throws -> Int32 {
             let summary = try runner.with { try $0.correctRunBuild(reference, osBuild: build, reason: reason, by: by) }
             runner.output.message(
-                "Corrected \(summary.target) to OS build \(build) (\(NumberText.counted(summary.results, "result")))"
-                    + (summary.claims.isEmpty ? "." : "; evidence changed for " + summary.claims.joined(separator: ", ") + "."))
+                summary.sentence("Corrected \(summary.target) to OS build \(build) (\(NumberText.counted(summary.results, "result")))"))
             return ExitCode.ok
         }
     }

@@ -1,9 +1,4 @@
 import EvidenceStore
-#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 
 /// session: a guided sitting with one device or simulator.
@@ -61,12 +56,8 @@ extension SessionCommands {
                 store: opened, environment: environment, tester: tester, newModel: self.environment.newModel, selection: selection)
             defer { session.close() }
             FaultPoint.reached("session.started")
-            // Colour only on a terminal that has it, and never when NO_COLOR is set.
-            let variables = ProcessInfo.processInfo.environment
-            let colour = ThisProcess.isTerminal(ThisProcess.standardOutput) && (variables["NO_COLOR"] ?? "").isEmpty
-                && !["", "dumb"].contains(variables["TERM"] ?? "")
             let dialogue = SessionDialogue(
-                session: session, text: SessionText(session: session, colour: colour),
+                session: session, text: SessionText(session: session, colour: ThisProcess.colourOnStandardOutput),
                 say: {
                     runner.output.write($0)
                     try? runner.output.standardOutput.flush()

@@ -1,9 +1,4 @@
 import EvidenceStore
-#if canImport(FoundationEssentials) && !EVIDENCE_FULL_FOUNDATION
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 
 /// init, migrate, check, query, backup, demo: making, upgrading and inspecting the store.
 enum StoreCommands {
@@ -73,14 +68,8 @@ extension StoreCommands {
         @Argument(.required("sql", help: "The SQL statement, such as \"\(StoreReader.exampleQuery)\".")) var sql: String
         @Option(CommandTree.format) var format: OutputFormat
         @Option(
-            OptionDeclaration.text("max-rows", "count", help: "Print at most this many rows (default: all).").map { text -> Int? in
-                try text.map { text in
-                    guard let count = Int(text), count > 0 else {
-                        throw EvidenceError.invalidValue(field: "maximum rows", value: text, expected: "a whole number above 0")
-                    }
-                    return count
-                }
-            })
+            OptionDeclaration.text("max-rows", "count", help: "Print at most this many rows (default: all).")
+                .number(atLeast: 1, field: "maximum rows", expected: "a whole number above 0"))
         var maxRows: Int?
         @Option(
             OptionDeclaration.text(
@@ -151,27 +140,10 @@ extension StoreCommands {
         @Option(CommandTree.store) var store: String?
 
         func run(_ runner: Runner) throws -> Int32 {
-            let target: String
-            var scratch: URL?
-            if let store {
-                target = store
-            } else {
-                let folder = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("evidence-demo-\(UUID().uuidString.prefix(8).lowercased())")
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                scratch = folder
-                target = folder.appendingPathComponent("evidence.sqlite").path
-            }
-            defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
-            let (opened, _) = try Store.initialize(at: target, clock: runner.clock)
-            defer { opened.close() }
-            let summary = try StoreImporter(store: opened).run(BundledSeed())
-            runner.output.message(
-                scratch == nil
-                    ? "Demo store: \(opened.path) (the iPhone Duo data set: \(summary))."
-                    : "Demo store: a temporary one, removed after the report (the iPhone Duo data set: \(summary)); "
-                        + "give --store PATH to keep it.")
-            try Reports.markdown(.report, of: opened, into: runner.output.standardOutput)
+            let demo = try DemoStore(at: store, clock: runner.clock)
+            defer { demo.close() }
+            runner.output.message(demo.sentence)
+            try Reports.markdown(.report, of: demo.store, into: runner.output.standardOutput)
             return ExitCode.ok
         }
     }
@@ -182,15 +154,7 @@ extension Runner {
     func initialize() throws -> Int32 {
         let (store, outcome) = try Store.initialize(at: self.store, clock: clock)
         defer { store.close() }
-        switch outcome {
-        case .created(let version):
-            output.message("Created store \(store.path) (schema version \(version)).")
-        case .upgraded(let from, let to, let applied):
-            output.message(
-                "Upgraded store \(store.path) from schema version \(from) to \(to) (applied \(applied.joined(separator: ", "))).")
-        case .upToDate(let version):
-            output.message("Store \(store.path) is up to date (schema version \(version)); nothing changed.")
-        }
+        output.message(outcome.sentence(path: store.path))
         return ExitCode.ok
     }
 }
