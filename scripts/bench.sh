@@ -3,7 +3,11 @@
 # the text format at three sizes, and times each command as a whole process
 # (median of several runs, with peak memory). The anchor is the sqlite3 shell's
 # .import of the same result rows from CSV into a table of the same shape
-# (the columns and indexes of `results`), measured in the same run. Ingest is
+# (the columns and indexes of `results`), measured in the same run; beside it,
+# "anchor rows": the shell's .import of every row the import writes (claims
+# with their words and links, runs, results, measurements, each claim's latest
+# decisive result as rows), into the same tables and indexes without CHECKs,
+# foreign keys or triggers (scripts/same_rows_anchor.py). Ingest is
 # timed against two Python scripts that do the least a script would
 # (scripts/junit_baseline.py, scripts/xcresult_baseline.py), also in the same run.
 #
@@ -108,6 +112,24 @@ for size in $sizes; do
         mv "$data/results-v2.csv.part" "$data/results-v2.csv"
         rm -f "$data/v2.sqlite"*
     fi
+
+    # Every row the import writes, from a store the folder was imported into.
+    if [ ! -f "$data/same-rows/import.sql" ]; then
+        rm -rf "$data/same-rows" "$data/rows.sqlite"*
+        "$bin" init --store "$data/rows.sqlite" >/dev/null 2>&1
+        "$bin" import "$data/export-v2" --store "$data/rows.sqlite" >/dev/null
+        # import.sql, which names the folder's files, is written last.
+        python3 scripts/same_rows_anchor.py "$data/rows.sqlite" "$data/same-rows"
+        rm -f "$data/rows.sqlite"*
+    fi
+
+    anchor_rows_once() {
+        rm -f "$data/anchor-rows.sqlite"*
+        sqlite3 "$data/anchor-rows.sqlite" < "$data/same-rows/schema.sql" >/dev/null
+        measure sqlite3 "$data/anchor-rows.sqlite" ".read $data/same-rows/import.sql"
+    }
+    time_runs "$size" "anchor rows" "$runs" anchor_rows_once
+    rm -f "$data/anchor-rows.sqlite"*
 
     anchor_once() {
         rm -f "$data/anchor.sqlite"*
@@ -337,21 +359,24 @@ printf '%-18s %s\n' "fixtures floor" "$fixture_floor"
 
 # Targets: the HTML report of L (10,000 claims, 1,000,000 results) under 3 s and 300 MB;
 # the Markdown report of L (newest 20 runs) under 1 s and under 5 MB written.
-printf '\n%-5s %-11s %12s %10s %14s %12s\n' size command "median (s)" "peak (MB)" "vs anchor" "output (MB)"
+printf '\n%-5s %-11s %12s %10s %14s %12s %12s\n' size command "median (s)" "peak (MB)" "vs anchor" "output (MB)" \
+    "vs rows"
 for size in $sizes; do
-    for name in anchor import "import v1" ingest report "report html" checklist untested "claim show" log; do
+    for name in anchor "anchor rows" import "import v1" ingest report "report html" checklist untested "claim show" log; do
         key="$size/$name"
         [ -n "${median[$key]:-}" ] || continue
         ratio=""
+        rows_ratio=""
         if [ "$name" = import ] || [ "$name" = "import v1" ]; then
             ratio="$(python3 -c "print('%.2fx' % (${median[$key]} / ${median[$size/anchor]}))")"
+            rows_ratio="$(python3 -c "print('%.2fx' % (${median[$key]} / ${median[$size/anchor rows]}))")"
         fi
         output=""
         if [ -n "${written[$key]:-}" ]; then
             output="$(python3 -c "print('%.2f' % (${written[$key]} / 1048576))")"
         fi
-        printf '%-5s %-11s %12.3f %10.1f %14s %12s\n' "$size" "$name" "${median[$key]}" \
-            "$(python3 -c "print(${peak[$key]} / 1024)")" "$ratio" "$output"
+        printf '%-5s %-11s %12.3f %10.1f %14s %12s %12s\n' "$size" "$name" "${median[$key]}" \
+            "$(python3 -c "print(${peak[$key]} / 1024)")" "$ratio" "$output" "$rows_ratio"
     done
 done
 
