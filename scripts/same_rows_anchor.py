@@ -32,18 +32,19 @@ def main(store, folder):
         stored = [c for c in columns if c[6] == 0]  # hidden 0: not a generated column
         generated = {c[1] for c in columns if c[6] != 0}
         key = [c[1] for c in sorted(stored, key=lambda c: c[5]) if c[5]]
-        definitions = [f'"{c[1]}" {c[2]}' + (" PRIMARY KEY" if key == [c[1]] and c[2].upper() == "INTEGER" else "")
-                       for c in stored]
-        if len(key) > 1 or (key and not any(d.endswith("PRIMARY KEY") for d in definitions)):
+        # An INTEGER primary key of one column is the rowid, as in the store.
+        rowid = len(key) == 1 and any(c[1] == key[0] and c[2].upper() == "INTEGER" for c in stored)
+        definitions = [f'"{c[1]}" {c[2]}' + (" PRIMARY KEY" if rowid and c[1] == key[0] else "") for c in stored]
+        if key and not rowid:
             definitions.append("PRIMARY KEY (" + ", ".join(f'"{k}"' for k in key) + ")")
         schema.append(f'CREATE TABLE "{table}" ({", ".join(definitions)});')
-        for _, name, unique, origin, _ in db.execute(f'PRAGMA index_list("{table}")'):
+        for number, name, _, origin, _ in db.execute(f'PRAGMA index_list("{table}")'):
             indexed = [r[2] for r in db.execute(f'PRAGMA index_info("{name}")')]
             if origin == "pk" or any(c is None or c in generated for c in indexed):
                 continue
             sql = db.execute("SELECT sql FROM sqlite_schema WHERE name = ?", (name,)).fetchone()[0]
-            if sql is None:  # a UNIQUE constraint's own index
-                sql = f'CREATE UNIQUE INDEX "{table}_unique_{len(schema)}" ON "{table}" ({", ".join(indexed)})'
+            if sql is None:  # a UNIQUE constraint's own index, which has no SQL of its own
+                sql = f'CREATE UNIQUE INDEX "{table}_unique_{number}" ON "{table}" ({", ".join(indexed)})'
             schema.append(sql + ";")
         path = os.path.join(folder, table + ".csv")
         with open(path, "w", newline="") as out:

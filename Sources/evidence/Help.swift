@@ -1,4 +1,3 @@
-
 /// Help text in the layout swift-argument-parser prints: OVERVIEW, USAGE,
 /// ARGUMENTS, OPTIONS, SUBCOMMANDS.
 enum Help {

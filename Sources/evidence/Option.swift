@@ -38,9 +38,7 @@ extension OptionDeclaration where Value == String? {
     static func text(_ name: String, _ valueName: String, help: String) -> OptionDeclaration {
         OptionDeclaration(option: OptionSpec(name: name, valueName: valueName, help: help)) { given, _ in given.last }
     }
-}
 
-extension OptionDeclaration where Value == String? {
     /// The value as a whole number of at least `minimum`, nil when left out;
     /// another is refused, naming `field` and what it expects.
     func number(atLeast minimum: Int, field: String, expected: String) -> OptionDeclaration<Int?> {

@@ -5,11 +5,16 @@ import EvidenceStore
     import Foundation
 #endif
 
-
 /// Where a command writes: data to standard output, messages to standard error.
 final class Output {
     let standardOutput = TextSink(descriptor: ThisProcess.standardOutput, name: "standard output")
     private let standardError = TextSink(descriptor: ThisProcess.standardError, name: "standard error")
+    /// Whether standard output takes colour (a terminal that has it, NO_COLOR unset).
+    let colour: Bool
+
+    init(environment: [String: String]) {
+        colour = ThisProcess.takesColour(ThisProcess.standardOutput, environment: environment)
+    }
 
     /// Writes text to standard output as it is.
     func write(_ text: String) {

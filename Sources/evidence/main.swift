@@ -8,9 +8,9 @@ import EvidenceStore
 // A write past a file-size limit must fail with EFBIG (and exit 74), not kill the process.
 ThisProcess.ignoreFileSizeLimitSignal()
 
-let output = Output()
 let words = Array(CommandLine.arguments.dropFirst())
 let environment = ThisProcess.environment(ProcessInfo.processInfo.environment)
+let output = Output(environment: environment)
 var status: Int32
 do {
     let (command, store) = try CommandTree.parse(words, environment: environment)

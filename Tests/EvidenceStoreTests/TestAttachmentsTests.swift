@@ -32,4 +32,20 @@ import Testing
             #expect(attachments.untaken.isEmpty, "counting from \(first)")
         }
     }
+
+    /// A measurements attachment past its limit is refused naming the attachment and its test.
+    @Test func anOversizedMeasurementsAttachmentIsNamed() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attachments-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("big.txt")
+        try Data(repeating: UInt8(ascii: "\n"), count: TestAttachments.measurementsLimit + 1).write(to: file)
+        let attachment = XCResultBundle.Attachment(test: "T/testA()", file: file.path, name: "evidence-measurements")
+        #expect {
+            _ = try TestAttachments(
+                [attachment], metrics: [], storeFolder: folder, storePath: folder.appendingPathComponent("e.sqlite").path)
+        } throws: { error in
+            "\(error)".contains("the attachment 'evidence-measurements' of T/testA() is over the limit of \(TestAttachments.measurementsLimit) bytes")
+        }
+    }
 }

@@ -765,11 +765,10 @@ public enum ThisProcess {
         isatty(descriptor) == 1
     }
 
-    /// Whether standard output takes colour: a terminal that has it, and never when NO_COLOR is set.
-    public static var colourOnStandardOutput: Bool {
-        let variables = ProcessInfo.processInfo.environment
-        return isTerminal(standardOutput) && (variables["NO_COLOR"] ?? "").isEmpty
-            && !["", "dumb"].contains(variables["TERM"] ?? "")
+    /// Whether a standard descriptor takes colour: a terminal that has it
+    /// (by $TERM), and never when NO_COLOR is set.
+    public static func takesColour(_ descriptor: Int32, environment: [String: String]) -> Bool {
+        isTerminal(descriptor) && (environment["NO_COLOR"] ?? "").isEmpty && !["", "dumb"].contains(environment["TERM"] ?? "")
     }
 
     /// How many columns the terminal on `descriptor` has; nil when it is none.

@@ -89,7 +89,7 @@ public final class BuildDetection {
     }
 
     /// The Xcode version and build to take, when none was given or the one given is installed.
-    public func xcodeValues(given version: String) -> (version: String, build: String, note: String)? {
+    private func xcodeValues(given version: String) -> (version: String, build: String, note: String)? {
         guard let installed = installedXcode else { return nil }
         let note = "Xcode \(installed.version) (\(installed.build)), from xcodebuild -version"
         if version.isEmpty { return (installed.version, installed.build, note) }
@@ -98,7 +98,7 @@ public final class BuildDetection {
     }
 
     /// A simulator's OS build from its runtime, when exactly one runtime build answers to it.
-    public func osBuild(osName: String, osVersion: String, notes: inout [String]) -> (build: String, note: String)? {
+    func osBuild(osName: String, osVersion: String, notes: inout [String]) -> (build: String, note: String)? {
         let runtimes = simulatorRuntimes
         guard !runtimes.isEmpty else { return nil }
         let os = "\(osName) \(osVersion)"

@@ -251,6 +251,9 @@ struct TestAttachments {
         }
     }
 
+    /// The most an `evidence-measurements` attachment holds: a line a measurement.
+    static let measurementsLimit = 1 << 20
+
     /// The measurements of an `evidence-measurements` attachment.
     private static func measurements(_ attachment: XCResultBundle.Attachment) throws -> [MeasurementDraft] {
         func bad(_ reason: String) -> EvidenceError {
@@ -258,9 +261,13 @@ struct TestAttachments {
                 path: attachment.file, location: nil,
                 reason: "the attachment '\(attachment.name)' of \(attachment.test) \(reason)")
         }
-        guard let text = String(validating: try InputFile.read(attachment.file, maxBytes: 1 << 20), as: UTF8.self) else {
-            throw bad("is not UTF-8 text")
+        let data: Data
+        do {
+            data = try InputFile.read(attachment.file, maxBytes: measurementsLimit)
+        } catch EvidenceError.badFile(_, _, let reason) {
+            throw bad(reason)
         }
+        guard let text = String(validating: data, as: UTF8.self) else { throw bad("is not UTF-8 text") }
         var measurements: [MeasurementDraft] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let words = String(line).trimmingWhitespaceAndNewlines()

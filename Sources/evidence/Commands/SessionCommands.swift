@@ -1,6 +1,5 @@
 import EvidenceStore
 
-
 /// session: a guided sitting with one device or simulator.
 enum SessionCommands {
     static let answersFormat = """
@@ -57,7 +56,7 @@ extension SessionCommands {
             defer { session.close() }
             FaultPoint.reached("session.started")
             let dialogue = SessionDialogue(
-                session: session, text: SessionText(session: session, colour: ThisProcess.colourOnStandardOutput),
+                session: session, text: SessionText(session: session, colour: runner.output.colour),
                 say: {
                     runner.output.write($0)
                     try? runner.output.standardOutput.flush()
