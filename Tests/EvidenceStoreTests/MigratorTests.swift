@@ -196,6 +196,7 @@ final class ConcurrentResults: @unchecked Sendable {
         24: "088555083d7ce71235328ca9033a7919672d717a3c8bbfc5167ec47e2c7ca809",
         25: "020907d7e48b48fde74b6682797c3569ec286c17529bc1f13f435a3fc8cd112d",
         26: "05bc146a83ff7f11697363ae0ca1683272166b88989e70e87b547b2974233bcc",
+        27: "34304f1c6a25907265cc8bff8fe320670a7a48bdffc7fdf4f02417313c188278",
     ]
 
     @Test func landedMigrationsAreFrozen() {
