@@ -346,6 +346,58 @@ final class ConcurrentResults: @unchecked Sendable {
         #expect(try store.database.scalar("SELECT state FROM claim_state WHERE claim_id = 1").string == "verified-on-device")
     }
 
+    /// Migration 27 works each claim's last day out once: on results of every
+    /// kind the view orders (dated, timed, undated, a fail and a pass of one
+    /// moment, retracted ones) it gives the rows it gave, and a claim and
+    /// environment asked for still reads only that pair's results.
+    @Test func theLastDayWorkedOutOnceKeepsEveryRowAndReadsOnePair() throws {
+        let path = folder.path("twenty-seven.sqlite")
+        let database = try Database(path: path, mode: .readWriteCreate)
+        try database.execute("PRAGMA application_id = 1163282756")
+        _ = try database.scalar("PRAGMA journal_mode = WAL")
+        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 6 })).migrate(database, path: path)
+        try Self.fillVersionSix(database)
+        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 26 })).migrate(database, path: path)
+        // 240 results over both claims, both environments and both runs: a day,
+        // a time, or no date (its recording time counts), passes and fails.
+        try database.execute(
+            """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 240)
+            INSERT INTO results (uuid, run_id, environment_id, claim_id, claim_statement_id, result, checked_at, recorded_at)
+            SELECT printf('00000000-0000-4000-9000-%012d', i), u.id, u.environment_id, c.id,
+                   (SELECT s.id FROM claim_statements AS s WHERE s.claim_id = c.id),
+                   CASE WHEN i % 3 = 0 OR i % 7 = 0 THEN 'fail' ELSE 'pass' END,
+                   CASE i % 4 WHEN 0 THEN NULL WHEN 1 THEN printf('2026-10-%02d', 20 + i % 5)
+                        ELSE printf('2026-10-%02dT%02d:00:00Z', 20 + i % 5, i % 3) END,
+                   printf('2026-10-%02dT12:00:00.%06dZ', 20 + i % 6, i)
+            FROM n, runs AS u, claims AS c
+            WHERE u.id = 1 + i % 2 AND c.id = 1 + (i / 2) % 2
+            """)
+        try database.execute(
+            """
+            INSERT INTO retractions (uuid, result_id, retracted_by, retracted_at, reason)
+            SELECT printf('00000000-0000-4000-a000-%012d', id), id, 'qa', '2026-10-26T00:00:00Z', 'wrong device'
+            FROM results WHERE id % 11 = 0
+            """)
+        let rows = "SELECT claim_id, environment_id, result_id FROM decisive_result_order ORDER BY claim_id, environment_id"
+        func order(_ database: Database) throws -> [[Int?]] {
+            try database.query(rows).map { [try $0.optionalInt("claim_id"), try $0.optionalInt("environment_id"), try $0.optionalInt("result_id")] }
+        }
+        let before = try order(database)
+        #expect(before.count == 4)
+        database.close()
+
+        let (store, _) = try Store.initialize(at: path)
+        defer { store.close() }
+        #expect(try order(store.database) == before)
+        let plan = try store.database.query(
+            "EXPLAIN QUERY PLAN SELECT * FROM decisive_result_order WHERE claim_id = 1 AND environment_id = 2"
+        ).map { try $0.text("detail") }
+        let searches = plan.filter { $0.contains("results_decisive") }
+        #expect(!searches.isEmpty)
+        #expect(searches.allSatisfy { $0.contains("claim_id=? AND environment_id=?") }, "\(searches)")
+    }
+
     /// A claim, two environments, runs, results (a pass and a fail) and
     /// measurements, inserted as a store of version 6 holds them.
     static func fillVersionSix(_ database: Database) throws {
