@@ -316,12 +316,7 @@ final class ConcurrentResults: @unchecked Sendable {
     /// every row of every table is still there, and every lack still says so.
     @Test func subjectsAndCapabilityRecordsKeepEveryRow() throws {
         let path = folder.path("ten.sqlite")
-        let database = try Database(path: path, mode: .readWriteCreate)
-        try database.execute("PRAGMA application_id = 1163282756")
-        _ = try database.scalar("PRAGMA journal_mode = WAL")
-        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 6 })).migrate(database, path: path)
-        try Self.fillVersionSix(database)
-        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 9 })).migrate(database, path: path)
+        let database = try Self.filledAtVersionSix(path, migratedTo: 9)
         try database.executeScript(
             """
             INSERT INTO capabilities (name, description) VALUES ('standby', 'StandBy');
@@ -352,12 +347,7 @@ final class ConcurrentResults: @unchecked Sendable {
     /// environment asked for still reads only that pair's results.
     @Test func theLastDayWorkedOutOnceKeepsEveryRowAndReadsOnePair() throws {
         let path = folder.path("twenty-seven.sqlite")
-        let database = try Database(path: path, mode: .readWriteCreate)
-        try database.execute("PRAGMA application_id = 1163282756")
-        _ = try database.scalar("PRAGMA journal_mode = WAL")
-        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 6 })).migrate(database, path: path)
-        try Self.fillVersionSix(database)
-        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 26 })).migrate(database, path: path)
+        let database = try Self.filledAtVersionSix(path, migratedTo: 26)
         // 240 results over both claims, both environments and both runs: a day,
         // a time, or no date (its recording time counts), passes and fails.
         try database.execute(
@@ -396,6 +386,18 @@ final class ConcurrentResults: @unchecked Sendable {
         let searches = plan.filter { $0.contains("results_decisive") }
         #expect(!searches.isEmpty)
         #expect(searches.allSatisfy { $0.contains("claim_id=? AND environment_id=?") }, "\(searches)")
+    }
+
+    /// A store made at version 6, given `fillVersionSix`'s rows as a writer of
+    /// that version wrote them, then migrated to `version`.
+    static func filledAtVersionSix(_ path: String, migratedTo version: Int) throws -> Database {
+        let database = try Database(path: path, mode: .readWriteCreate)
+        try database.execute("PRAGMA application_id = 1163282756")
+        _ = try database.scalar("PRAGMA journal_mode = WAL")
+        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= 6 })).migrate(database, path: path)
+        try fillVersionSix(database)
+        try Migrator(migrations: Array(Migration.bundled.filter { $0.version <= version })).migrate(database, path: path)
+        return database
     }
 
     /// A claim, two environments, runs, results (a pass and a fail) and

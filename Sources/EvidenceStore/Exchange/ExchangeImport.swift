@@ -511,7 +511,8 @@ final class ImportSession {
         if statementRows[claim] == nil {
             var rows: [String: Int64] = [:]
             for row in try reader.statements(ofClaim: claim) {
-                rows[SHA256.hex(Data(row.statement.utf8))] = rows[SHA256.hex(Data(row.statement.utf8))] ?? row.id
+                let digest = SHA256.hex(Data(row.statement.utf8))
+                if rows[digest] == nil { rows[digest] = row.id }
             }
             statementRows[claim] = rows
         }

@@ -58,7 +58,7 @@ struct FieldReader: Sendable {
         switch raw(key) {
         case nil, .null?: return nil
         case .string(let text)?:
-            if text.unicodeScalars.contains(where: { $0.value == 0 }) {
+            if text.utf8.contains(0) {
                 throw error(key, "contains a NUL character")
             }
             if let problem = ControlCharacters.problem(in: text, allowingLineBreaks: Self.freeText.contains(key)) {
@@ -110,7 +110,7 @@ struct FieldReader: Sendable {
         case nil, .null?: return []
         case .array(let items)?:
             return try items.enumerated().map { index, item in
-                guard case .string(let text) = item, !text.unicodeScalars.contains(where: { $0.value == 0 }) else {
+                guard case .string(let text) = item, !text.utf8.contains(0) else {
                     throw error("\(key)[\(index)]", "expected a string without NUL characters")
                 }
                 return text
