@@ -7,9 +7,10 @@
 # "anchor rows": the shell's .import of every row the import writes (claims
 # with their words and links, runs, results, measurements, each claim's latest
 # decisive result as rows), into the same tables and indexes without CHECKs,
-# foreign keys or triggers (scripts/same_rows_anchor.py). Ingest is
+# foreign keys or triggers (scripts/same_rows_anchor.py). The anchors and the
+# imports are timed in turn, a round of each at a time. Ingest is
 # timed against two Python scripts that do the least a script would
-# (scripts/junit_baseline.py, scripts/xcresult_baseline.py), also in the same run.
+# (scripts/junit_baseline.py, scripts/xcresult_baseline.py), also in the same run and in turn.
 #
 #   scripts/bench.sh                    # all sizes, 3 runs each
 #   BENCH_SIZES="S M" scripts/bench.sh  # only the smaller sizes
@@ -88,6 +89,19 @@ time_runs() { # size command n CMD...
     record "$size" "$name" "$(printf '%s' "$lines" | summarise)"
 }
 
+# time_in_turn size n name function [name function ...]: each command once a
+# round, n rounds, in turn: a slow spell of the machine then falls on every
+# side of a ratio, not on one.
+time_in_turn() {
+    local size="$1" n="$2"; shift 2
+    local -a names=() commands=() lines=()
+    while [ $# -gt 0 ]; do names+=("$1"); commands+=("$2"); lines+=(""); shift 2; done
+    for _ in $(seq "$n"); do
+        for i in "${!names[@]}"; do lines[i]+="$("${commands[i]}")"$'\n'; done
+    done
+    for i in "${!names[@]}"; do record "$size" "${names[i]}" "$(printf '%s' "${lines[i]}" | summarise)"; done
+}
+
 junit="$out/junit-100000.xml"
 [ -f "$junit" ] || python3 scripts/bench_data.py junit "$junit" 100000
 
@@ -128,29 +142,27 @@ for size in $sizes; do
         sqlite3 "$data/anchor-rows.sqlite" < "$data/same-rows/schema.sql" >/dev/null
         measure sqlite3 "$data/anchor-rows.sqlite" ".read $data/same-rows/import.sql"
     }
-    time_runs "$size" "anchor rows" "$runs" anchor_rows_once
-    rm -f "$data/anchor-rows.sqlite"*
 
     anchor_once() {
         rm -f "$data/anchor.sqlite"*
         anchor_sql | sqlite3 "$data/anchor.sqlite" >/dev/null
         measure sqlite3 "$data/anchor.sqlite" ".mode csv" ".import --skip 1 $data/results-v2.csv results"
     }
-    time_runs "$size" anchor "$runs" anchor_once
 
     import_once() {
         rm -f "$data/store.sqlite"*
         "$bin" init --store "$data/store.sqlite" 2>/dev/null
         measure "$bin" import "$data/export-v2" --store "$data/store.sqlite"
     }
-    time_runs "$size" import "$runs" import_once
 
     import_v1_once() {
         rm -f "$data/store.sqlite"*
         "$bin" init --store "$data/store.sqlite" 2>/dev/null
         measure "$bin" import "$data/export" --store "$data/store.sqlite"
     }
-    time_runs "$size" "import v1" "$runs" import_v1_once
+    # The store the commands below read is the last round's import v1.
+    time_in_turn "$size" "$runs" "anchor rows" anchor_rows_once anchor anchor_once import import_once "import v1" import_v1_once
+    rm -f "$data/anchor-rows.sqlite"* "$data/anchor.sqlite"*
 
     ingest_once() {
         rm -f "$data/ingest.sqlite"*
