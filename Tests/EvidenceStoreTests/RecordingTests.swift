@@ -437,6 +437,21 @@ import Testing
         }
     }
 
+    /// The recording time of a result: the store's moment to the microsecond, and nothing like it.
+    @Test func aRecordingTimeIsAMomentToTheMicrosecond() {
+        for good in ["2026-10-20T14:03:00.000000Z", "2028-02-29T23:59:59.999999Z", "0001-01-01T00:00:00.000000Z"] {
+            #expect(Timestamp.isMicroseconds(good), "\(good)")
+        }
+        for bad in [
+            "2026-10-20T14:03:00.00000Z", "2026-10-20T14:03:00.0000000Z", "2026-10-20 14:03:00.000000Z",
+            "2026-10-20T14:03:00,000000Z", "2026-10-20T14:03:00.00000aZ", "2026-10-20T14:03:00.000000z",
+            "2026-10-20T24:03:00.000000Z", "2026-10-20T14:60:00.000000Z", "2026-02-30T14:03:00.000000Z",
+            "2100-02-29T00:00:00.000000Z", "0000-01-01T00:00:00.000000Z", "2026-10-20T14:03:00Z", "",
+        ] {
+            #expect(!Timestamp.isMicroseconds(bad), "\(bad)")
+        }
+    }
+
     @Test func offsetsCarryAcrossDaysMonthsYearsAndLeapDays() throws {
         #expect(try Timestamp.parse("2026-01-01T00:30:00+01:00", field: "date") == "2025-12-31T23:30:00Z")
         #expect(try Timestamp.parse("2025-12-31T23:30:00-01:00", field: "date") == "2026-01-01T00:30:00Z")

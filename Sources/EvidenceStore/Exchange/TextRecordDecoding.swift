@@ -455,7 +455,10 @@ extension FieldReader {
 
     /// A full timestamp, kept exactly as the store writes it.
     mutating func time(_ key: String) throws -> String {
-        let text = try string(key)
+        try time(key, try string(key))
+    }
+
+    private func time(_ key: String, _ text: String) throws -> String {
         let parsed = try checked(key) { try Timestamp.parse(text, field: "time") }
         guard parsed == text, text.count == 20 else {
             throw error(key, "expected a UTC time such as 2026-10-20T14:03:00Z, found '\(text)'")
@@ -464,7 +467,10 @@ extension FieldReader {
     }
 
     mutating func digest(_ key: String) throws -> String {
-        let text = try string(key)
+        try digest(key, try string(key))
+    }
+
+    private func digest(_ key: String, _ text: String) throws -> String {
         guard text.utf8.count == 64, text.utf8.allSatisfy(Self.isLowerHex) else {
             throw error(key, "expected a SHA-256 as 64 lower-case hex digits")
         }
@@ -477,23 +483,27 @@ extension FieldReader {
     }
 
     mutating func optionalUUID(_ key: String) throws -> String? {
-        try optionalString(key) == nil ? nil : try uuid(key)
+        try optionalString(key).map { try uuid(key, $0) }
     }
 
     mutating func optionalDigest(_ key: String) throws -> String? {
-        try optionalString(key) == nil ? nil : try digest(key)
+        try optionalString(key).map { try digest(key, $0) }
     }
 
     mutating func optionalTime(_ key: String) throws -> String? {
-        try optionalString(key) == nil ? nil : try time(key)
+        try optionalString(key).map { try time(key, $0) }
     }
 
     mutating func uuid(_ key: String) throws -> String {
-        let uuid = try string(key)
-        let bytes = Array(uuid.utf8)
-        let dashes = [8, 13, 18, 23]
+        try uuid(key, try string(key))
+    }
+
+    private func uuid(_ key: String, _ uuid: String) throws -> String {
+        let bytes = uuid.utf8
         guard bytes.count == 36,
-            bytes.indices.allSatisfy({ dashes.contains($0) ? bytes[$0] == UInt8(ascii: "-") : Self.isLowerHex(bytes[$0]) })
+            bytes.enumerated().allSatisfy({ index, byte in
+                index == 8 || index == 13 || index == 18 || index == 23 ? byte == UInt8(ascii: "-") : Self.isLowerHex(byte)
+            })
         else { throw error(key, "expected a lower-case UUID, found '\(uuid)'") }
         return uuid
     }

@@ -163,10 +163,8 @@ public enum Timestamp {
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ`, as results record when they were recorded.
     public static func isMicroseconds(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard bytes.count == 27, bytes[19] == UInt8(ascii: "."), bytes[26] == UInt8(ascii: "Z"),
-            bytes[20..<26].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-        else { return false }
-        return parseCanonical(String(decoding: bytes[0..<19], as: UTF8.self) + "Z") != nil
+        return bytes.count == 27 && bytes[10] == UInt8(ascii: "T") && bytes[19] == UInt8(ascii: ".")
+            && bytes[26] == UInt8(ascii: "Z") && number(bytes, 20..<26) != nil && day(bytes) != nil && clock(bytes, at: 11) != nil
     }
 
     /// Accepts only a calendar date, `YYYY-MM-DD`.
@@ -203,11 +201,17 @@ public enum Timestamp {
     }
 
     private static func parseDate(_ bytes: [UInt8]) -> (year: Int, month: Int, day: Int, text: String)? {
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+        guard bytes.count == 10, let (year, month, day) = day(bytes) else { return nil }
+        return (year, month, day, String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The calendar day `YYYY-MM-DD` in the first ten bytes; nil when malformed or out of range.
+    private static func day(_ bytes: [UInt8]) -> (year: Int, month: Int, day: Int)? {
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             let year = number(bytes, 0..<4), let month = number(bytes, 5..<7), let day = number(bytes, 8..<10),
             year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        return (year, month, day, String(decoding: bytes, as: UTF8.self))
+        return (year, month, day)
     }
 
     /// HH:MM:SS at an offset; nil when malformed or out of range.
