@@ -204,15 +204,8 @@ ingest_pair() { # label file baseline-script
         rm -f "$out/baseline-run.sqlite"*
         measure python3 "$script" "$file" "$out/baseline-run.sqlite"
     }
-    # In turn, as the issue that set the targets measured them: a slow spell
-    # of the machine then falls on both sides of the ratio, not on one.
-    local ours="" theirs=""
-    for _ in $(seq "$runs"); do
-        ours+="$(evidence_once)"$'\n'
-        theirs+="$(baseline_once)"$'\n'
-    done
-    record ingest "$label" "$(printf '%s' "$ours" | summarise)"
-    record ingest "$label python" "$(printf '%s' "$theirs" | summarise)"
+    # In turn, as the issue that set the targets measured them.
+    time_in_turn ingest "$runs" "$label" evidence_once "$label python" baseline_once
     # The rows each side wrote: both write each device and repetition of a
     # test as a row of its own (a retry that passed does not hide the failure
     # before it).

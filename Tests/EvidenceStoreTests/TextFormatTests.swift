@@ -229,6 +229,15 @@ import Testing
             saying: [Self.run2cee + ":2:", "field 'statement': the words ffff"])
     }
 
+    @Test func aMalformedDigestOrUUIDIsNamed() throws {
+        try expectRejected(
+            Self.run2cee, { $0.replacingOccurrences(of: "\"statement\":\"da1b", with: "\"statement\":\"DA1B") },
+            saying: [Self.run2cee + ":2:", "field 'statement': expected a SHA-256 as 64 lower-case hex digits, found 'DA1B"])
+        try expectRejected(
+            Self.run2cee, { $0.replacingOccurrences(of: "\"statement\":\"da1b", with: "\"statement\":\"da1") },
+            saying: [Self.run2cee + ":2:", "found 'da1"])
+    }
+
     @Test func aBadEnumeratedValueListsTheAcceptedOnes() throws {
         try expectRejected(
             "claims/duo-system-surfaces.jsonl",

@@ -15,8 +15,10 @@ public struct DemoStore {
 
     public init(at path: String?, clock: Clock) throws {
         var scratch: URL?
-        var target = path ?? ""
-        if path == nil {
+        let target: String
+        if let path {
+            target = path
+        } else {
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("evidence-demo-\(UUID().uuidString.prefix(8).lowercased())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

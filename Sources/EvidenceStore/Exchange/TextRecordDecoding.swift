@@ -472,7 +472,7 @@ extension FieldReader {
 
     private func digest(_ key: String, _ text: String) throws -> String {
         guard text.utf8.count == 64, text.utf8.allSatisfy(Self.isLowerHex) else {
-            throw error(key, "expected a SHA-256 as 64 lower-case hex digits")
+            throw error(key, "expected a SHA-256 as 64 lower-case hex digits, found '\(text)'")
         }
         return text
     }

@@ -146,8 +146,8 @@ public enum Timestamp {
     /// midnight, UTC); nil for any other text.
     public static func date(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard let day = parseDate(Array(bytes.prefix(10))) else { return nil }
-        var seconds = days(year: day.year, month: day.month, day: day.day) * 86_400
+        guard let calendarDay = day(bytes) else { return nil }
+        var seconds = days(year: calendarDay.year, month: calendarDay.month, day: calendarDay.day) * 86_400
         if bytes.count == 20 {
             guard bytes[10] == UInt8(ascii: "T"), bytes[19] == UInt8(ascii: "Z"), let time = clock(bytes, at: 11) else {
                 return nil
@@ -182,7 +182,7 @@ public enum Timestamp {
         let bytes = Array(text.utf8)
         if bytes.count == 10 { return parseDate(bytes) != nil ? text : nil }
         if bytes.count == 20, bytes[19] == UInt8(ascii: "Z"), bytes[10] == UInt8(ascii: "T"),
-            parseDate(Array(bytes[0..<10])) != nil, clock(bytes, at: 11) != nil
+            day(bytes) != nil, clock(bytes, at: 11) != nil
         {
             return text
         }
@@ -224,7 +224,7 @@ public enum Timestamp {
     }
 
     private static func parseDateTime(_ bytes: [UInt8]) -> String? {
-        guard bytes.count >= 20, let date = parseDate(Array(bytes[0..<10])) else { return nil }
+        guard bytes.count >= 20, let date = day(bytes) else { return nil }
         let separator = bytes[10]
         guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
             let seconds = clock(bytes, at: 11)
