@@ -87,6 +87,17 @@ import Testing
             == ResultIdentity.ingestedResultUUID(runUUID: "1d1fb0de-0000-8000-8000-000000000001", test: 7, claimSlot: 1))
     }
 
+    /// The names stores already hold: the first and last result of a run of
+    /// 100,000 that an earlier binary ingested (the benchmark's JUnit file).
+    /// A file ingested again, or merged from a clone, must name them the same.
+    @Test func ingestedResultUUIDsAreTheOnesStoresHold() {
+        let run = "7444a56f-4a43-8989-9189-8b1283bc6555"
+        #expect(ResultIdentity.ingestedResultUUID(runUUID: run, test: 0, claimSlot: 0) == "dacaf48b-9873-8e21-890f-77cdde3941d8")
+        #expect(ResultIdentity.ingestedResultUUID(runUUID: run, test: 99_999, claimSlot: 0) == "dad72983-d6c2-81d9-8dd3-1aaf7f018b29")
+        // A name-based UUID, as Python's hashlib makes it from the same words.
+        #expect(ResultIdentity.legacyUUID(runUUID: run, n: 1) == "eab60f36-4a47-865d-aa7b-4758d0bbbfab")
+    }
+
     @Test func claimKeysAreFoundWhereverTheyStand() {
         let cases: [(String, [String])] = [
             ("claim:island.clock-offset.closed", ["island.clock-offset.closed"]),

@@ -88,12 +88,11 @@ public enum ResultIdentity {
         let place = UInt64(truncatingIfNeeded: test) << 16 | UInt64(truncatingIfNeeded: claimSlot & 0xFFFF)
         let high = mix(place)
         let low = mix(high ^ 0x9E37_79B9_7F4A_7C15)
-        return formatted { position in
-            switch position {
-            case 0..<4: return UInt8(truncatingIfNeeded: prefix >> (8 * UInt32(3 - position)))
-            case 4..<10: return runPart[position] ^ UInt8(truncatingIfNeeded: high >> (8 * UInt64(position - 4)))
-            default: return runPart[position] ^ UInt8(truncatingIfNeeded: low >> (8 * UInt64(position - 10)))
-            }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { raw in
+            for position in 0..<4 { raw[position] = UInt8(truncatingIfNeeded: prefix >> (8 * UInt32(3 - position))) }
+            for position in 4..<10 { raw[position] = runPart[position] ^ UInt8(truncatingIfNeeded: high >> (8 * UInt64(position - 4))) }
+            for position in 10..<16 { raw[position] = runPart[position] ^ UInt8(truncatingIfNeeded: low >> (8 * UInt64(position - 10))) }
+            return formatted(UnsafeBufferPointer(raw))
         }
     }
 
@@ -111,22 +110,17 @@ public enum ResultIdentity {
             name.append(0)
             name.append(contentsOf: part.utf8)
         }
-        return formatted(Array(SHA256.digest(bytes: name).prefix(16)))
+        return Array(SHA256.digest(bytes: name).prefix(16)).withUnsafeBufferPointer(formatted)
     }
 
-    /// Sixteen bytes as a version 8 UUID: the version and variant bits set.
-    private static func formatted(_ raw: [UInt8]) -> String {
-        formatted { raw[$0] }
-    }
-
-    /// The sixteen bytes `byte(0)` to `byte(15)` as a version 8 UUID, written
-    /// straight into the string: an ingest names every result this way.
-    private static func formatted(_ byte: (Int) -> UInt8) -> String {
+    /// Sixteen bytes as a version 8 UUID (the version and variant bits set),
+    /// written straight into the string: an ingest names every result this way.
+    private static func formatted(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: 36) { text in
             let digits: StaticString = "0123456789abcdef"
             var written = 0
             for index in 0..<16 {
-                var value = byte(index)
+                var value = raw[index]
                 if index == 6 { value = (value & 0x0F) | 0x80 }
                 if index == 8 { value = (value & 0x3F) | 0x80 }
                 if index == 4 || index == 6 || index == 8 || index == 10 {

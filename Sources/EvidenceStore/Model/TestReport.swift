@@ -250,20 +250,18 @@ extension TestReport.TestCase {
             defer { at += count }
             return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[at..<at + count]), as: UTF8.self)
         }
-        let place: TestReport.Place
         switch byte() {
         case 0: place = .device(integer())
         case 1: place = .suite(integer())
         default: place = .node(parent: integer(), deviceName: text(), deviceIdentifier: text())
         }
-        let identifier = text() ?? ""
-        let namedAfterSuite = byte() == 1
-        let name = text() ?? ""
-        let outcome = Outcome.allCases[Int(byte()) % Outcome.allCases.count]
+        identifier = text() ?? ""
+        namedAfterSuite = byte() == 1
+        name = text() ?? ""
+        outcome = Outcome.allCases[Int(byte()) % Outcome.allCases.count]
         let bits = integer()
-        let duration: Double? = byte() == 1 ? Double(bitPattern: UInt64(UInt(bitPattern: bits))) : nil
-        self.init(identifier: identifier, name: name, outcome: outcome, duration: duration, message: text(), place: place)
-        self.namedAfterSuite = namedAfterSuite
+        duration = byte() == 1 ? Double(bitPattern: UInt64(UInt(bitPattern: bits))) : nil
+        message = text()
         note = text() ?? ""
         tags = (0..<integer()).map { _ in text() ?? "" }
         properties = (0..<integer()).map { _ in (text() ?? "", text() ?? "") }

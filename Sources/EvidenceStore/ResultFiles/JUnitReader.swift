@@ -273,8 +273,7 @@ final class JUnitReader: XMLEventHandler {
         stack.removeLast()
         switch name {
         case "testcase":
-            guard var test = current else { return }
-            current = nil
+            guard var test = current.take() else { return }
             test.message = Self.message(messageParts)
             test.tags = test.properties.filter { $0.0.hasPrefix("tag") }.map(\.1)
             // fastlane trainer writes each repetition and retry of a test as a case

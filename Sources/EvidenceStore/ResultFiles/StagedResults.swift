@@ -53,8 +53,8 @@ final class StagedResults {
         try flush()
     }
 
-    /// Each result, in the order added.
-    func forEach(_ body: (TestReport.TestCase) throws -> Void) throws {
+    /// Each result, in the order added, for `body` to complete where it needs to.
+    func forEach(_ body: (inout TestReport.TestCase) throws -> Void) throws {
         do {
             try file.seek(to: 0)
         } catch {
@@ -68,7 +68,8 @@ final class StagedResults {
                 while start + 4 <= bytes.count {
                     let length = (0..<4).reduce(0) { $0 | Int(bytes[start + $1]) << (8 * $1) }
                     guard start + 4 + length <= bytes.count else { break }
-                    try body(TestReport.TestCase(decoding: UnsafeRawBufferPointer(rebasing: bytes[start + 4..<start + 4 + length])))
+                    var test = TestReport.TestCase(decoding: UnsafeRawBufferPointer(rebasing: bytes[start + 4..<start + 4 + length]))
+                    try body(&test)
                     start += 4 + length
                 }
             }

@@ -201,11 +201,11 @@ extension Store {
             // Each claim's latest decisive result is worked out once, at the end.
             let triggers = try writer.setDecisiveTriggersAside()
             var touched: Set<StoreWriter.ClaimEnvironment> = []
+            var runsWithClaims: Set<Int64> = []
             // The file's results are recorded in its order, a microsecond apart.
             var moments = Timestamp.MicrosecondSequence(from: clock.now())
             var number = 0
             try staging.forEach { test in
-                var test = test
                 guard try facts.resolve(&test, file: file), case .device(let device) = test.place else { return }
                 defer { number += 1 }
                 try Self.check(test, file: file)
@@ -237,6 +237,7 @@ extension Store {
                         row.claimID = claimIDs[key]?.id
                         row.claimStatementID = claimIDs[key]?.statement
                         touched.insert(StoreWriter.ClaimEnvironment(claimID: row.claimID!, environmentID: run.ids.environmentID))
+                        runsWithClaims.insert(run.ids.id)
                     }
                     // A passing test's measurements are judged by the claim's expected values, as a
                     // value logged without a verdict is (no better than typed ones); where none covers
@@ -289,7 +290,9 @@ extension Store {
             try environments.check(facts.devices)
             if summary.runs.isEmpty { _ = try run(forDevice: 0) }
             summary.notes += environments.notes
-            for (run, _) in summary.runs { summary.warnings += try writer.reader.countingNotes(runID: run.id) }
+            for (run, _) in summary.runs {
+                summary.warnings += try writer.reader.countingNotes(runID: run.id, withClaims: runsWithClaims.contains(run.id))
+            }
             if number != staging.count { try writer.setTestCount(Int64(number), ofIngestedFile: fileID) }
             progress?(number, number)
         }

@@ -20,12 +20,12 @@ struct XMLAttributes {
     let count: Int
 
     /// The value of an attribute, or nil.
-    subscript(_ name: String) -> String? {
+    subscript(_ name: StaticString) -> String? {
         guard let pointers else { return nil }
         for index in 0..<count {
             let base = index * 5
             guard let key = pointers[base], let start = pointers[base + 3], let end = pointers[base + 4] else { continue }
-            if Self.equals(key, name) {
+            if xmlStrEqual(key, name.utf8Start) == 1 {
                 return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
             }
         }
@@ -41,15 +41,6 @@ struct XMLAttributes {
             if end - start > limit { return (String(cString: key), end - start) }
         }
         return nil
-    }
-
-    private static func equals(_ key: UnsafePointer<UInt8>, _ name: String) -> Bool {
-        var index = 0
-        for byte in name.utf8 {
-            if key[index] != byte { return false }
-            index += 1
-        }
-        return key[index] == 0
     }
 }
 

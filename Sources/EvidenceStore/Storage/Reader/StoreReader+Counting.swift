@@ -41,9 +41,12 @@ extension StoreReader {
     /// Why the results of a run (an ingested file's) will count for less or
     /// for nothing: its environment, and how many of its results are on
     /// models their claims do not speak about or lack a capability they need.
-    public func countingNotes(runID: Int64) throws -> [String] {
+    /// `withClaims` false says none of its results is a claim's: they are not
+    /// read to count those that will not count.
+    public func countingNotes(runID: Int64, withClaims: Bool = true) throws -> [String] {
         let run = try self.run(id: runID)
         var notes = try environmentNotes(run.environmentID)
+        guard withClaims else { return notes }
         let counts = try database.cached(
             """
             SELECT
