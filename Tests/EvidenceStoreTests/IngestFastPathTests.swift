@@ -131,7 +131,7 @@ import Testing
                 bytes.withUnsafeBytes { buffer in
                     #expect(ByteWords.allPrintableASCII(buffer) == expected, "\(bytes)")
                 }
-                if let text = String(validating: bytes, as: UTF8.self) {
+                if let text = String(validatingUTF8Bytes: bytes) {
                     #expect(ControlCharacters.isPrintableASCII(text) == expected, "\(bytes)")
                 }
             }
@@ -162,7 +162,7 @@ import Testing
                 }
                 let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
                 guard (0xC2...0xF4).contains(byte), index + length <= bytes.count,
-                    String(validating: bytes[index..<index + length], as: UTF8.self) != nil
+                    String(validatingUTF8Bytes: bytes[index..<index + length]) != nil
                 else { return ("invalid", line, index) }
                 index += length
             }

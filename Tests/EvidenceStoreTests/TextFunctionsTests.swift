@@ -10,6 +10,29 @@ import Testing
         "", " ", "\t a b \t", "\u{00A0}x\u{2003}", "\n x \r\n", "a\r\nb", "é", "a; b;; c", "; x ;", "\u{2028}y\u{85}", "x\u{0301} ",
     ]
 
+    /// UTF-8 is refused where the standard library's validation (macOS 15's
+    /// and later, which the tool cannot call on 13) refuses it: overlong
+    /// forms, surrogates, code points past U+10FFFF, cut sequences, stray
+    /// continuation bytes, U+FFFD itself accepted.
+    @Test func utf8IsRefusedWhereTheStandardLibraryRefusesIt() {
+        var generator = StateInvariantTests.Generator(state: 11)
+        let pieces: [[UInt8]] = [
+            [0x61], [0x00], [0x7F], [0xC3, 0xA9], [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98, 0x80], [0xE0, 0xA0, 0x80],
+            [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC0, 0x80], [0xC1, 0xBF], [0x80], [0xBF],
+            [0xC3], [0xE2, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFE], [0xFF],
+        ]
+        var refused = 0
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int(generator.next() % 6)).flatMap { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }
+            if #available(macOS 15, *) {
+                let expected = String(validating: bytes, as: UTF8.self)
+                #expect(String(validatingUTF8Bytes: bytes) == expected, "\(bytes)")
+                if expected == nil { refused += 1 }
+            }
+        }
+        #expect(refused > 1_000)
+    }
+
     @Test func trimmingReadsAsFoundations() {
         for text in Self.texts {
             #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")

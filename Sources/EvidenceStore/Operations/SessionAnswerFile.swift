@@ -22,7 +22,7 @@ public enum SessionAnswerFile {
     /// and prompts before any is applied; an error names the line.
     public static func read(_ file: String, session: GuidedSession) throws -> [Entry] {
         let data = try InputFile.read(Store.absolutePath(file), maxBytes: 1 << 20)
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard let text = String(validatingUTF8Bytes: data) else {
             throw EvidenceError.badFile(path: file, location: nil, reason: "is not UTF-8 text")
         }
         return try parse(TextLines(text), file: file, session: session)

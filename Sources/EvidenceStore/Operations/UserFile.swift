@@ -54,7 +54,7 @@ public struct UserFile: Sendable {
     /// The file's text, which must be UTF-8.
     public func text() throws -> String {
         // The standard library's decoding keeps a byte-order mark (Foundation's drops it).
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard let text = String(validatingUTF8Bytes: data) else {
             throw EvidenceError.invalidValue(field: "document", value: path, expected: "a UTF-8 text file")
         }
         return text

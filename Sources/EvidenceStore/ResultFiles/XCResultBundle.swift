@@ -267,7 +267,7 @@ struct TestAttachments {
         } catch EvidenceError.badFile(_, _, let reason) {
             throw bad(reason)
         }
-        guard let text = String(validating: data, as: UTF8.self) else { throw bad("is not UTF-8 text") }
+        guard let text = String(validatingUTF8Bytes: data) else { throw bad("is not UTF-8 text") }
         var measurements: [MeasurementDraft] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let words = String(line).trimmingWhitespaceAndNewlines()

@@ -274,7 +274,7 @@ public struct JSONReader {
         if raw.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: raw, as: UTF8.self)
         }
-        guard let text = String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) else {
+        guard let text = String(validatingUTF8Bytes: raw) else {
             throw Failure(message: "invalid UTF-8 in a string", offset: offset)
         }
         return text

@@ -8,6 +8,21 @@
 // Foundation's full module would (with ICU's data, 34 MB of the binary):
 // trimming, literal replacement, splitting at a separator, padding, paths.
 
+extension String {
+    /// The text `bytes` hold, or nil where they are not UTF-8. (The standard
+    /// library's `String(validating:as:)` needs macOS 15; the tool runs on 13.)
+    /// Decoding replaces each ill-formed sequence with U+FFFD, so the bytes
+    /// come back unchanged exactly when there was none.
+    public init?(validatingUTF8Bytes bytes: some Collection<UInt8>) {
+        var text = String(decoding: bytes, as: UTF8.self)
+        let unchanged = text.withUTF8 { decoded in
+            bytes.withContiguousStorageIfAvailable { decoded.elementsEqual($0) } ?? decoded.elementsEqual(bytes)
+        }
+        guard unchanged else { return nil }
+        self = text
+    }
+}
+
 extension StringProtocol {
     /// Without the spaces and tabs at either end (what Foundation's
     /// `.whitespaces` trims: tab and every space separator).
