@@ -338,10 +338,11 @@ final class ImportSession {
         laterWins: RecordMerge.LaterWins? = nil, earlierWords: Set<String> = [], decode: (inout FieldReader) throws -> T,
         write: (T, _ existing: Bool) throws -> Void
     ) throws {
+        let line = record.line
         let resolution = try resolve(
-            kind, key: record.key, description: description, stored: stored?.line, incoming: record.line, location,
+            kind, key: record.key, description: description, stored: stored?.line, incoming: line, location,
             laterWins: laterWins, earlierWords: earlierWords)
-        try settle(resolution, kind, key: record.key, incoming: record, line: record.line, location, decode: decode, write: write)
+        try settle(resolution, kind, key: record.key, incoming: record, line: line, location, decode: decode, write: write)
     }
 
     func apply(_ record: TextFormat.Source, _ location: RecordLocation) throws {

@@ -7,6 +7,8 @@ struct FieldReader: Sendable {
     private let fields: [(String, JSONValue)]
     /// Which of `fields` were read; the rest are unknown to the format.
     private var used: [Bool]
+    /// Where the field after the last one read is.
+    private var next = 0
 
     init(file: String, line: Int, value: JSONValue, path: String = "") throws {
         self.file = file
@@ -40,8 +42,18 @@ struct FieldReader: Sendable {
     var firstKey: String? { fields.first?.0 }
 
     private mutating func raw(_ key: String) -> JSONValue? {
-        guard let index = fields.firstIndex(where: { $0.0 == key }) else { return nil }
+        // Fields are mostly read in the order the format writes them: the one
+        // after the last found is looked at first.
+        let index: Int
+        if next < fields.count, fields[next].0 == key {
+            index = next
+        } else if let found = fields.firstIndex(where: { $0.0 == key }) {
+            index = found
+        } else {
+            return nil
+        }
         used[index] = true
+        next = index + 1
         return fields[index].1
     }
 
@@ -58,11 +70,11 @@ struct FieldReader: Sendable {
         switch raw(key) {
         case nil, .null?: return nil
         case .string(let text)?:
-            if text.utf8.contains(0) {
-                throw error(key, "contains a NUL character")
-            }
-            if let problem = ControlCharacters.problem(in: text, allowingLineBreaks: Self.freeText.contains(key)) {
-                throw error(key, problem.description)
+            if !ControlCharacters.isPrintableASCII(text),
+                let problem = ControlCharacters.problem(in: text, allowingLineBreaks: Self.freeText.contains(key))
+            {
+                // A NUL is a control character too, named for what it is.
+                throw error(key, text.utf8.contains(0) ? "contains a NUL character" : problem.description)
             }
             return text
         case let other?: throw error(key, "expected a string, found \(other.typeName)")

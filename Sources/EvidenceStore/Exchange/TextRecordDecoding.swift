@@ -471,7 +471,8 @@ extension FieldReader {
     }
 
     private func digest(_ key: String, _ text: String) throws -> String {
-        guard text.utf8.count == 64, text.utf8.allSatisfy(Self.isLowerHex) else {
+        var bytes = text
+        guard bytes.withUTF8({ $0.count == 64 && $0.allSatisfy(Self.isLowerHex) }) else {
             throw error(key, "expected a SHA-256 as 64 lower-case hex digits, found '\(text)'")
         }
         return text
@@ -499,12 +500,15 @@ extension FieldReader {
     }
 
     private func uuid(_ key: String, _ uuid: String) throws -> String {
-        let bytes = uuid.utf8
-        guard bytes.count == 36,
-            bytes.enumerated().allSatisfy({ index, byte in
-                index == 8 || index == 13 || index == 18 || index == 23 ? byte == UInt8(ascii: "-") : Self.isLowerHex(byte)
-            })
-        else { throw error(key, "expected a lower-case UUID, found '\(uuid)'") }
+        var text = uuid
+        let valid = text.withUTF8 { bytes in
+            bytes.count == 36
+                && bytes.indices.allSatisfy { index in
+                    index == 8 || index == 13 || index == 18 || index == 23
+                        ? bytes[index] == UInt8(ascii: "-") : Self.isLowerHex(bytes[index])
+                }
+        }
+        guard valid else { throw error(key, "expected a lower-case UUID, found '\(uuid)'") }
         return uuid
     }
 

@@ -24,10 +24,10 @@ public enum ControlCharacters {
     }
 
     /// Whether every byte of `text` is printable ASCII, scanned eight bytes at
-    /// a time where the string's bytes are at hand (a native string's are).
+    /// a time (a short string's bytes copied out of it first).
     static func isPrintableASCII(_ text: String) -> Bool {
-        let scanned = text.utf8.withContiguousStorageIfAvailable { ByteWords.allPrintableASCII(UnsafeRawBufferPointer($0)) }
-        return scanned ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        var text = text
+        return text.withUTF8 { ByteWords.allPrintableASCII(UnsafeRawBufferPointer($0)) }
     }
 
     /// Why `text` cannot stand where one line (or, allowing line breaks, free
