@@ -70,6 +70,7 @@ struct FieldReader: Sendable {
         switch raw(key) {
         case nil, .null?: return nil
         case .string(let text)?:
+            // Nearly every field is printable ASCII: the key is looked up among the free-text ones only when not.
             if !ControlCharacters.isPrintableASCII(text),
                 let problem = ControlCharacters.problem(in: text, allowingLineBreaks: Self.freeText.contains(key))
             {

@@ -159,8 +159,8 @@ struct UTF8Stream {
         while !pending.isEmpty, index < bytes.count {
             pending.append(bytes[index])
             index += 1
-            if let length = Self.sequenceLength(pending[0]), pending.count == length {
-                try pending.withUnsafeBytes { if !Self.isValidSequence($0, at: 0, length: length) { throw invalid(at: pendingStart) } }
+            if let length = UTF8Bytes.sequenceLength(pending[0]), pending.count == length {
+                try pending.withUnsafeBytes { if !UTF8Bytes.isValidSequence($0, at: 0, length: length) { throw invalid(at: pendingStart) } }
                 pending.removeAll()
             }
         }
@@ -177,13 +177,13 @@ struct UTF8Stream {
                 index += 1
                 continue
             }
-            guard let length = Self.sequenceLength(byte) else { throw invalid(at: start + index) }
+            guard let length = UTF8Bytes.sequenceLength(byte) else { throw invalid(at: start + index) }
             if index + length > bytes.count {
                 pending = Array(bytes[index...])
                 pendingStart = start + index
                 return
             }
-            guard Self.isValidSequence(bytes, at: index, length: length) else { throw invalid(at: start + index) }
+            guard UTF8Bytes.isValidSequence(bytes, at: index, length: length) else { throw invalid(at: start + index) }
             index += length
         }
     }
@@ -235,39 +235,11 @@ struct UTF8Stream {
         throw invalid(at: 0)
     }
 
-    /// Whether the `length` bytes at `index`, the first a lead byte of that
-    /// length, are one character: continuation bytes, and neither an overlong
-    /// form, a surrogate nor past U+10FFFF (RFC 3629's table).
-    private static func isValidSequence(_ bytes: UnsafeRawBufferPointer, at index: Int, length: Int) -> Bool {
-        let first = bytes[index]
-        let second = bytes[index + 1]
-        let secondRange: ClosedRange<UInt8> =
-            switch first {
-            case 0xE0: 0xA0...0xBF
-            case 0xED: 0x80...0x9F
-            case 0xF0: 0x90...0xBF
-            case 0xF4: 0x80...0x8F
-            default: 0x80...0xBF
-            }
-        guard secondRange.contains(second) else { return false }
-        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
-        return true
-    }
-
     private func location(at byte: Int) -> String {
         String(line)
     }
 
     private func invalid(at byte: Int) -> EvidenceError {
         EvidenceError.badFile(path: path, location: location(at: byte), reason: "invalid UTF-8")
-    }
-
-    private static func sequenceLength(_ first: UInt8) -> Int? {
-        switch first {
-        case 0xC2...0xDF: return 2
-        case 0xE0...0xEF: return 3
-        case 0xF0...0xF4: return 4
-        default: return nil
-        }
     }
 }

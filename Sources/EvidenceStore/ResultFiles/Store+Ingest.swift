@@ -201,7 +201,6 @@ extension Store {
             // Each claim's latest decisive result is worked out once, at the end.
             let triggers = try writer.setDecisiveTriggersAside()
             var touched: Set<StoreWriter.ClaimEnvironment> = []
-            var runsWithClaims: Set<Int64> = []
             // The file's results are recorded in its order, a microsecond apart.
             var moments = Timestamp.MicrosecondSequence(from: clock.now())
             var number = 0
@@ -237,7 +236,6 @@ extension Store {
                         row.claimID = claimIDs[key]?.id
                         row.claimStatementID = claimIDs[key]?.statement
                         touched.insert(StoreWriter.ClaimEnvironment(claimID: row.claimID!, environmentID: run.ids.environmentID))
-                        runsWithClaims.insert(run.ids.id)
                     }
                     // A passing test's measurements are judged by the claim's expected values, as a
                     // value logged without a verdict is (no better than typed ones); where none covers
@@ -291,7 +289,9 @@ extension Store {
             if summary.runs.isEmpty { _ = try run(forDevice: 0) }
             summary.notes += environments.notes
             for (run, _) in summary.runs {
-                summary.warnings += try writer.reader.countingNotes(runID: run.id, withClaims: runsWithClaims.contains(run.id))
+                // A run is its environment's in this file: its results prove claims where a pair names the environment.
+                let withClaims = touched.contains { $0.environmentID == run.environmentID }
+                summary.warnings += try writer.reader.countingNotes(runID: run.id, withClaims: withClaims)
             }
             if number != staging.count { try writer.setTestCount(Int64(number), ofIngestedFile: fileID) }
             progress?(number, number)

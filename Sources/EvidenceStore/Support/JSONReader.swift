@@ -271,9 +271,6 @@ public struct JSONReader {
 
     /// Decodes UTF-8, refusing invalid sequences instead of repairing them.
     private static func decode(_ raw: UnsafeRawBufferPointer, offset: Int) throws -> String {
-        if raw.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: raw, as: UTF8.self)
-        }
         guard let text = String(validatingUTF8Bytes: raw) else {
             throw Failure(message: "invalid UTF-8 in a string", offset: offset)
         }

@@ -11,15 +11,63 @@
 extension String {
     /// The text `bytes` hold, or nil where they are not UTF-8. (The standard
     /// library's `String(validating:as:)` needs macOS 15; the tool runs on 13.)
-    /// Decoding replaces each ill-formed sequence with U+FFFD, so the bytes
-    /// come back unchanged exactly when there was none.
     public init?(validatingUTF8Bytes bytes: some Collection<UInt8>) {
-        var text = String(decoding: bytes, as: UTF8.self)
-        let unchanged = text.withUTF8 { decoded in
-            bytes.withContiguousStorageIfAvailable { decoded.elementsEqual($0) } ?? decoded.elementsEqual(bytes)
+        let valid = bytes.withContiguousStorageIfAvailable { UTF8Bytes.areValid(UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes(UTF8Bytes.areValid)
+        guard valid else { return nil }
+        self.init(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// UTF-8's rules, byte by byte: what `String(validatingUTF8Bytes:)` and a
+/// result file's streaming check (`UTF8Stream`) both hold text to.
+enum UTF8Bytes {
+    /// Whether `bytes` are UTF-8 from first to last (a NUL is).
+    static func areValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            // ASCII, nearly all of it, eight bytes at a time.
+            while index + 8 <= bytes.count, ByteWords.word(bytes, at: index) & ByteWords.highBits == 0 { index += 8 }
+            guard index < bytes.count else { break }
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
+            guard let length = sequenceLength(bytes[index]), index + length <= bytes.count,
+                isValidSequence(bytes, at: index, length: length)
+            else { return false }
+            index += length
         }
-        guard unchanged else { return nil }
-        self = text
+        return true
+    }
+
+    /// How many bytes the character a lead byte starts has; nil for a byte no character starts with.
+    static func sequenceLength(_ first: UInt8) -> Int? {
+        switch first {
+        case 0xC2...0xDF: return 2
+        case 0xE0...0xEF: return 3
+        case 0xF0...0xF4: return 4
+        default: return nil
+        }
+    }
+
+    /// Whether the `length` bytes at `index`, the first a lead byte of that
+    /// length, are one character: continuation bytes, and neither an overlong
+    /// form, a surrogate nor past U+10FFFF (RFC 3629's table).
+    static func isValidSequence(_ bytes: UnsafeRawBufferPointer, at index: Int, length: Int) -> Bool {
+        let first = bytes[index]
+        let second = bytes[index + 1]
+        let secondRange: ClosedRange<UInt8> =
+            switch first {
+            case 0xE0: 0xA0...0xBF
+            case 0xED: 0x80...0x9F
+            case 0xF0: 0x90...0xBF
+            case 0xF4: 0x80...0x8F
+            default: 0x80...0xBF
+            }
+        guard secondRange.contains(second) else { return false }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+        return true
     }
 }
 
